@@ -1,0 +1,78 @@
+package sibyl;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sibyl.auth.AuthSettings;
+import sibyl.auth.Authenticator;
+import sibyl.config.StorageConf;
+import sibyl.service.NodeToken;
+import sibyl.thrift.CassandraProcessorFactory;
+import sibyl.transport.ThriftServer;
+import sibyl.transport.TransportLimits;
+
+/**
+ * One Sibyl node, built from its configuration in this one place: read this class to see
+ * what a node is made of and in which order it starts and stops.
+ */
+public final class SibylNode implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SibylNode.class);
+
+    private final ThriftServer thrift;
+
+    private SibylNode(ThriftServer thrift) {
+        this.thrift = thrift;
+    }
+
+    /** Builds the node and starts serving clients; throws if it cannot. */
+    public static SibylNode start(StorageConf conf, AuthSettings auth) throws IOException, InterruptedException {
+        Authenticator authenticator = auth.authenticatorFor(conf.authenticator());
+        Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
+        String token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
+        CassandraProcessorFactory processors = new CassandraProcessorFactory(
+                conf, authenticator, token, endpointAddress(conf.listenAddress()), readConfigText(conf.configFile()));
+
+        TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
+                conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
+        ThriftServer thrift = new ThriftServer(conf.thriftAddress(), conf.thriftPort(), limits,
+                conf.concurrentReads() + conf.concurrentWrites(), processors);
+        thrift.start();
+        log.info("Thrift interface listening on {}", thrift.boundAddress());
+        return new SibylNode(thrift);
+    }
+
+    public InetSocketAddress thriftAddress() {
+        return thrift.boundAddress();
+    }
+
+    @Override
+    public void close() {
+        thrift.close();
+    }
+
+    /** The address other nodes know this one by: ListenAddress, resolved; the local host if unset. */
+    private static String endpointAddress(String listenAddress) {
+        try {
+            InetAddress a = listenAddress == null || listenAddress.isEmpty()
+                    ? InetAddress.getLocalHost() : InetAddress.getByName(listenAddress);
+            return a.getHostAddress();
+        } catch (UnknownHostException e) {
+            log.warn("ListenAddress {} does not resolve; describe_ring will show it as written", listenAddress);
+            return listenAddress == null ? "127.0.0.1" : listenAddress;
+        }
+    }
+
+    private static String readConfigText(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

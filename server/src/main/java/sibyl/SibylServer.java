@@ -1,0 +1,90 @@
+package sibyl;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sibyl.auth.AuthSettings;
+import sibyl.config.ConfigurationException;
+import sibyl.config.StorageConf;
+import sibyl.config.StorageConfLoader;
+
+/**
+ * The server's entry point, as bin/server runs it:
+ * {@code java -jar sibyl-server.jar --home DIR --conf DIR [--pidfile FILE]}.
+ *
+ * <p>Exit codes follow 0.6: 1 for a bad configuration, 3 when the node fails to start.
+ */
+public final class SibylServer {
+    private static final Logger log = LoggerFactory.getLogger(SibylServer.class);
+
+    private SibylServer() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Path home = Path.of(".");
+        Path conf = null;
+        Path pidfile = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--home" -> home = Path.of(value(args, ++i));
+                case "--conf" -> conf = Path.of(value(args, ++i));
+                case "--pidfile" -> pidfile = Path.of(value(args, ++i));
+                default -> usage("unknown argument " + args[i]);
+            }
+        }
+        home = home.toAbsolutePath().normalize();
+        conf = (conf == null ? home.resolve("conf") : conf).toAbsolutePath().normalize();
+
+        StorageConf storageConf;
+        try {
+            storageConf = StorageConfLoader.load(conf.resolve("storage-conf.xml"), home);
+        } catch (ConfigurationException e) {
+            System.err.println("Bad configuration; unable to start server: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+
+        SibylNode node;
+        try {
+            node = SibylNode.start(storageConf, AuthSettings.fromSystemProperties(conf));
+        } catch (Exception e) {
+            log.error("Sibyl could not start", e);
+            System.err.println("Sibyl could not start: " + e.getMessage());
+            System.exit(3);
+            return;
+        }
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Path pid = pidfile;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("Shutting down");
+            node.close();
+            if (pid != null) {
+                try {
+                    Files.deleteIfExists(pid);
+                } catch (Exception ignored) {
+                    // best effort: a stale pidfile is harmless once the process is gone
+                }
+            }
+            stopped.countDown();
+            log.info("Stopped");
+        }, "sibyl-shutdown"));
+        // bin/server waits for this exact line before it reports success.
+        System.out.println("Sibyl is serving on " + node.thriftAddress().getHostString() + ":"
+                + node.thriftAddress().getPort());
+        System.out.flush();
+        stopped.await();
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) usage("missing value after " + args[i - 1]);
+        return args[i];
+    }
+
+    private static void usage(String problem) {
+        System.err.println(problem + "\nusage: sibyl-server --home DIR [--conf DIR] [--pidfile FILE]");
+        System.exit(1);
+    }
+}

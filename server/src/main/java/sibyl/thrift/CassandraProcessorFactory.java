@@ -1,0 +1,37 @@
+package sibyl.thrift;
+
+import org.apache.cassandra.thrift.Cassandra;
+import org.apache.thrift.TProcessor;
+import sibyl.auth.Authenticator;
+import sibyl.config.StorageConf;
+import sibyl.transport.ConnectionContext;
+import sibyl.transport.ProcessorFactory;
+
+/**
+ * Gives each connection its own handler and login state over the shared, immutable
+ * descriptions of the schema and the node.
+ */
+public final class CassandraProcessorFactory implements ProcessorFactory {
+    private final SchemaDescription schema;
+    private final NodeDescription node;
+    private final Authenticator authenticator;
+
+    /**
+     * @param token      this node's token
+     * @param endpoint   the address this node is known by on the ring
+     * @param configText the text of storage-conf.xml, or null if unreadable
+     */
+    public CassandraProcessorFactory(StorageConf conf, Authenticator authenticator, String token,
+                                     String endpoint, String configText) {
+        this.schema = new SchemaDescription(conf);
+        this.node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint, configText);
+        this.authenticator = authenticator;
+    }
+
+    @Override
+    public TProcessor newProcessor(ConnectionContext connection) {
+        ConnectionSession session = new ConnectionSession(authenticator);
+        connection.onClose(session::clear);
+        return new Cassandra.Processor<>(new CassandraHandler(schema, node, authenticator, session));
+    }
+}

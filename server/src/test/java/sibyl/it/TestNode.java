@@ -1,0 +1,83 @@
+package sibyl.it;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.apache.cassandra.thrift.Cassandra;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.TFramedTransport;
+import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransport;
+import sibyl.SibylNode;
+import sibyl.auth.AuthSettings;
+import sibyl.config.StorageConf;
+import sibyl.config.StorageConfLoader;
+
+/**
+ * A real node for integration tests: the shipped conf/storage-conf.xml (optionally edited),
+ * installed into a temporary directory so its relative var/ directories land there, bound
+ * to a free port. Clients connect over real sockets with the generated bindings.
+ */
+public final class TestNode implements AutoCloseable {
+    private final SibylNode node;
+    private final Path confDir;
+    private final List<TTransport> transports = new ArrayList<>();
+
+    private TestNode(SibylNode node, Path confDir) {
+        this.node = node;
+        this.confDir = confDir;
+    }
+
+    public static Path shippedConfDir() {
+        return Path.of(System.getProperty("sibyl.home", "..")).resolve("conf");
+    }
+
+    public static TestNode start(Path installDir) throws Exception {
+        return start(installDir, UnaryOperator.identity());
+    }
+
+    /** Starts a node whose storage-conf.xml is the shipped one passed through {@code edit}. */
+    public static TestNode start(Path installDir, UnaryOperator<String> edit) throws Exception {
+        Path conf = Files.createDirectories(installDir.resolve("conf"));
+        String xml = Files.readString(shippedConfDir().resolve("storage-conf.xml"))
+                .replaceFirst("<ThriftPort>\\d+</ThriftPort>", "<ThriftPort>0</ThriftPort>")
+                .replaceFirst("<ThriftAddress>[^<]*</ThriftAddress>", "<ThriftAddress>127.0.0.1</ThriftAddress>");
+        Path file = Files.writeString(conf.resolve("storage-conf.xml"), edit.apply(xml));
+        for (String f : List.of("passwd.properties", "access.properties")) {
+            Files.copy(shippedConfDir().resolve(f), conf.resolve(f));
+        }
+        StorageConf storageConf = StorageConfLoader.load(file, installDir);
+        return new TestNode(SibylNode.start(storageConf, new AuthSettings(
+                conf.resolve("passwd.properties"), conf.resolve("access.properties"), null)), conf);
+    }
+
+    public int port() {
+        return node.thriftAddress().getPort();
+    }
+
+    public Path confDir() {
+        return confDir;
+    }
+
+    /** An open unframed client; closed with the node. */
+    public Cassandra.Client client() throws Exception {
+        return client(false);
+    }
+
+    /** An open client, framed or not; closed with the node. */
+    public synchronized Cassandra.Client client(boolean framed) throws Exception {
+        TTransport t = new TSocket("127.0.0.1", port(), 10_000);
+        if (framed) t = new TFramedTransport(t);
+        t.open();
+        transports.add(t);
+        return new Cassandra.Client(new TBinaryProtocol(t));
+    }
+
+    @Override
+    public synchronized void close() {
+        transports.forEach(TTransport::close);
+        node.close();
+    }
+}
