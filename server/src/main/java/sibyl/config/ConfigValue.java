@@ -64,6 +64,9 @@ final class ConfigValue {
 
     private static String rangeProblem(int min, int max) {
         if (max == Integer.MAX_VALUE) {
+            if (min == 0) {
+                return "cannot be negative";
+            }
             return min == 1 ? "must be positive" : "must be at least " + min;
         }
         return "must be between " + min + " and " + max;

@@ -62,11 +62,11 @@ public final class StorageConf {
     private final Path installDirectory;
 
     private StorageConf(Builder b) {
-        this.clusterName = b.clusterName;
+        this.clusterName = Objects.requireNonNull(b.clusterName, "clusterName");
         this.autoBootstrap = b.autoBootstrap;
         this.hintedHandoffEnabled = b.hintedHandoffEnabled;
         this.indexInterval = b.indexInterval;
-        this.authenticator = b.authenticator;
+        this.authenticator = Objects.requireNonNull(b.authenticator, "authenticator");
         this.partitioner = Objects.requireNonNull(b.partitioner, "partitioner");
         this.initialToken = b.initialToken;
         this.savedCachesDirectory = Objects.requireNonNull(b.savedCachesDirectory, "savedCachesDirectory");

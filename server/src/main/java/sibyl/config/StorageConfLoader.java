@@ -110,8 +110,12 @@ public final class StorageConfLoader {
             Document document = newDocumentBuilder().parse(in, file.toUri().toString());
             return document.getDocumentElement();
         } catch (SAXParseException e) {
-            throw new ConfigurationException(file, "line " + e.getLineNumber() + ", column " + e.getColumnNumber(),
-                    "not well-formed XML: " + e.getMessage(), e);
+            String where = "line " + e.getLineNumber() + ", column " + e.getColumnNumber();
+            if (String.valueOf(e.getMessage()).contains("DOCTYPE")) {
+                throw new ConfigurationException(file, where,
+                        "a DOCTYPE is not allowed: Sibyl reads no DTDs or external entities", e);
+            }
+            throw new ConfigurationException(file, where, "not well-formed XML: " + e.getMessage(), e);
         } catch (SAXException e) {
             throw new ConfigurationException(file, "", "not well-formed XML: " + e.getMessage(), e);
         } catch (IOException e) {
