@@ -1,0 +1,62 @@
+package sibyl.config;
+
+import java.util.Objects;
+
+/**
+ * One {@code <ColumnFamily>} of a keyspace, with defaults applied.
+ *
+ * @param name the CF name (never contains {@code -})
+ * @param type Standard or Super
+ * @param compareWith full comparator class name ({@code org.apache.cassandra.db.marshal.X}) for
+ *     column names, or super column names in a Super CF
+ * @param compareSubcolumnsWith full comparator class name for subcolumn names of a Super CF;
+ *     null for a Standard CF
+ * @param comment free text from the {@code <Comment>} child element or the {@code Comment}
+ *     attribute; null when neither is given
+ * @param keysCached key cache size (default 200000 entries)
+ * @param rowsCached row cache size (default none)
+ * @param rowCacheSavePeriodInSeconds how often the row cache's keys are saved; 0 = never. Stored
+ *     as written: 0.6 swapped this with the key cache period, Sibyl does not
+ * @param keyCacheSavePeriodInSeconds how often the key cache is saved; 0 = never
+ * @param gcGraceSeconds this CF's tombstone grace period, or null to use the global GCGraceSeconds
+ * @param readRepairChance probability (0..1) of a read repair, or null when not given
+ * @param preloadRowCache whether the row cache is filled from disk at start-up
+ */
+public record ColumnFamilyConf(
+        String name,
+        ColumnType type,
+        String compareWith,
+        String compareSubcolumnsWith,
+        String comment,
+        CacheSize keysCached,
+        CacheSize rowsCached,
+        int rowCacheSavePeriodInSeconds,
+        int keyCacheSavePeriodInSeconds,
+        Integer gcGraceSeconds,
+        Double readRepairChance,
+        boolean preloadRowCache) {
+
+    public static final CacheSize DEFAULT_KEYS_CACHED = CacheSize.ofCount(200_000);
+    public static final CacheSize DEFAULT_ROWS_CACHED = CacheSize.NONE;
+
+    public ColumnFamilyConf {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(compareWith, "compareWith");
+        Objects.requireNonNull(keysCached, "keysCached");
+        Objects.requireNonNull(rowsCached, "rowsCached");
+        if ((type == ColumnType.SUPER) != (compareSubcolumnsWith != null)) {
+            throw new IllegalArgumentException(
+                    "compareSubcolumnsWith is given exactly for Super column families: " + name);
+        }
+    }
+
+    public boolean isSuper() {
+        return type == ColumnType.SUPER;
+    }
+
+    /** The grace period that applies to this CF: its own, else the global one. */
+    public int gcGraceSeconds(StorageConf global) {
+        return gcGraceSeconds != null ? gcGraceSeconds : global.gcGraceSeconds();
+    }
+}

@@ -1,0 +1,643 @@
+package sibyl.config;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The whole of storage-conf.xml, with defaults applied and relative directories resolved.
+ * Immutable; built once by {@link StorageConfLoader} (or by a {@link Builder} in tests) and passed
+ * to whatever needs it. Nothing here reads files.
+ *
+ * <p>Accessors are named for the XML elements. Sibyl's own additions ({@code ThriftMax...},
+ * {@code ThriftIdleTimeoutInSeconds}, {@code JmxPort}) are marked as such.
+ */
+public final class StorageConf {
+    private final String clusterName;
+    private final boolean autoBootstrap;
+    private final boolean hintedHandoffEnabled;
+    private final int indexInterval;
+    private final String authenticator;
+    private final String partitioner;
+    private final String initialToken;
+    private final Path savedCachesDirectory;
+    private final Path commitLogDirectory;
+    private final List<Path> dataFileDirectories;
+    private final List<String> seeds;
+    private final int rpcTimeoutInMillis;
+    private final int phiConvictThreshold;
+    private final int commitLogRotationThresholdInMB;
+    private final String listenAddress;
+    private final int storagePort;
+    private final String thriftAddress;
+    private final int thriftPort;
+    private final boolean thriftFramedTransport;
+    private final DiskAccessMode diskAccessMode;
+    private final int rowWarningThresholdInMB;
+    private final int slicedBufferSizeInKB;
+    private final int flushDataBufferSizeInMB;
+    private final int flushIndexBufferSizeInMB;
+    private final int columnIndexSizeInKB;
+    private final int memtableThroughputInMB;
+    private final int binaryMemtableThroughputInMB;
+    private final double memtableOperationsInMillions;
+    private final int memtableFlushAfterMinutes;
+    private final int concurrentReads;
+    private final int concurrentWrites;
+    private final CommitLogSync commitLogSync;
+    private final Integer commitLogSyncPeriodInMS;
+    private final Double commitLogSyncBatchWindowInMS;
+    private final int gcGraceSeconds;
+    private final boolean doConsistencyChecks;
+    private final boolean snapshotBeforeCompaction;
+    private final String jobTrackerHost;
+    private final String jobJarFileLocation;
+    private final int thriftMaxMessageLengthInMB;
+    private final int thriftMaxConnections;
+    private final int thriftIdleTimeoutInSeconds;
+    private final int jmxPort;
+    private final List<KeyspaceConf> keyspaces;
+    private final Path configFile;
+    private final Path installDirectory;
+
+    private StorageConf(Builder b) {
+        this.clusterName = Objects.requireNonNull(b.clusterName, "clusterName");
+        this.autoBootstrap = b.autoBootstrap;
+        this.hintedHandoffEnabled = b.hintedHandoffEnabled;
+        this.indexInterval = b.indexInterval;
+        this.authenticator = Objects.requireNonNull(b.authenticator, "authenticator");
+        this.partitioner = Objects.requireNonNull(b.partitioner, "partitioner");
+        this.initialToken = b.initialToken;
+        this.savedCachesDirectory = Objects.requireNonNull(b.savedCachesDirectory, "savedCachesDirectory");
+        this.commitLogDirectory = Objects.requireNonNull(b.commitLogDirectory, "commitLogDirectory");
+        this.dataFileDirectories = List.copyOf(b.dataFileDirectories);
+        this.seeds = List.copyOf(b.seeds);
+        this.rpcTimeoutInMillis = b.rpcTimeoutInMillis;
+        this.phiConvictThreshold = b.phiConvictThreshold;
+        this.commitLogRotationThresholdInMB = b.commitLogRotationThresholdInMB;
+        this.listenAddress = b.listenAddress;
+        this.storagePort = b.storagePort;
+        this.thriftAddress = b.thriftAddress;
+        this.thriftPort = b.thriftPort;
+        this.thriftFramedTransport = b.thriftFramedTransport;
+        this.diskAccessMode = Objects.requireNonNull(b.diskAccessMode, "diskAccessMode");
+        this.rowWarningThresholdInMB = b.rowWarningThresholdInMB;
+        this.slicedBufferSizeInKB = b.slicedBufferSizeInKB;
+        this.flushDataBufferSizeInMB = b.flushDataBufferSizeInMB;
+        this.flushIndexBufferSizeInMB = b.flushIndexBufferSizeInMB;
+        this.columnIndexSizeInKB = b.columnIndexSizeInKB;
+        this.memtableThroughputInMB = b.memtableThroughputInMB;
+        this.binaryMemtableThroughputInMB = b.binaryMemtableThroughputInMB;
+        this.memtableOperationsInMillions = b.memtableOperationsInMillions;
+        this.memtableFlushAfterMinutes = b.memtableFlushAfterMinutes;
+        this.concurrentReads = b.concurrentReads;
+        this.concurrentWrites = b.concurrentWrites;
+        this.commitLogSync = Objects.requireNonNull(b.commitLogSync, "commitLogSync");
+        this.commitLogSyncPeriodInMS = b.commitLogSyncPeriodInMS;
+        this.commitLogSyncBatchWindowInMS = b.commitLogSyncBatchWindowInMS;
+        this.gcGraceSeconds = b.gcGraceSeconds;
+        this.doConsistencyChecks = b.doConsistencyChecks;
+        this.snapshotBeforeCompaction = b.snapshotBeforeCompaction;
+        this.jobTrackerHost = b.jobTrackerHost;
+        this.jobJarFileLocation = b.jobJarFileLocation;
+        this.thriftMaxMessageLengthInMB = b.thriftMaxMessageLengthInMB;
+        this.thriftMaxConnections = b.thriftMaxConnections;
+        this.thriftIdleTimeoutInSeconds = b.thriftIdleTimeoutInSeconds;
+        this.jmxPort = b.jmxPort;
+        this.keyspaces = List.copyOf(b.keyspaces);
+        this.configFile = Objects.requireNonNull(b.configFile, "configFile");
+        this.installDirectory = Objects.requireNonNull(b.installDirectory, "installDirectory");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The configured keyspace of that name (case-sensitive). */
+    public Optional<KeyspaceConf> keyspace(String name) {
+        return keyspaces.stream().filter(ks -> ks.name().equals(name)).findFirst();
+    }
+
+    /** ClusterName; describe_cluster_name returns it. "Test Cluster" when absent. */
+    public String clusterName() {
+        return clusterName;
+    }
+
+    /** AutoBootstrap: whether a new non-seed node streams data when it joins a ring. */
+    public boolean autoBootstrap() {
+        return autoBootstrap;
+    }
+
+    /** HintedHandoffEnabled. */
+    public boolean hintedHandoffEnabled() {
+        return hintedHandoffEnabled;
+    }
+
+    /** IndexInterval: one index entry in this many is sampled into memory; also used by describe_splits. */
+    public int indexInterval() {
+        return indexInterval;
+    }
+
+    /** Authenticator: full class name, {@code org.apache.cassandra.auth.AllowAllAuthenticator} or {@code org.apache.cassandra.auth.SimpleAuthenticator}. */
+    public String authenticator() {
+        return authenticator;
+    }
+
+    /** Partitioner: full class name {@code org.apache.cassandra.dht.X}, X one of RandomPartitioner, OrderPreservingPartitioner, CollatingOrderPreservingPartitioner. */
+    public String partitioner() {
+        return partitioner;
+    }
+
+    /** InitialToken as written, or null when not given. */
+    public String initialToken() {
+        return initialToken;
+    }
+
+    /** SavedCachesDirectory, absolute. */
+    public Path savedCachesDirectory() {
+        return savedCachesDirectory;
+    }
+
+    /** CommitLogDirectory, absolute; never equal to a data directory. */
+    public Path commitLogDirectory() {
+        return commitLogDirectory;
+    }
+
+    /** DataFileDirectories, absolute, at least one, in file order. */
+    public List<Path> dataFileDirectories() {
+        return dataFileDirectories;
+    }
+
+    /** Seeds, at least one, as written. */
+    public List<String> seeds() {
+        return seeds;
+    }
+
+    /** RpcTimeoutInMillis: how long a request waits for replies before TimedOutException. 10000 when absent. */
+    public int rpcTimeoutInMillis() {
+        return rpcTimeoutInMillis;
+    }
+
+    /** PhiConvictThreshold, 5..16 (failure detector sensitivity; ring only). */
+    public int phiConvictThreshold() {
+        return phiConvictThreshold;
+    }
+
+    /** CommitLogRotationThresholdInMB: commit log segment size. */
+    public int commitLogRotationThresholdInMB() {
+        return commitLogRotationThresholdInMB;
+    }
+
+    /** ListenAddress as written, or null for the host's own address (0.6 used InetAddress.getLocalHost()). Never a wildcard address. */
+    public String listenAddress() {
+        return listenAddress;
+    }
+
+    /** StoragePort: inter-node port. */
+    public int storagePort() {
+        return storagePort;
+    }
+
+    /** ThriftAddress as written, or null for the host's own address (the ListenAddress default). A wildcard such as 0.0.0.0 is allowed. */
+    public String thriftAddress() {
+        return thriftAddress;
+    }
+
+    /** ThriftPort: the client port. */
+    public int thriftPort() {
+        return thriftPort;
+    }
+
+    /** ThriftFramedTransport as written. Sibyl serves framed and unframed clients on the same port, so the server does not use it. */
+    public boolean thriftFramedTransport() {
+        return thriftFramedTransport;
+    }
+
+    /** DiskAccessMode. */
+    public DiskAccessMode diskAccessMode() {
+        return diskAccessMode;
+    }
+
+    /** RowWarningThresholdInMB: rows larger than this are logged when compacted. */
+    public int rowWarningThresholdInMB() {
+        return rowWarningThresholdInMB;
+    }
+
+    /** SlicedBufferSizeInKB: read buffer for column slices. */
+    public int slicedBufferSizeInKB() {
+        return slicedBufferSizeInKB;
+    }
+
+    /** FlushDataBufferSizeInMB: write buffer for SSTable data files when flushing. */
+    public int flushDataBufferSizeInMB() {
+        return flushDataBufferSizeInMB;
+    }
+
+    /** FlushIndexBufferSizeInMB: write buffer for SSTable index files when flushing. */
+    public int flushIndexBufferSizeInMB() {
+        return flushIndexBufferSizeInMB;
+    }
+
+    /** ColumnIndexSizeInKB: a row gets a column index entry every this many KB. */
+    public int columnIndexSizeInKB() {
+        return columnIndexSizeInKB;
+    }
+
+    /** MemtableThroughputInMB: flush a memtable after this much data. */
+    public int memtableThroughputInMB() {
+        return memtableThroughputInMB;
+    }
+
+    /** BinaryMemtableThroughputInMB: the same for binary (bulk-load) memtables. */
+    public int binaryMemtableThroughputInMB() {
+        return binaryMemtableThroughputInMB;
+    }
+
+    /** MemtableOperationsInMillions: flush a memtable after this many million column writes. */
+    public double memtableOperationsInMillions() {
+        return memtableOperationsInMillions;
+    }
+
+    /** MemtableFlushAfterMinutes: flush a memtable at the latest this long after its first write. */
+    public int memtableFlushAfterMinutes() {
+        return memtableFlushAfterMinutes;
+    }
+
+    /** ConcurrentReads: read threads, at least 2. */
+    public int concurrentReads() {
+        return concurrentReads;
+    }
+
+    /** ConcurrentWrites: write threads, at least 2. */
+    public int concurrentWrites() {
+        return concurrentWrites;
+    }
+
+    /** CommitLogSync. */
+    public CommitLogSync commitLogSync() {
+        return commitLogSync;
+    }
+
+    /** CommitLogSyncPeriodInMS with periodic sync; null with batch. */
+    public Integer commitLogSyncPeriodInMS() {
+        return commitLogSyncPeriodInMS;
+    }
+
+    /** CommitLogSyncBatchWindowInMS with batch sync; null with periodic. */
+    public Double commitLogSyncBatchWindowInMS() {
+        return commitLogSyncBatchWindowInMS;
+    }
+
+    /** GCGraceSeconds: how long tombstones are kept before compaction may purge them, unless a CF sets its own. */
+    public int gcGraceSeconds() {
+        return gcGraceSeconds;
+    }
+
+    /** DoConsistencyChecksBoolean: whether reads repair out-of-date replicas. */
+    public boolean doConsistencyChecks() {
+        return doConsistencyChecks;
+    }
+
+    /** SnapshotBeforeCompaction. */
+    public boolean snapshotBeforeCompaction() {
+        return snapshotBeforeCompaction;
+    }
+
+    /** JobTrackerHost as written, or null; read and unused, as in 0.6. */
+    public String jobTrackerHost() {
+        return jobTrackerHost;
+    }
+
+    /** JobJarFileLocation as written, or null; read and unused, as in 0.6. */
+    public String jobJarFileLocation() {
+        return jobJarFileLocation;
+    }
+
+    /** Sibyl: ThriftMaxMessageLengthInMB, the largest client message accepted; larger ones close the connection. */
+    public int thriftMaxMessageLengthInMB() {
+        return thriftMaxMessageLengthInMB;
+    }
+
+    /** Sibyl: ThriftMaxConnections, client connections served at once. */
+    public int thriftMaxConnections() {
+        return thriftMaxConnections;
+    }
+
+    /** Sibyl: ThriftIdleTimeoutInSeconds, close a client connection idle this long; 0 = never. */
+    public int thriftIdleTimeoutInSeconds() {
+        return thriftIdleTimeoutInSeconds;
+    }
+
+    /** Sibyl: JmxPort, the JMX port (bin/cassandra.in.sh's 8080 in 0.6). */
+    public int jmxPort() {
+        return jmxPort;
+    }
+
+    /** The configured keyspaces in file order, at least one; the implicit system keyspace is not among them. */
+    public List<KeyspaceConf> keyspaces() {
+        return keyspaces;
+    }
+
+    /** The storage-conf.xml this was loaded from, as it was given to the loader. */
+    public Path configFile() {
+        return configFile;
+    }
+
+    /** The install directory, absolute: relative directories in the file were resolved against it. */
+    public Path installDirectory() {
+        return installDirectory;
+    }
+
+    /**
+     * Collects values for a {@link StorageConf}. Starts from the defaults the loader applies when
+     * an element is absent; partitioner, directories, disk access mode, commit log sync, the
+     * config file and install directory have no default and must be set. Checks no rules beyond
+     * that: {@link StorageConfLoader} is where files are validated.
+     */
+    public static final class Builder {
+        private String clusterName = "Test Cluster";
+        private boolean autoBootstrap = false;
+        private boolean hintedHandoffEnabled = true;
+        private int indexInterval = 128;
+        private String authenticator = "org.apache.cassandra.auth.AllowAllAuthenticator";
+        private String partitioner;
+        private String initialToken = null;
+        private Path savedCachesDirectory;
+        private Path commitLogDirectory;
+        private List<Path> dataFileDirectories = List.of();
+        private List<String> seeds = List.of();
+        private int rpcTimeoutInMillis = 10000;
+        private int phiConvictThreshold = 8;
+        private int commitLogRotationThresholdInMB = 128;
+        private String listenAddress = null;
+        private int storagePort = 7000;
+        private String thriftAddress = null;
+        private int thriftPort = 9160;
+        private boolean thriftFramedTransport = false;
+        private DiskAccessMode diskAccessMode;
+        private int rowWarningThresholdInMB = 512;
+        private int slicedBufferSizeInKB = 64;
+        private int flushDataBufferSizeInMB = 32;
+        private int flushIndexBufferSizeInMB = 8;
+        private int columnIndexSizeInKB = 64;
+        private int memtableThroughputInMB = 64;
+        private int binaryMemtableThroughputInMB = 256;
+        private double memtableOperationsInMillions = 0.1;
+        private int memtableFlushAfterMinutes = 60;
+        private int concurrentReads = 8;
+        private int concurrentWrites = 32;
+        private CommitLogSync commitLogSync;
+        private Integer commitLogSyncPeriodInMS = null;
+        private Double commitLogSyncBatchWindowInMS = null;
+        private int gcGraceSeconds = 864000;
+        private boolean doConsistencyChecks = true;
+        private boolean snapshotBeforeCompaction = false;
+        private String jobTrackerHost = null;
+        private String jobJarFileLocation = null;
+        private int thriftMaxMessageLengthInMB = 16;
+        private int thriftMaxConnections = 1024;
+        private int thriftIdleTimeoutInSeconds = 0;
+        private int jmxPort = 8080;
+        private List<KeyspaceConf> keyspaces = List.of();
+        private Path configFile;
+        private Path installDirectory;
+
+        private Builder() {
+        }
+
+        public Builder clusterName(String value) {
+            this.clusterName = value;
+            return this;
+        }
+
+        public Builder autoBootstrap(boolean value) {
+            this.autoBootstrap = value;
+            return this;
+        }
+
+        public Builder hintedHandoffEnabled(boolean value) {
+            this.hintedHandoffEnabled = value;
+            return this;
+        }
+
+        public Builder indexInterval(int value) {
+            this.indexInterval = value;
+            return this;
+        }
+
+        public Builder authenticator(String value) {
+            this.authenticator = value;
+            return this;
+        }
+
+        public Builder partitioner(String value) {
+            this.partitioner = value;
+            return this;
+        }
+
+        public Builder initialToken(String value) {
+            this.initialToken = value;
+            return this;
+        }
+
+        public Builder savedCachesDirectory(Path value) {
+            this.savedCachesDirectory = value;
+            return this;
+        }
+
+        public Builder commitLogDirectory(Path value) {
+            this.commitLogDirectory = value;
+            return this;
+        }
+
+        public Builder dataFileDirectories(List<Path> value) {
+            this.dataFileDirectories = value;
+            return this;
+        }
+
+        public Builder seeds(List<String> value) {
+            this.seeds = value;
+            return this;
+        }
+
+        public Builder rpcTimeoutInMillis(int value) {
+            this.rpcTimeoutInMillis = value;
+            return this;
+        }
+
+        public Builder phiConvictThreshold(int value) {
+            this.phiConvictThreshold = value;
+            return this;
+        }
+
+        public Builder commitLogRotationThresholdInMB(int value) {
+            this.commitLogRotationThresholdInMB = value;
+            return this;
+        }
+
+        public Builder listenAddress(String value) {
+            this.listenAddress = value;
+            return this;
+        }
+
+        public Builder storagePort(int value) {
+            this.storagePort = value;
+            return this;
+        }
+
+        public Builder thriftAddress(String value) {
+            this.thriftAddress = value;
+            return this;
+        }
+
+        public Builder thriftPort(int value) {
+            this.thriftPort = value;
+            return this;
+        }
+
+        public Builder thriftFramedTransport(boolean value) {
+            this.thriftFramedTransport = value;
+            return this;
+        }
+
+        public Builder diskAccessMode(DiskAccessMode value) {
+            this.diskAccessMode = value;
+            return this;
+        }
+
+        public Builder rowWarningThresholdInMB(int value) {
+            this.rowWarningThresholdInMB = value;
+            return this;
+        }
+
+        public Builder slicedBufferSizeInKB(int value) {
+            this.slicedBufferSizeInKB = value;
+            return this;
+        }
+
+        public Builder flushDataBufferSizeInMB(int value) {
+            this.flushDataBufferSizeInMB = value;
+            return this;
+        }
+
+        public Builder flushIndexBufferSizeInMB(int value) {
+            this.flushIndexBufferSizeInMB = value;
+            return this;
+        }
+
+        public Builder columnIndexSizeInKB(int value) {
+            this.columnIndexSizeInKB = value;
+            return this;
+        }
+
+        public Builder memtableThroughputInMB(int value) {
+            this.memtableThroughputInMB = value;
+            return this;
+        }
+
+        public Builder binaryMemtableThroughputInMB(int value) {
+            this.binaryMemtableThroughputInMB = value;
+            return this;
+        }
+
+        public Builder memtableOperationsInMillions(double value) {
+            this.memtableOperationsInMillions = value;
+            return this;
+        }
+
+        public Builder memtableFlushAfterMinutes(int value) {
+            this.memtableFlushAfterMinutes = value;
+            return this;
+        }
+
+        public Builder concurrentReads(int value) {
+            this.concurrentReads = value;
+            return this;
+        }
+
+        public Builder concurrentWrites(int value) {
+            this.concurrentWrites = value;
+            return this;
+        }
+
+        public Builder commitLogSync(CommitLogSync value) {
+            this.commitLogSync = value;
+            return this;
+        }
+
+        public Builder commitLogSyncPeriodInMS(Integer value) {
+            this.commitLogSyncPeriodInMS = value;
+            return this;
+        }
+
+        public Builder commitLogSyncBatchWindowInMS(Double value) {
+            this.commitLogSyncBatchWindowInMS = value;
+            return this;
+        }
+
+        public Builder gcGraceSeconds(int value) {
+            this.gcGraceSeconds = value;
+            return this;
+        }
+
+        public Builder doConsistencyChecks(boolean value) {
+            this.doConsistencyChecks = value;
+            return this;
+        }
+
+        public Builder snapshotBeforeCompaction(boolean value) {
+            this.snapshotBeforeCompaction = value;
+            return this;
+        }
+
+        public Builder jobTrackerHost(String value) {
+            this.jobTrackerHost = value;
+            return this;
+        }
+
+        public Builder jobJarFileLocation(String value) {
+            this.jobJarFileLocation = value;
+            return this;
+        }
+
+        public Builder thriftMaxMessageLengthInMB(int value) {
+            this.thriftMaxMessageLengthInMB = value;
+            return this;
+        }
+
+        public Builder thriftMaxConnections(int value) {
+            this.thriftMaxConnections = value;
+            return this;
+        }
+
+        public Builder thriftIdleTimeoutInSeconds(int value) {
+            this.thriftIdleTimeoutInSeconds = value;
+            return this;
+        }
+
+        public Builder jmxPort(int value) {
+            this.jmxPort = value;
+            return this;
+        }
+
+        public Builder keyspaces(List<KeyspaceConf> value) {
+            this.keyspaces = value;
+            return this;
+        }
+
+        public Builder configFile(Path value) {
+            this.configFile = value;
+            return this;
+        }
+
+        public Builder installDirectory(Path value) {
+            this.installDirectory = value;
+            return this;
+        }
+
+        public StorageConf build() {
+            return new StorageConf(this);
+        }
+    }
+}

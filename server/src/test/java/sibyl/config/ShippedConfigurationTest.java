@@ -1,0 +1,230 @@
+package sibyl.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
+import ch.qos.logback.core.status.Status;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The files in conf/ as shipped: they load, and say what the documentation says they say. */
+class ShippedConfigurationTest {
+    private static final Path HOME = Path.of(System.getProperty("sibyl.home", "..")).toAbsolutePath().normalize();
+    private static final Path CONF = HOME.resolve("conf");
+
+    private static StorageConf shipped() throws ConfigurationException {
+        return StorageConfLoader.load(CONF.resolve("storage-conf.xml"));
+    }
+
+    @Test
+    void globalsHaveTheShippedValues() throws Exception {
+        StorageConf conf = shipped();
+        assertEquals("Test Cluster", conf.clusterName());
+        assertFalse(conf.autoBootstrap());
+        assertTrue(conf.hintedHandoffEnabled());
+        assertEquals(128, conf.indexInterval());
+        assertEquals(ClassNames.ALLOW_ALL_AUTHENTICATOR, conf.authenticator());
+        assertEquals(ClassNames.RANDOM_PARTITIONER, conf.partitioner());
+        assertNull(conf.initialToken());
+        assertEquals(List.of("127.0.0.1"), conf.seeds());
+        assertEquals(10000, conf.rpcTimeoutInMillis());
+        assertEquals(8, conf.phiConvictThreshold());
+        assertEquals(128, conf.commitLogRotationThresholdInMB());
+        assertEquals("localhost", conf.listenAddress());
+        assertEquals(7000, conf.storagePort());
+        assertEquals("localhost", conf.thriftAddress());
+        assertEquals(9160, conf.thriftPort());
+        assertFalse(conf.thriftFramedTransport());
+        assertEquals(DiskAccessMode.AUTO, conf.diskAccessMode());
+        assertEquals(64, conf.rowWarningThresholdInMB());
+        assertEquals(64, conf.slicedBufferSizeInKB());
+        assertEquals(32, conf.flushDataBufferSizeInMB());
+        assertEquals(8, conf.flushIndexBufferSizeInMB());
+        assertEquals(64, conf.columnIndexSizeInKB());
+        assertEquals(64, conf.memtableThroughputInMB());
+        assertEquals(256, conf.binaryMemtableThroughputInMB());
+        assertEquals(0.3, conf.memtableOperationsInMillions());
+        assertEquals(60, conf.memtableFlushAfterMinutes());
+        assertEquals(8, conf.concurrentReads());
+        assertEquals(32, conf.concurrentWrites());
+        assertEquals(CommitLogSync.PERIODIC, conf.commitLogSync());
+        assertEquals(10000, conf.commitLogSyncPeriodInMS());
+        assertNull(conf.commitLogSyncBatchWindowInMS());
+        assertEquals(864000, conf.gcGraceSeconds());
+        assertTrue(conf.doConsistencyChecks());
+        assertFalse(conf.snapshotBeforeCompaction());
+        assertEquals(16, conf.thriftMaxMessageLengthInMB());
+        assertEquals(1024, conf.thriftMaxConnections());
+        assertEquals(0, conf.thriftIdleTimeoutInSeconds());
+        assertEquals(8080, conf.jmxPort());
+    }
+
+    @Test
+    void directoriesAreUnderTheInstallDirectory() throws Exception {
+        StorageConf conf = shipped();
+        assertEquals(HOME, conf.installDirectory());
+        assertEquals(CONF.resolve("storage-conf.xml"), conf.configFile());
+        assertEquals(HOME.resolve("var/commitlog"), conf.commitLogDirectory());
+        assertEquals(List.of(HOME.resolve("var/data")), conf.dataFileDirectories());
+        assertEquals(HOME.resolve("var/saved_caches"), conf.savedCachesDirectory());
+    }
+
+    @Test
+    void keyspacesInFileOrder() throws Exception {
+        assertEquals(List.of("Keyspace1", "Twitter", "Twissandra", "BloggyAppy"),
+                shipped().keyspaces().stream().map(KeyspaceConf::name).toList());
+        for (KeyspaceConf keyspace : shipped().keyspaces()) {
+            assertEquals("org.apache.cassandra.locator.RackUnawareStrategy", keyspace.replicaPlacementStrategy());
+            assertEquals(1, keyspace.replicationFactor());
+            assertEquals("org.apache.cassandra.locator.EndPointSnitch", keyspace.endPointSnitch());
+        }
+    }
+
+    @Test
+    void keyspace1IsThe06Sample() throws Exception {
+        KeyspaceConf ks = shipped().keyspace("Keyspace1").orElseThrow();
+        assertEquals(List.of("Standard1", "Standard2", "StandardByUUID1", "Super1", "Super2"), cfNames(ks));
+
+        ColumnFamilyConf standard1 = ks.columnFamily("Standard1").orElseThrow();
+        assertStandard(standard1, ClassNames.BYTES_TYPE);
+        assertEquals(CacheSize.ofCount(1000), standard1.keysCached());
+        assertEquals(CacheSize.ofCount(100), standard1.rowsCached());
+        assertEquals(0, standard1.rowCacheSavePeriodInSeconds());
+        assertEquals(3600, standard1.keyCacheSavePeriodInSeconds());
+
+        ColumnFamilyConf standard2 = ks.columnFamily("Standard2").orElseThrow();
+        assertStandard(standard2, ClassNames.UTF8_TYPE);
+        assertEquals(CacheSize.ofFraction(1.0), standard2.keysCached());
+        assertEquals(CacheSize.NONE, standard2.rowsCached());
+
+        ColumnFamilyConf byUuid = ks.columnFamily("StandardByUUID1").orElseThrow();
+        assertStandard(byUuid, ClassNames.TIME_UUID_TYPE);
+        assertEquals(ColumnFamilyConf.DEFAULT_KEYS_CACHED, byUuid.keysCached());
+
+        assertSuper(ks.columnFamily("Super1").orElseThrow(), ClassNames.BYTES_TYPE, ClassNames.BYTES_TYPE);
+        assertNull(ks.columnFamily("Super1").orElseThrow().comment());
+
+        ColumnFamilyConf super2 = ks.columnFamily("Super2").orElseThrow();
+        assertSuper(super2, ClassNames.UTF8_TYPE, ClassNames.UTF8_TYPE);
+        assertEquals(CacheSize.ofCount(10000), super2.rowsCached());
+        assertEquals(CacheSize.ofFraction(0.5), super2.keysCached());
+        assertTrue(super2.comment() != null && !super2.comment().isBlank(), "Super2's Comment attribute is honoured");
+
+        for (ColumnFamilyConf cf : ks.columnFamilies()) {
+            assertNull(cf.gcGraceSeconds());
+            assertNull(cf.readRepairChance());
+            assertFalse(cf.preloadRowCache());
+        }
+    }
+
+    @Test
+    void twitterExample() throws Exception {
+        KeyspaceConf ks = shipped().keyspace("Twitter").orElseThrow();
+        assertEquals(List.of("Statuses", "StatusAudits", "StatusRelationships", "Users", "UserRelationships"),
+                cfNames(ks));
+        assertStandard(ks.columnFamily("Statuses").orElseThrow(), ClassNames.BYTES_TYPE);
+        assertStandard(ks.columnFamily("StatusAudits").orElseThrow(), ClassNames.BYTES_TYPE);
+        assertSuper(ks.columnFamily("StatusRelationships").orElseThrow(),
+                ClassNames.UTF8_TYPE, ClassNames.TIME_UUID_TYPE);
+        assertStandard(ks.columnFamily("Users").orElseThrow(), ClassNames.BYTES_TYPE);
+        assertSuper(ks.columnFamily("UserRelationships").orElseThrow(),
+                ClassNames.UTF8_TYPE, ClassNames.TIME_UUID_TYPE);
+    }
+
+    @Test
+    void twissandraExample() throws Exception {
+        KeyspaceConf ks = shipped().keyspace("Twissandra").orElseThrow();
+        assertEquals(List.of("User", "Username", "Friends", "Followers", "Tweet", "Timeline", "Userline"),
+                cfNames(ks));
+        assertStandard(ks.columnFamily("User").orElseThrow(), ClassNames.UTF8_TYPE);
+        assertStandard(ks.columnFamily("Username").orElseThrow(), ClassNames.BYTES_TYPE);
+        assertStandard(ks.columnFamily("Friends").orElseThrow(), ClassNames.BYTES_TYPE);
+        assertStandard(ks.columnFamily("Followers").orElseThrow(), ClassNames.BYTES_TYPE);
+        assertStandard(ks.columnFamily("Tweet").orElseThrow(), ClassNames.UTF8_TYPE);
+        assertStandard(ks.columnFamily("Timeline").orElseThrow(), ClassNames.LONG_TYPE);
+        assertStandard(ks.columnFamily("Userline").orElseThrow(), ClassNames.LONG_TYPE);
+    }
+
+    @Test
+    void bloggyAppyExample() throws Exception {
+        KeyspaceConf ks = shipped().keyspace("BloggyAppy").orElseThrow();
+        assertEquals(List.of("Authors", "BlogEntries", "TaggedPosts", "Comments"), cfNames(ks));
+        assertStandard(ks.columnFamily("Authors").orElseThrow(), ClassNames.BYTES_TYPE);
+        assertStandard(ks.columnFamily("BlogEntries").orElseThrow(), ClassNames.BYTES_TYPE);
+        assertStandard(ks.columnFamily("TaggedPosts").orElseThrow(), ClassNames.TIME_UUID_TYPE);
+        assertSuper(ks.columnFamily("Comments").orElseThrow(), ClassNames.TIME_UUID_TYPE, ClassNames.BYTES_TYPE);
+    }
+
+    @Test
+    void loadsWithoutWarnings() throws Exception {
+        try (LogCapture log = new LogCapture()) {
+            shipped();
+            assertEquals(List.of(), log.messages(ch.qos.logback.classic.Level.WARN));
+        }
+    }
+
+    @Test
+    void sampleAuthenticationFiles() throws IOException {
+        Properties passwd = properties("passwd.properties");
+        assertEquals(3, passwd.size());
+        assertEquals("havebadpass", passwd.getProperty("jsmith"));
+        assertEquals("graceland4evar", passwd.getProperty("Elvis Presley"));
+        assertEquals("nomoovertime", passwd.getProperty("dilbert"));
+        Properties access = properties("access.properties");
+        assertEquals(1, access.size());
+        assertEquals("jsmith,Elvis Presley,dilbert", access.getProperty("Keyspace1"));
+    }
+
+    @Test
+    void logbackConfigurationIsValidAndLogsUnderSibylHome(@TempDir Path home) throws Exception {
+        LoggerContext context = new LoggerContext();
+        context.setMDCAdapter(new LogbackMDCAdapter());
+        context.putProperty("sibyl.home", home.toString());
+        JoranConfigurator configurator = new JoranConfigurator();
+        configurator.setContext(context);
+        configurator.doConfigure(CONF.resolve("logback.xml").toFile());
+        List<Status> problems = context.getStatusManager().getCopyOfStatusList().stream()
+                .filter(s -> s.getLevel() >= Status.WARN)
+                .toList();
+        context.getLogger("test").info("hello");
+        context.stop();
+        assertEquals(List.of(), problems);
+        String logged = Files.readString(home.resolve("var/log/system.log"));
+        assertTrue(logged.contains("hello"), logged);
+    }
+
+    private static Properties properties(String name) throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(CONF.resolve(name))) {
+            properties.load(reader);
+        }
+        return properties;
+    }
+
+    private static List<String> cfNames(KeyspaceConf ks) {
+        return ks.columnFamilies().stream().map(ColumnFamilyConf::name).toList();
+    }
+
+    private static void assertStandard(ColumnFamilyConf cf, String compareWith) {
+        assertEquals(ColumnType.STANDARD, cf.type(), cf.name());
+        assertEquals(compareWith, cf.compareWith(), cf.name());
+        assertNull(cf.compareSubcolumnsWith(), cf.name());
+    }
+
+    private static void assertSuper(ColumnFamilyConf cf, String compareWith, String compareSubcolumnsWith) {
+        assertEquals(ColumnType.SUPER, cf.type(), cf.name());
+        assertEquals(compareWith, cf.compareWith(), cf.name());
+        assertEquals(compareSubcolumnsWith, cf.compareSubcolumnsWith(), cf.name());
+    }
+}
