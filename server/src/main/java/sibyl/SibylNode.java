@@ -40,7 +40,7 @@ public final class SibylNode implements AutoCloseable {
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
-        ThriftServer thrift = new ThriftServer(conf.thriftAddress(), conf.thriftPort(), limits,
+        ThriftServer thrift = new ThriftServer(thriftBindAddress(conf.thriftAddress()), conf.thriftPort(), limits,
                 conf.concurrentReads() + conf.concurrentWrites(), processors);
         thrift.start();
         log.info("Thrift interface listening on {}", thrift.boundAddress());
@@ -66,6 +66,11 @@ public final class SibylNode implements AutoCloseable {
             log.warn("ListenAddress {} does not resolve; describe_ring will show it as written", listenAddress);
             return listenAddress == null ? "127.0.0.1" : listenAddress;
         }
+    }
+
+    /** ThriftAddress as configured; when absent, this host's own address, as in 0.6. */
+    private static String thriftBindAddress(String configured) throws UnknownHostException {
+        return configured == null || configured.isEmpty() ? InetAddress.getLocalHost().getHostAddress() : configured;
     }
 
     private static String readConfigText(Path file) {

@@ -4,8 +4,6 @@ import java.util.Map;
 
 /** Lets everyone in, as 0.6's default authenticator did: login always succeeds. */
 public final class AllowAllAuthenticator implements Authenticator {
-    public static final String CLASS_NAME = "org.apache.cassandra.auth.AllowAllAuthenticator";
-
     @Override
     public boolean requiresLogin() {
         return false;

@@ -1,6 +1,7 @@
 package sibyl.auth;
 
 import java.nio.file.Path;
+import sibyl.config.ClassNames;
 
 /**
  * Where SimpleAuthenticator finds its files and how passwords are stored. 0.6 took these
@@ -22,10 +23,10 @@ public record AuthSettings(Path passwdFile, Path accessFile, String passwordMode
 
     /** Builds the authenticator named by storage-conf.xml's Authenticator element. */
     public Authenticator authenticatorFor(String className) {
-        if (SimpleAuthenticator.CLASS_NAME.equals(className)) {
+        if (ClassNames.SIMPLE_AUTHENTICATOR.equals(className)) {
             return new SimpleAuthenticator(passwdFile, accessFile, passwordMode);
         }
-        if (AllowAllAuthenticator.CLASS_NAME.equals(className)) {
+        if (ClassNames.ALLOW_ALL_AUTHENTICATOR.equals(className)) {
             return new AllowAllAuthenticator();
         }
         throw new IllegalArgumentException("unknown authenticator " + className);

@@ -17,7 +17,6 @@ import java.util.Properties;
  * missing) this answers with an authentication or authorization failure that says why.
  */
 public final class SimpleAuthenticator implements Authenticator {
-    public static final String CLASS_NAME = "org.apache.cassandra.auth.SimpleAuthenticator";
     static final String USERNAME_KEY = "username";
     static final String PASSWORD_KEY = "password";
 

@@ -12,6 +12,7 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sibyl.config.ClassNames;
 
 /**
  * This node's token on the ring. Taken from InitialToken when configured; otherwise drawn at
@@ -49,11 +50,11 @@ public final class NodeToken {
     }
 
     static String random(String partitioner, SecureRandom rnd) {
-        if (partitioner.endsWith(".RandomPartitioner")) {
+        if (ClassNames.RANDOM_PARTITIONER.equals(partitioner)) {
             // RandomPartitioner tokens lie in [0, 2^127].
             return new BigInteger(127, rnd).toString();
         }
-        if (partitioner.endsWith(".CollatingOrderPreservingPartitioner")) {
+        if (ClassNames.COLLATING_ORDER_PRESERVING_PARTITIONER.equals(partitioner)) {
             byte[] b = new byte[16];
             rnd.nextBytes(b);
             return HexFormat.of().formatHex(b);

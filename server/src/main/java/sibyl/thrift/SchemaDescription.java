@@ -1,5 +1,7 @@
 package sibyl.thrift;
 
+import static sibyl.config.ClassNames.BYTES_TYPE;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,7 +20,6 @@ import sibyl.config.StorageConf;
  */
 final class SchemaDescription {
     static final String SYSTEM_KEYSPACE = "system";
-    private static final String BYTES_TYPE = "org.apache.cassandra.db.marshal.BytesType";
 
     private final Set<String> keyspaceNames;
     private final Map<String, Map<String, Map<String, String>>> keyspaces;
