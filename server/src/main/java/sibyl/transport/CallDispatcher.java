@@ -1,8 +1,11 @@
 package sibyl.transport;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -20,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * Back-pressure: reading stops while {@value #MAX_QUEUED_CALLS} calls or a message limit's worth of bytes wait, and
  * no call starts while the channel is not writable (a client that does not read its replies).
  *
- * <p>When the connection closes, calls not yet started are dropped, as their replies could not be delivered; the
- * close actions run once the call under way, if any, has finished.
+ * <p>A client that shuts down its output (half-closes) still gets the replies to the calls it sent, like the
+ * thread-per-connection server of Cassandra 0.6; the connection closes after the last one is written. When the
+ * connection closes, calls not yet started are dropped, as their replies could not be delivered; the close actions
+ * run once the call under way, if any, has finished.
  */
 final class CallDispatcher extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(CallDispatcher.class);
@@ -39,6 +44,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     private Connection connection;
     private TProcessor processor;
     private boolean callRunning;
+    private boolean inputShutdown;
     private boolean closed;
 
     /** @param overload where refusals by a full worker pool are logged; shared by all connections */
@@ -93,14 +99,17 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (!(event instanceof IdleStateEvent)) {
+        if (event instanceof IdleStateEvent) {
+            // A call that takes long is not idleness; the idle handler asks again a timeout later.
+            if (!callRunning && waiting.isEmpty()) {
+                LOG.debug("Closing idle {}", connection);
+                ctx.close();
+            }
+        } else if (event instanceof ChannelInputShutdownEvent) {
+            inputShutdown = true;
+            closeIfInputDone();
+        } else {
             ctx.fireUserEventTriggered(event);
-            return;
-        }
-        // A call that takes long is not idleness; the idle handler asks again a timeout later.
-        if (!callRunning && waiting.isEmpty()) {
-            LOG.debug("Closing idle {}", connection);
-            ctx.close();
         }
     }
 
@@ -180,6 +189,14 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
             connection.closed();
         } else {
             startNextCall();
+            closeIfInputDone();
+        }
+    }
+
+    /** Once a half-closed client has all its replies, closes the connection, after the writes under way. */
+    private void closeIfInputDone() {
+        if (inputShutdown && !callRunning && waiting.isEmpty()) {
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         }
     }
 }

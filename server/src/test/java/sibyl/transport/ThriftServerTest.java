@@ -132,6 +132,25 @@ class ThriftServerTest {
     }
 
     @Test
+    void aClientThatShutsDownItsOutputStillGetsItsReplies() throws Exception {
+        for (boolean framed : new boolean[] {false, true}) {
+            RawClient raw = server.raw();
+            for (int seqId = 1; seqId <= 3; seqId++) {
+                byte[] call = WireBytes.call("get_string_property", seqId,
+                        new Cassandra.get_string_property_args("p" + seqId), true);
+                raw.send(framed ? WireBytes.framed(call) : call);
+            }
+            raw.socket().shutdownOutput();
+            for (int seqId = 1; seqId <= 3; seqId++) {
+                Cassandra.get_string_property_result result = new Cassandra.get_string_property_result();
+                assertEquals(seqId, raw.readReply(framed, result).header().seqid);
+                assertEquals("p" + seqId, result.getSuccess());
+            }
+            raw.assertClosedByServer();
+        }
+    }
+
+    @Test
     void manyConcurrentClients() throws Exception {
         int clients = 32;
         int callsEach = 100;
