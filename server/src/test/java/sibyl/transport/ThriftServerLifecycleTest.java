@@ -90,7 +90,8 @@ class ThriftServerLifecycleTest {
             closing.get(20, TimeUnit.SECONDS);
             assertEquals(0, server.stub.gatedCallsRunning.get());
             call.get(10, TimeUnit.SECONDS); // the client sees the reply or the close; either way it is not left hanging
-            assertEquals(1, server.closedConnections.get());
+            // Probes that got in before the close count too.
+            assertEquals(server.connections.size(), server.closedConnections.get());
         }
     }
 
@@ -132,9 +133,10 @@ class ThriftServerLifecycleTest {
             return new Cassandra.Processor<>(new StubCassandra());
         });
         server.start();
-        try (RawClient refused = new RawClient(server.boundAddress());
-                RawClient served = new RawClient(server.boundAddress())) {
+        try (RawClient refused = new RawClient(server.boundAddress())) {
             refused.assertClosedByServer();
+        }
+        try (RawClient served = new RawClient(server.boundAddress())) {
             ThriftServerTest.assertDescribeVersionWorks(served, false);
         } finally {
             server.close();
