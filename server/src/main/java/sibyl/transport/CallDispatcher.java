@@ -100,8 +100,9 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof IdleStateEvent) {
-            // A call that takes long is not idleness; the idle handler asks again a timeout later.
-            if (!callRunning && waiting.isEmpty()) {
+            // A call that takes long is not idleness; the idle handler asks again a timeout later. Calls can only
+            // be waiting here because the client reads no replies, which is idleness.
+            if (!callRunning) {
                 LOG.debug("Closing idle {}", connection);
                 ctx.close();
             }
@@ -157,16 +158,16 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     /** On a worker thread. */
     private void runCall(ThriftCall call) {
         ByteBuf reply = null;
-        Throwable fatal = null;
+        Throwable failure = null;
         try {
             reply = runner.run(processor, call, ctx.alloc(), connection.remoteAddress());
-        } catch (Throwable t) {
-            fatal = t;
+        } catch (Throwable t) { // only a fatal error gets out of the runner
+            failure = t;
         }
         ByteBuf finishedReply = reply;
-        Throwable finishedFatal = fatal;
+        Throwable finishedFailure = failure;
         try {
-            ctx.executor().execute(() -> callFinished(finishedReply, finishedFatal));
+            ctx.executor().execute(() -> callFinished(finishedReply, finishedFailure));
         } catch (RejectedExecutionException e) {
             // The event loop has shut down, so the server is closing and the channel is gone.
             if (reply != null) {
@@ -176,10 +177,10 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void callFinished(ByteBuf reply, Throwable fatal) {
+    private void callFinished(ByteBuf reply, Throwable failure) {
         callRunning = false;
-        if (fatal != null) {
-            LOG.error("Closing {}: fatal error while processing a call", connection, fatal);
+        if (failure != null) {
+            LOG.error("Closing {}: fatal error while processing a call", connection, failure);
             ctx.close();
         }
         if (reply != null) {
