@@ -1,0 +1,203 @@
+package sibyl.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.apache.thrift.TProcessor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The last handler of a connection: runs its calls on the worker pool one at a time, in the order they arrived,
+ * and writes each reply before the next call starts, so replies leave in request order.
+ *
+ * <p>All fields are used on the connection's event loop only; a worker is handed a call and posts its reply back.
+ * Back-pressure: reading stops while {@value #MAX_QUEUED_CALLS} calls or a message limit's worth of bytes wait, and
+ * no call starts while the channel is not writable (a client that does not read its replies).
+ *
+ * <p>A client that shuts down its output (half-closes) still gets the replies to the calls it sent, like the
+ * thread-per-connection server of Cassandra 0.6; the connection closes after the last one is written. When the
+ * connection closes, calls not yet started are dropped, as their replies could not be delivered; the close actions
+ * run once the call under way, if any, has finished.
+ */
+final class CallDispatcher extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(CallDispatcher.class);
+    static final int MAX_QUEUED_CALLS = 16;
+
+    private final ProcessorFactory processorFactory;
+    private final CallRunner runner;
+    private final Executor workers;
+    private final BurstLog overload;
+    private final long maxQueuedBytes;
+
+    private final ArrayDeque<ThriftCall> waiting = new ArrayDeque<>();
+    private long waitingBytes;
+    private ChannelHandlerContext ctx;
+    private Connection connection;
+    private TProcessor processor;
+    private boolean callRunning;
+    private boolean inputShutdown;
+    private boolean closed;
+
+    /** @param overload where refusals by a full worker pool are logged; shared by all connections */
+    CallDispatcher(ProcessorFactory processorFactory, CallRunner runner, Executor workers, BurstLog overload,
+            int maxMessageBytes) {
+        this.processorFactory = processorFactory;
+        this.runner = runner;
+        this.workers = workers;
+        this.overload = overload;
+        this.maxQueuedBytes = maxMessageBytes;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        connection = new Connection(ctx.channel().remoteAddress());
+        try {
+            processor = processorFactory.newProcessor(connection);
+            if (processor == null) {
+                throw new NullPointerException("the processor factory returned null");
+            }
+        } catch (RuntimeException e) {
+            LOG.error("Closing {}: no processor for it", connection, e);
+            ctx.close();
+            return;
+        }
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof ThriftCall call)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        if (closed || processor == null) {
+            return;
+        }
+        waiting.add(call);
+        waitingBytes += call.message().length;
+        if (waiting.size() >= MAX_QUEUED_CALLS || waitingBytes >= maxQueuedBytes) {
+            ctx.channel().config().setAutoRead(false);
+        }
+        startNextCall();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        startNextCall();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent) {
+            // A call that takes long is not idleness; the idle handler asks again a timeout later. Calls can only
+            // be waiting here because the client reads no replies, which is idleness.
+            if (!callRunning) {
+                LOG.debug("Closing idle {}", connection);
+                ctx.close();
+            }
+        } else if (event instanceof ChannelInputShutdownEvent) {
+            inputShutdown = true;
+            closeIfInputDone();
+        } else {
+            ctx.fireUserEventTriggered(event);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        closed = true;
+        waiting.clear();
+        waitingBytes = 0;
+        if (!callRunning && connection != null) {
+            connection.closed();
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof IOException) {
+            LOG.debug("{} failed: {}", connection, cause.toString());
+        } else {
+            LOG.warn("Closing {} after an unexpected error", connection, cause);
+        }
+        ctx.close();
+    }
+
+    private void startNextCall() {
+        if (callRunning || closed || waiting.isEmpty() || !ctx.channel().isActive() || !ctx.channel().isWritable()) {
+            return;
+        }
+        ThriftCall call = waiting.poll();
+        waitingBytes -= call.message().length;
+        if (waiting.isEmpty()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+        callRunning = true;
+        try {
+            workers.execute(() -> runCall(call));
+            overload.calm();
+        } catch (RejectedExecutionException e) {
+            callRunning = false;
+            overload.event("Closing {}: the worker pool is shut down or its queue is full", connection);
+            ctx.close();
+        }
+    }
+
+    /** On a worker thread. */
+    private void runCall(ThriftCall call) {
+        ByteBuf reply = null;
+        Throwable failure = null;
+        try {
+            reply = runner.run(processor, call, ctx.alloc(), connection.remoteAddress());
+        } catch (Throwable t) { // only a fatal error gets out of the runner
+            failure = t;
+        }
+        ByteBuf finishedReply = reply;
+        Throwable finishedFailure = failure;
+        try {
+            ctx.executor().execute(() -> callFinished(finishedReply, finishedFailure));
+        } catch (RejectedExecutionException e) {
+            // The event loop has shut down, so the server is closing and the channel is gone.
+            if (reply != null) {
+                reply.release();
+            }
+            connection.closed();
+        }
+    }
+
+    private void callFinished(ByteBuf reply, Throwable failure) {
+        callRunning = false;
+        if (failure != null) {
+            LOG.error("Closing {}: fatal error while processing a call", connection, failure);
+            ctx.close();
+        }
+        if (reply != null) {
+            ctx.writeAndFlush(reply); // on a closed channel the write fails and releases the reply
+        }
+        if (closed) {
+            connection.closed();
+        } else {
+            startNextCall();
+            closeIfInputDone();
+        }
+    }
+
+    /** Once a half-closed client has all its replies, closes the connection, after the writes under way. */
+    private void closeIfInputDone() {
+        if (inputShutdown && !callRunning && waiting.isEmpty()) {
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package sibyl.transport;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.net.SocketAddress;
+import org.apache.thrift.TApplicationException;
+import org.apache.thrift.TConfiguration;
+import org.apache.thrift.TException;
+import org.apache.thrift.TProcessor;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.protocol.TMessage;
+import org.apache.thrift.protocol.TMessageType;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.transport.TMemoryInputTransport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one call through a connection's processor, on a worker thread, and returns the reply ready to write.
+ *
+ * <p>The processor reads the whole message from memory and writes its reply into a growable buffer; replies use
+ * the strict header, like libthrift's default TBinaryProtocol, whichever header the request had. libthrift's
+ * generated processor already answers an exception from the handler with an INTERNAL_ERROR reply; anything that
+ * still escapes it (an Error such as an AssertionError, a result it cannot write) is answered the same way here.
+ * Since messages are cut by the transport, not by the processor, the connection stays in step and stays open.
+ */
+final class CallRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(CallRunner.class);
+    private static final int INITIAL_REPLY_BYTES = 256;
+
+    private final int maxMessageBytes;
+    private final TConfiguration inputConfiguration;
+
+    CallRunner(int maxMessageBytes) {
+        this.maxMessageBytes = maxMessageBytes;
+        this.inputConfiguration = TConfiguration.custom()
+                .setMaxMessageSize(maxMessageBytes)
+                .setMaxFrameSize(maxMessageBytes)
+                .build();
+    }
+
+    /**
+     * @return the reply, length-prefixed if the call came framed, for the caller to write and release; null when
+     *         there is none (a oneway call)
+     * @throws VirtualMachineError a fatal error out of the processor (other than a stack overflow, which has unwound),
+     *                             after the reply buffer has been released
+     */
+    ByteBuf run(TProcessor processor, ThriftCall call, ByteBufAllocator allocator, SocketAddress peer) {
+        int bodyStart = call.mode() == WireMode.FRAMED ? WireMode.FRAME_HEADER_BYTES : 0;
+        ByteBuf reply = allocator.buffer(INITIAL_REPLY_BYTES);
+        boolean handedOver = false;
+        try {
+            reply.writeZero(bodyStart);
+            TProtocol out = new TBinaryProtocol(new ByteBufTransport(reply));
+            try {
+                TProtocol in = new TBinaryProtocol(new TMemoryInputTransport(inputConfiguration, call.message()),
+                        maxMessageBytes, maxMessageBytes, false, true);
+                processor.process(in, out);
+            } catch (Throwable t) {
+                if (t instanceof VirtualMachineError fatal && !(t instanceof StackOverflowError)) {
+                    throw fatal;
+                }
+                LOG.error("Internal error processing {} for {}", call.methodName(), peer, t);
+                reply.writerIndex(bodyStart);
+                if (!call.isOneway()) {
+                    writeInternalError(out, call);
+                }
+            }
+            if (reply.writerIndex() == bodyStart) {
+                return null;
+            }
+            if (bodyStart > 0) {
+                reply.setInt(0, reply.writerIndex() - bodyStart);
+            }
+            handedOver = true;
+            return reply;
+        } finally {
+            if (!handedOver) {
+                reply.release();
+            }
+        }
+    }
+
+    /** What libthrift's generated processor replies when a handler throws. */
+    private static void writeInternalError(TProtocol out, ThriftCall call) {
+        String method = call.methodName();
+        try {
+            out.writeMessageBegin(new TMessage(method, TMessageType.EXCEPTION, call.seqId()));
+            new TApplicationException(TApplicationException.INTERNAL_ERROR, "Internal error processing " + method)
+                    .write(out);
+            out.writeMessageEnd();
+        } catch (TException e) {
+            throw new IllegalStateException("writing to memory cannot fail", e);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package sibyl.transport;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves TBinaryProtocol on one port, framed and unframed alike (decided per connection from its first bytes),
+ * handing each whole request message to the connection's Thrift processor.
+ *
+ * <p>Network threads cut messages and never block; calls run on a pool of {@code workerThreads} threads, one call
+ * of a connection at a time, so replies go out in request order. Input that is not Thrift, or breaks the
+ * {@link TransportLimits}, closes that one connection.
+ *
+ * <p>Threads: one accepting, one network thread per available processor, {@code workerThreads} workers; all
+ * are released by {@link #close()}.
+ */
+public final class ThriftServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ThriftServer.class);
+    /** How long {@link #close()} lets calls under way finish before interrupting them, and again after that. */
+    private static final long SHUTDOWN_GRACE_SECONDS = 10;
+
+    private final String host;
+    private final int port;
+    private final TransportLimits limits;
+    private final int workerThreads;
+    private final ProcessorFactory processorFactory;
+
+    private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
+    private final ConnectionLimiter connectionLimiter;
+    private final BurstLog overload = new BurstLog(LOG, "Thrift connections closed for want of workers");
+    private final CallRunner runner;
+
+    private EventLoopGroup acceptGroup;
+    private EventLoopGroup ioGroup;
+    private ThreadPoolExecutor workers;
+    private Channel serverChannel;
+    private volatile boolean closing;
+
+    /**
+     * @param host address to listen on; null or empty for all interfaces
+     * @param port port to listen on; 0 for any free port (see {@link #boundAddress()})
+     */
+    public ThriftServer(String host, int port, TransportLimits limits, int workerThreads,
+            ProcessorFactory processorFactory) {
+        if (port < 0 || port > 0xffff) {
+            throw new IllegalArgumentException("port must be from 0 to 65535, not " + port);
+        }
+        if (workerThreads < 1) {
+            throw new IllegalArgumentException("workerThreads must be at least 1, not " + workerThreads);
+        }
+        this.host = host == null ? "" : host;
+        this.port = port;
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.workerThreads = workerThreads;
+        this.processorFactory = Objects.requireNonNull(processorFactory, "processorFactory");
+        this.connectionLimiter = new ConnectionLimiter(limits.maxConnections());
+        this.runner = new CallRunner(limits.maxMessageBytes());
+    }
+
+    /**
+     * Binds the port and starts serving.
+     *
+     * @throws IllegalStateException if the address cannot be bound (port taken, unknown host), or if started before
+     */
+    public synchronized void start() throws InterruptedException {
+        if (acceptGroup != null || closing) {
+            throw new IllegalStateException("a ThriftServer can be started once");
+        }
+        acceptGroup = new NioEventLoopGroup(1, new DefaultThreadFactory("sibyl-thrift-accept"));
+        ioGroup = new NioEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+                new DefaultThreadFactory("sibyl-thrift-io"));
+        // Each connection has at most one call queued or running, so a queue as long as the connection limit
+        // overflows only when connections closed with their call still waiting have been replaced by new ones.
+        workers = new ThreadPoolExecutor(workerThreads, workerThreads, 0, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(limits.maxConnections()), new DefaultThreadFactory("sibyl-thrift-worker"));
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(acceptGroup, ioGroup)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        initConnection(channel);
+                    }
+                });
+        InetSocketAddress address = host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
+        ChannelFuture bound;
+        try {
+            bound = bootstrap.bind(address).await();
+        } catch (InterruptedException e) {
+            closing = true;
+            releaseThreads();
+            throw e;
+        }
+        if (!bound.isSuccess()) {
+            closing = true;
+            releaseThreads();
+            Throwable cause = bound.cause();
+            throw new IllegalStateException("Cannot listen for Thrift clients on " + (host.isEmpty() ? "*" : host)
+                    + ":" + port + ": " + cause.getMessage(), cause);
+        }
+        serverChannel = bound.channel();
+        LOG.info("Listening for Thrift clients on {} (framed and unframed)", serverChannel.localAddress());
+    }
+
+    /** The address actually bound, with the port chosen when 0 was asked for. */
+    public synchronized InetSocketAddress boundAddress() {
+        if (serverChannel == null) {
+            throw new IllegalStateException("the server has not been started");
+        }
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * Stops accepting, closes every connection, lets calls under way finish (interrupting them after a grace
+     * period) and releases all threads. Idempotent. Must not be called from a network thread.
+     */
+    @Override
+    public synchronized void close() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        if (acceptGroup == null) {
+            return;
+        }
+        serverChannel.close().awaitUninterruptibly();
+        List<Channel> open = new ArrayList<>(connections);
+        open.forEach(Channel::close);
+        open.forEach(channel -> channel.closeFuture().awaitUninterruptibly());
+        releaseThreads();
+        LOG.info("Stopped listening for Thrift clients on {}", serverChannel.localAddress());
+    }
+
+    private void initConnection(SocketChannel channel) {
+        if (closing || !connectionLimiter.tryAcquire(channel.remoteAddress())) {
+            channel.close();
+            return;
+        }
+        connections.add(channel);
+        channel.closeFuture().addListener(closed -> {
+            connections.remove(channel);
+            connectionLimiter.release();
+        });
+        ChannelPipeline pipeline = channel.pipeline();
+        if (limits.idleTimeoutSeconds() > 0) {
+            pipeline.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeoutSeconds()));
+        }
+        pipeline.addLast("messages", new ThriftMessageDecoder(limits.maxMessageBytes()));
+        pipeline.addLast("calls", new CallDispatcher(processorFactory, runner, workers, overload,
+                limits.maxMessageBytes()));
+    }
+
+    /** Drains the workers first, so that finished calls can still post their replies to the network threads. */
+    private void releaseThreads() {
+        boolean interrupted = false;
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("Thrift calls still running {} s after shutdown began; interrupting them", SHUTDOWN_GRACE_SECONDS);
+                workers.shutdownNow();
+                if (!workers.awaitTermination(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS)) {
+                    LOG.error("Thrift calls ignored the interrupt; their worker threads are left running");
+                }
+            }
+        } catch (InterruptedException e) {
+            workers.shutdownNow();
+            interrupted = true;
+        }
+        Future<?> accept = acceptGroup.shutdownGracefully(0, SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS);
+        Future<?> io = ioGroup.shutdownGracefully(0, SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS);
+        accept.awaitUninterruptibly();
+        io.awaitUninterruptibly();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
