@@ -55,7 +55,7 @@ public final class ThriftServer implements AutoCloseable {
     private EventLoopGroup acceptGroup;
     private EventLoopGroup ioGroup;
     private ThreadPoolExecutor workers;
-    private Channel serverChannel;
+    private volatile Channel serverChannel;
     private volatile boolean closing;
 
     /**
@@ -127,7 +127,8 @@ public final class ThriftServer implements AutoCloseable {
     }
 
     /** The address actually bound, with the port chosen when 0 was asked for. */
-    public synchronized InetSocketAddress boundAddress() {
+    public InetSocketAddress boundAddress() {
+        Channel serverChannel = this.serverChannel;
         if (serverChannel == null) {
             throw new IllegalStateException("the server has not been started");
         }
