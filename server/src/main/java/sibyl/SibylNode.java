@@ -43,7 +43,6 @@ public final class SibylNode implements AutoCloseable {
         ThriftServer thrift = new ThriftServer(thriftBindAddress(conf.thriftAddress()), conf.thriftPort(), limits,
                 conf.concurrentReads() + conf.concurrentWrites(), processors);
         thrift.start();
-        log.info("Thrift interface listening on {}", thrift.boundAddress());
         return new SibylNode(thrift);
     }
 
