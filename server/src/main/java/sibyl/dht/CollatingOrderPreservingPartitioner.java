@@ -7,6 +7,9 @@ import java.util.Locale;
 /**
  * Token = the en_US collation key of the key, compared as unsigned bytes; so rows sort the way
  * an English dictionary would ({@code a, -a, b, -b}). Token strings are lowercase hex.
+ *
+ * <p>The empty key maps to the minimum token (no bytes) rather than to its collation key (level
+ * separators only), so that "" means the start of the ring as under the other partitioners.
  */
 public final class CollatingOrderPreservingPartitioner implements Partitioner {
     public static final String CLASS_NAME = "org.apache.cassandra.dht.CollatingOrderPreservingPartitioner";
@@ -15,6 +18,7 @@ public final class CollatingOrderPreservingPartitioner implements Partitioner {
 
     @Override
     public Token getToken(String key) {
+        if (key.isEmpty()) return MINIMUM;
         // Collators are not thread-safe; a clone per call is cheap next to building the key.
         Collator collator = (Collator) COLLATOR.clone();
         return new BytesToken(collator.getCollationKey(key).toByteArray());
