@@ -90,7 +90,9 @@ public final class ColumnFamilyStore {
         return new Delta(delta.row(), delta.operations());
     }
 
+    /** Applies a resolved delta; one that changes nothing (a slice deletion that selected nothing) creates no row. */
     void apply(DecoratedKey key, Delta delta) {
+        if (delta.row().isEmpty()) return;
         view.memtable().apply(key, delta.row(), delta.operations());
     }
 

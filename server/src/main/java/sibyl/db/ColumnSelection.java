@@ -14,6 +14,13 @@ public sealed interface ColumnSelection {
         public Names {
             names = List.copyOf(names);
         }
+
+        @Override
+        public String toString() {
+            StringBuilder s = new StringBuilder("Names(");
+            for (int i = 0; i < names.size(); i++) s.append(i == 0 ? "" : ", ").append(Bytes.hex(names.get(i)));
+            return s.append(')').toString();
+        }
     }
 
     /**

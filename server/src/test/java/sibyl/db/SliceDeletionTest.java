@@ -78,4 +78,10 @@ class SliceDeletionTest {
         db.apply(m("k").deleteSlice(SUPER, b("sc"), ColumnSelection.range(b("b"), E, false, 100), 2).build());
         assertEquals(List.of("a"), names(db.getSlice(KS, "k", QueryPath.superColumn(SUPER, b("sc")), ColumnSelection.all())));
     }
+
+    @Test
+    void aSliceDeletionThatSelectsNothingLeavesNoRangeGhost() {
+        db.apply(m("k").deleteSlice(STD, null, ColumnSelection.all(), 5).build());
+        assertEquals(List.of(), db.getRangeSlice(KS, QueryPath.cf(STD), ColumnSelection.all(), RowRange.keys("", ""), 10));
+    }
 }
