@@ -1,0 +1,133 @@
+package sibyl.db;
+
+import java.util.Iterator;
+import java.util.Objects;
+
+/**
+ * One version of a row within one column family: the row tombstone (markedForDeleteAt, which
+ * hides every column and subcolumn written at or before it) and the cells sorted by the CF
+ * comparator: {@link Column}s in a standard CF, {@link SuperColumn}s in a super CF.
+ *
+ * <p>Immutable; every "with" method returns a new version sharing structure with this one, so a
+ * reader holding a version sees exactly that version however the row changes meanwhile. Stored
+ * versions keep tombstones and shadowed columns; {@link SliceReader} hides them from readers.
+ */
+public final class ColumnFamily {
+    private final CFMetaData metadata;
+    private final long markedForDeleteAt;
+    private final int localDeletionTime;
+    private final PersistentSortedMap<byte[], Cell> cells;
+
+    private ColumnFamily(CFMetaData metadata, long markedForDeleteAt, int localDeletionTime,
+                         PersistentSortedMap<byte[], Cell> cells) {
+        this.metadata = metadata;
+        this.markedForDeleteAt = markedForDeleteAt;
+        this.localDeletionTime = localDeletionTime;
+        this.cells = cells;
+    }
+
+    public static ColumnFamily empty(CFMetaData metadata) {
+        return new ColumnFamily(Objects.requireNonNull(metadata), Deletion.NOT_DELETED, Deletion.NO_DELETION_TIME,
+                PersistentSortedMap.empty(metadata.comparator()));
+    }
+
+    public CFMetaData metadata() {
+        return metadata;
+    }
+
+    public boolean isSuper() {
+        return metadata.isSuper();
+    }
+
+    /** Timestamp of the newest row tombstone, or Long.MIN_VALUE if none. */
+    public long markedForDeleteAt() {
+        return markedForDeleteAt;
+    }
+
+    public int localDeletionTime() {
+        return localDeletionTime;
+    }
+
+    public boolean isMarkedForDelete() {
+        return markedForDeleteAt != Deletion.NOT_DELETED;
+    }
+
+    /** No cells and no row tombstone: nothing stored. */
+    public boolean isEmpty() {
+        return cells.isEmpty() && !isMarkedForDelete();
+    }
+
+    /** Number of stored cells, tombstones included. */
+    public int cellCount() {
+        return cells.size();
+    }
+
+    /** The stored version of a cell (perhaps a tombstone, perhaps shadowed), or null. */
+    public Cell cell(byte[] name) {
+        return cells.get(name);
+    }
+
+    /** Every stored cell in comparator order. */
+    public Iterable<Cell> cells() {
+        return cells;
+    }
+
+    /** Stored cells from {@code start} on; an empty start = from the first (last if reversed). */
+    public Iterator<Cell> cellsFrom(byte[] start, boolean reversed) {
+        byte[] from = start.length == 0 ? null : start;
+        return reversed ? cells.descendingFrom(from) : cells.ascendingFrom(from);
+    }
+
+    /**
+     * This version with {@code cell} reconciled in: a {@link Column} in a standard CF, a
+     * {@link SuperColumn} (whose subcolumns and tombstone merge with the stored one) in a super CF.
+     */
+    public ColumnFamily withCell(Cell cell) {
+        if ((cell instanceof SuperColumn) != metadata.isSuper()) {
+            throw new IllegalArgumentException("a " + cell.getClass().getSimpleName() + " does not belong in "
+                    + metadata.columnType() + " column family " + metadata.keyspace() + "." + metadata.name());
+        }
+        return new ColumnFamily(metadata, markedForDeleteAt, localDeletionTime,
+                cells.plus(cell.name(), cell, ColumnFamily::reconcile));
+    }
+
+    /** This version with a row tombstone at {@code timestamp} too; the newer tombstone is kept. */
+    public ColumnFamily withDeletion(long timestamp, int deletionTime) {
+        if (timestamp < markedForDeleteAt
+                || (timestamp == markedForDeleteAt && deletionTime <= localDeletionTime)) {
+            return this;
+        }
+        return new ColumnFamily(metadata, timestamp, deletionTime, cells);
+    }
+
+    /** Both versions reconciled; commutative. Costs O(smaller × log larger). */
+    public static ColumnFamily merge(ColumnFamily a, ColumnFamily b) {
+        ColumnFamily big = a.cells.size() >= b.cells.size() ? a : b;
+        ColumnFamily small = big == a ? b : a;
+        ColumnFamily result = big.withDeletion(small.markedForDeleteAt, small.localDeletionTime);
+        for (Cell c : small.cells) result = result.withCell(c);
+        return result;
+    }
+
+    /** Bytes of this version in 0.6's serialized form, the unit of memtable throughput. */
+    public long serializedSize() {
+        long size = 4 + 8;
+        for (Cell c : cells) {
+            size += c instanceof Column col ? col.serializedSize() : ((SuperColumn) c).serializedSize();
+        }
+        return size;
+    }
+
+    private static Cell reconcile(Cell a, Cell b) {
+        if (a instanceof Column ca) return Column.reconcile(ca, (Column) b);
+        return SuperColumn.merge((SuperColumn) a, (SuperColumn) b);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder("ColumnFamily(").append(metadata.name());
+        if (isMarkedForDelete()) s.append(", deleted at ").append(markedForDeleteAt);
+        for (Cell c : cells) s.append(", ").append(c);
+        return s.append(')').toString();
+    }
+}

@@ -1,0 +1,145 @@
+package sibyl.db;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.TreeSet;
+import sibyl.db.marshal.AbstractType;
+
+/**
+ * Reads what a client sees out of one row version: never tombstones or shadowed columns, and a
+ * super column only with its live subcolumns and only if it has one.
+ *
+ * <p>Works at one of two levels: the cells of the column family (columns, or super columns of a
+ * super CF) or the subcolumns of one super column.
+ */
+final class SliceReader {
+    private SliceReader() {
+    }
+
+    /**
+     * The live entries {@code selection} picks at the level {@code superColumn} names (null = the
+     * column family itself), in selection order. A null row reads as an empty one.
+     */
+    static List<Cell> read(ColumnFamily row, byte[] superColumn, ColumnSelection selection) {
+        Level level = level(row, superColumn);
+        if (level == null) return List.of();
+        if (selection instanceof ColumnSelection.Names names) return readNames(level, names);
+        return readRange(level, (ColumnSelection.Range) selection);
+    }
+
+    /**
+     * The live cell at a path: a column, a subcolumn, or a super column with its live
+     * subcolumns; null when there is none.
+     */
+    static Cell readOne(ColumnFamily row, byte[] superColumn, byte[] column) {
+        if (column == null) {
+            if (row == null || superColumn == null) throw new IllegalArgumentException("a path needs a column or a super column");
+            return row.cell(superColumn) instanceof SuperColumn sc ? sc.live(row.markedForDeleteAt()) : null;
+        }
+        Level level = level(row, superColumn);
+        return level == null ? null : level.live(level.stored(column));
+    }
+
+    private static List<Cell> readNames(Level level, ColumnSelection.Names selection) {
+        TreeSet<byte[]> names = new TreeSet<>(level.comparator());
+        names.addAll(selection.names());
+        List<Cell> result = new ArrayList<>(Math.min(names.size(), 64));
+        for (byte[] name : names) {
+            Cell live = level.live(level.stored(name));
+            if (live != null) result.add(live);
+        }
+        return result;
+    }
+
+    private static List<Cell> readRange(Level level, ColumnSelection.Range range) {
+        List<Cell> result = new ArrayList<>();
+        if (range.count() == 0) return result;
+        AbstractType comparator = level.comparator();
+        byte[] finish = range.finish();
+        Iterator<? extends Cell> cells = level.storedFrom(range.start(), range.reversed());
+        while (cells.hasNext()) {
+            Cell cell = cells.next();
+            if (finish.length > 0) {
+                int c = comparator.compare(cell.name(), finish);
+                if (range.reversed() ? c < 0 : c > 0) break;
+            }
+            Cell live = level.live(cell);
+            if (live != null) {
+                result.add(live);
+                if (result.size() >= range.count()) break;
+            }
+        }
+        return result;
+    }
+
+    /** The level a read works at, or null when the super column it names does not exist. */
+    private static Level level(ColumnFamily row, byte[] superColumn) {
+        if (row == null) return null;
+        if (superColumn == null) return new FamilyLevel(row);
+        if (!row.isSuper()) {
+            throw new InvalidQueryException("supercolumn parameter is invalid for standard CF " + row.metadata().name());
+        }
+        Cell sc = row.cell(superColumn);
+        return sc == null ? null : new SuperColumnLevel((SuperColumn) sc, row.markedForDeleteAt());
+    }
+
+    /** One level of a row: its stored entries and what of each a reader may see. */
+    private interface Level {
+        AbstractType comparator();
+
+        Cell stored(byte[] name);
+
+        Iterator<? extends Cell> storedFrom(byte[] start, boolean reversed);
+
+        /** What a reader sees of a stored entry, or null when nothing of it is live. */
+        Cell live(Cell stored);
+    }
+
+    private record FamilyLevel(ColumnFamily row) implements Level {
+        @Override
+        public AbstractType comparator() {
+            return row.metadata().comparator();
+        }
+
+        @Override
+        public Cell stored(byte[] name) {
+            return row.cell(name);
+        }
+
+        @Override
+        public Iterator<Cell> storedFrom(byte[] start, boolean reversed) {
+            return row.cellsFrom(start, reversed);
+        }
+
+        @Override
+        public Cell live(Cell stored) {
+            if (stored == null) return null;
+            if (stored instanceof Column c) return c.isLive(row.markedForDeleteAt()) ? c : null;
+            return ((SuperColumn) stored).live(row.markedForDeleteAt());
+        }
+    }
+
+    private record SuperColumnLevel(SuperColumn superColumn, long rowMarkedForDeleteAt) implements Level {
+        @Override
+        public AbstractType comparator() {
+            return superColumn.subcomparator();
+        }
+
+        @Override
+        public Cell stored(byte[] name) {
+            return superColumn.subcolumn(name);
+        }
+
+        @Override
+        public Iterator<Column> storedFrom(byte[] start, boolean reversed) {
+            return superColumn.subcolumnsFrom(start, reversed);
+        }
+
+        @Override
+        public Cell live(Cell stored) {
+            long shadow = Math.max(rowMarkedForDeleteAt, superColumn.markedForDeleteAt());
+            return stored != null && ((Column) stored).isLive(shadow) ? stored : null;
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package sibyl.db.marshal;
+
+import java.util.Arrays;
+import java.util.HexFormat;
+
+/** Unsigned lexicographic byte order; a prefix sorts before the longer name. Accepts anything. */
+public class BytesType extends AbstractType {
+    public static final BytesType instance = new BytesType();
+
+    BytesType() {
+    }
+
+    @Override
+    public int compare(byte[] a, byte[] b) {
+        return Arrays.compareUnsigned(a, b);
+    }
+
+    /** Lowercase hex, two digits a byte. */
+    @Override
+    public String getString(byte[] name) {
+        return HexFormat.of().formatHex(name);
+    }
+}

@@ -1,0 +1,39 @@
+package sibyl.dht;
+
+import java.util.Arrays;
+import java.util.HexFormat;
+
+/** A CollatingOrderPreservingPartitioner token: collation key bytes, in unsigned byte order. */
+public final class BytesToken extends Token {
+    private final byte[] bytes;
+
+    /** Takes ownership of {@code bytes}. */
+    public BytesToken(byte[] bytes) {
+        this.bytes = bytes;
+    }
+
+    public byte[] bytes() {
+        return bytes.clone();
+    }
+
+    @Override
+    public int compareTo(Token o) {
+        return Arrays.compareUnsigned(bytes, ((BytesToken) o).bytes);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof BytesToken t && Arrays.equals(bytes, t.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(bytes);
+    }
+
+    /** Lowercase hex, the form 0.6.3+ puts on the wire. */
+    @Override
+    public String toString() {
+        return HexFormat.of().formatHex(bytes);
+    }
+}

@@ -1,0 +1,80 @@
+package sibyl.dht;
+
+import java.util.Objects;
+
+/**
+ * A row key with its token: the order of rows in storage, by token and then by key (keys of
+ * equal tokens still need a total order in a sorted map).
+ *
+ * <p>Besides real keys there are two kinds of position markers with no key, one sorting before
+ * and one after every key of a token, so sorted maps of keys can be cut at token boundaries.
+ */
+public final class DecoratedKey implements Comparable<DecoratedKey> {
+    private static final int BEFORE = -1;
+    private static final int KEY = 0;
+    private static final int AFTER = 1;
+
+    private final Token token;
+    private final String key;
+    private final int kind;
+
+    public DecoratedKey(Token token, String key) {
+        this(token, Objects.requireNonNull(key, "key"), KEY);
+    }
+
+    private DecoratedKey(Token token, String key, int kind) {
+        this.token = Objects.requireNonNull(token, "token");
+        this.key = key;
+        this.kind = kind;
+    }
+
+    /** A marker sorting before every key of {@code token} (and after every smaller token's). */
+    public static DecoratedKey startOf(Token token) {
+        return new DecoratedKey(token, null, BEFORE);
+    }
+
+    /** A marker sorting after every key of {@code token} (and before every larger token's). */
+    public static DecoratedKey endOf(Token token) {
+        return new DecoratedKey(token, null, AFTER);
+    }
+
+    public Token token() {
+        return token;
+    }
+
+    /** The key, or null for a position marker. */
+    public String key() {
+        return key;
+    }
+
+    public boolean isMarker() {
+        return kind != KEY;
+    }
+
+    @Override
+    public int compareTo(DecoratedKey o) {
+        int c = token.compareTo(o.token);
+        if (c != 0) return c;
+        if (kind != KEY || o.kind != KEY) return Integer.compare(kind, o.kind);
+        return key.compareTo(o.key);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof DecoratedKey d && kind == d.kind && token.equals(d.token) && Objects.equals(key, d.key);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(token, key, kind);
+    }
+
+    @Override
+    public String toString() {
+        return switch (kind) {
+            case BEFORE -> "DecoratedKey(start of " + token + ")";
+            case AFTER -> "DecoratedKey(end of " + token + ")";
+            default -> "DecoratedKey(" + token + ", " + key + ")";
+        };
+    }
+}

@@ -1,0 +1,58 @@
+package sibyl.dht;
+
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * Token = abs(MD5 of the UTF-8 key, read as a signed two's-complement number), a number in
+ * [0, 2^127]. The empty key maps to the minimum token 0. Token strings are decimal.
+ */
+public final class RandomPartitioner implements Partitioner {
+    public static final String CLASS_NAME = "org.apache.cassandra.dht.RandomPartitioner";
+    private static final BigIntegerToken MINIMUM = new BigIntegerToken(BigInteger.ZERO);
+
+    @Override
+    public Token getToken(String key) {
+        if (key.isEmpty()) return MINIMUM;
+        return new BigIntegerToken(new BigInteger(md5(key.getBytes(StandardCharsets.UTF_8))).abs());
+    }
+
+    @Override
+    public Token getMinimumToken() {
+        return MINIMUM;
+    }
+
+    @Override
+    public String toString(Token token) {
+        return ((BigIntegerToken) token).value().toString();
+    }
+
+    @Override
+    public Token fromString(String token) {
+        try {
+            return new BigIntegerToken(new BigInteger(token));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a RandomPartitioner token (a decimal number): " + token, e);
+        }
+    }
+
+    @Override
+    public String className() {
+        return CLASS_NAME;
+    }
+
+    @Override
+    public boolean preservesOrder() {
+        return false;
+    }
+
+    private static byte[] md5(byte[] data) {
+        try {
+            return MessageDigest.getInstance("MD5").digest(data);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has MD5", e);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package sibyl.service;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import sibyl.db.Cell;
+import sibyl.db.ColumnFamilyStore;
+import sibyl.db.ColumnSelection;
+import sibyl.db.InvalidQueryException;
+import sibyl.db.KSMetaData;
+import sibyl.db.Keyspace;
+import sibyl.db.QueryPath;
+import sibyl.db.RowMutation;
+import sibyl.db.RowRange;
+import sibyl.db.RowSlice;
+import sibyl.db.SystemKeyspace;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.Partitioner;
+import sibyl.dht.Range;
+import sibyl.dht.Token;
+
+/** The storage core of this node, serving every configured keyspace from its own stores. */
+public final class LocalStorageService implements StorageService {
+    private final Partitioner partitioner;
+    private final int indexInterval;
+    private final Map<String, Keyspace> keyspaces = new LinkedHashMap<>();
+
+    /**
+     * @param keyspaces     the configured keyspaces; the {@code system} keyspace is added when absent
+     * @param indexInterval how many keys one index sample stands for (IndexInterval, default 128)
+     */
+    public LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval) {
+        if (indexInterval <= 0) throw new IllegalArgumentException("IndexInterval must be positive: " + indexInterval);
+        this.partitioner = partitioner;
+        this.indexInterval = indexInterval;
+        for (KSMetaData ks : keyspaces) {
+            if (this.keyspaces.put(ks.name(), new Keyspace(ks, partitioner)) != null) {
+                throw new IllegalArgumentException("keyspace " + ks.name() + " defined twice");
+            }
+        }
+        this.keyspaces.computeIfAbsent(SystemKeyspace.NAME, n -> new Keyspace(SystemKeyspace.metadata(), partitioner));
+    }
+
+    @Override
+    public Partitioner partitioner() {
+        return partitioner;
+    }
+
+    @Override
+    public List<KSMetaData> keyspaces() {
+        List<KSMetaData> all = new ArrayList<>();
+        for (Keyspace ks : keyspaces.values()) all.add(ks.metadata());
+        return all;
+    }
+
+    @Override
+    public Optional<KSMetaData> keyspace(String name) {
+        Keyspace ks = keyspaces.get(name);
+        return ks == null ? Optional.empty() : Optional.of(ks.metadata());
+    }
+
+    @Override
+    public void apply(RowMutation mutation) {
+        keyspaceNamed(mutation.keyspace()).apply(mutation);
+    }
+
+    @Override
+    public Optional<Cell> get(String keyspace, String key, QueryPath path) {
+        return store(keyspace, path).get(partitioner.decorateKey(key), path);
+    }
+
+    @Override
+    public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection) {
+        return store(keyspace, parent).getSlice(partitioner.decorateKey(key), parent, selection);
+    }
+
+    @Override
+    public int getCount(String keyspace, String key, QueryPath parent) {
+        return store(keyspace, parent).getCount(partitioner.decorateKey(key), parent);
+    }
+
+    @Override
+    public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
+                                        int count) {
+        return store(keyspace, parent).getRangeSlice(range, parent, selection, count);
+    }
+
+    @Override
+    public List<DecoratedKey> keySamples(Range range) {
+        List<DecoratedKey> samples = new ArrayList<>();
+        for (Keyspace ks : keyspaces.values()) {
+            for (ColumnFamilyStore store : ks.stores()) {
+                for (DecoratedKey key : store.sampleKeys(indexInterval)) {
+                    if (range.contains(key.token())) samples.add(key);
+                }
+            }
+        }
+        samples.sort(ringOrderFrom(range.left()));
+        return samples;
+    }
+
+    @Override
+    public List<Token> describeSplits(Token start, Token end, int keysPerSplit) {
+        if (keysPerSplit <= 0) throw new IllegalArgumentException("keys_per_split must be positive: " + keysPerSplit);
+        List<DecoratedKey> samples = keySamples(new Range(start, end));
+        List<Token> tokens = new ArrayList<>();
+        tokens.add(start);
+        // As 0.6: as many splits as keysPerSplit-sized pieces the sampled keys stand for, cut at
+        // evenly spaced samples when there are enough of them.
+        int splits = (int) Math.min(Integer.MAX_VALUE, (long) samples.size() * indexInterval / keysPerSplit);
+        if (splits > 0 && samples.size() >= splits) {
+            int step = samples.size() / splits;
+            for (int i = 1; i < splits; i++) tokens.add(samples.get(i * step).token());
+        }
+        tokens.add(end);
+        return tokens;
+    }
+
+    /** Keys past {@code start} in token order, then those at or before it (the wrapped part). */
+    private static Comparator<DecoratedKey> ringOrderFrom(Token start) {
+        return Comparator.<DecoratedKey, Boolean>comparing(k -> k.token().compareTo(start) <= 0)
+                .thenComparing(Comparator.naturalOrder());
+    }
+
+    private Keyspace keyspaceNamed(String name) {
+        Keyspace ks = keyspaces.get(name);
+        if (ks == null) throw new InvalidQueryException("Keyspace " + name + " does not exist in this schema.");
+        return ks;
+    }
+
+    private ColumnFamilyStore store(String keyspace, QueryPath path) {
+        return keyspaceNamed(keyspace).store(path.columnFamily());
+    }
+}

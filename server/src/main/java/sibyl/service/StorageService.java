@@ -1,0 +1,75 @@
+package sibyl.service;
+
+import java.util.List;
+import java.util.Optional;
+import sibyl.db.Cell;
+import sibyl.db.ColumnSelection;
+import sibyl.db.KSMetaData;
+import sibyl.db.QueryPath;
+import sibyl.db.RowMutation;
+import sibyl.db.RowRange;
+import sibyl.db.RowSlice;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.Partitioner;
+import sibyl.dht.Range;
+import sibyl.dht.Token;
+
+/**
+ * The backend seam: row reads and mutations of the keyspaces a node serves, in db-layer types
+ * only (no Thrift). The embedded storage core implements it ({@link LocalStorageService}); a
+ * backend over another store can implement it too.
+ *
+ * <p>Results never contain tombstones, and a super column comes back only with its live
+ * subcolumns and only if it has one (thrift-0.6.md §2.3). Callers are expected to validate
+ * requests first (names against comparators, path shapes); what slips through fails with
+ * {@link sibyl.db.InvalidQueryException} carrying 0.6's message.
+ */
+public interface StorageService {
+    Partitioner partitioner();
+
+    /** Every keyspace, {@code system} included, in configuration order. */
+    List<KSMetaData> keyspaces();
+
+    Optional<KSMetaData> keyspace(String name);
+
+    /** Applies a row mutation atomically and isolated per column family. */
+    void apply(RowMutation mutation);
+
+    /**
+     * get: the live column (standard CF), subcolumn (super CF, path with super column and
+     * column) or super column with its live subcolumns (path with super column only); empty
+     * when there is none (NotFoundException for a Thrift caller).
+     */
+    Optional<Cell> get(String keyspace, String key, QueryPath path);
+
+    /**
+     * get_slice: columns of a standard CF, super columns of a super CF ({@code parent} without
+     * super column), or subcolumns of one super column; a missing row gives an empty list.
+     */
+    List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection);
+
+    /** get_count: the size of {@code getSlice} with {@link ColumnSelection#all()}. */
+    int getCount(String keyspace, String key, QueryPath parent);
+
+    /**
+     * get_range_slices: up to {@code count} (> 0) rows in ring order, each with the
+     * {@code getSlice} result of {@code selection}; rows holding only tombstones or nothing
+     * selected come back with an empty list.
+     */
+    List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
+                                 int count);
+
+    /**
+     * The sampled keys (every IndexInterval-th key of each column family of every keyspace)
+     * whose tokens lie in {@code range}, in ring order from the range's start.
+     */
+    List<DecoratedKey> keySamples(Range range);
+
+    /**
+     * describe_splits: {@code [start, t1, ..., end]} where the t_i are evenly spaced sampled
+     * tokens of (start, end], about {@code keysPerSplit} keys apart.
+     *
+     * @throws IllegalArgumentException when keysPerSplit is not positive
+     */
+    List<Token> describeSplits(Token start, Token end, int keysPerSplit);
+}
