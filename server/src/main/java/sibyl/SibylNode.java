@@ -12,7 +12,11 @@ import org.slf4j.LoggerFactory;
 import sibyl.auth.AuthSettings;
 import sibyl.auth.Authenticator;
 import sibyl.config.StorageConf;
+import sibyl.dht.Partitioners;
+import sibyl.service.ConfiguredSchema;
+import sibyl.service.LocalStorageService;
 import sibyl.service.NodeToken;
+import sibyl.service.StorageService;
 import sibyl.thrift.CassandraProcessorFactory;
 import sibyl.transport.ThriftServer;
 import sibyl.transport.TransportLimits;
@@ -35,8 +39,10 @@ public final class SibylNode implements AutoCloseable {
         Authenticator authenticator = auth.authenticatorFor(conf.authenticator());
         Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
         String token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
+        StorageService storage = new LocalStorageService(Partitioners.forName(conf.partitioner()),
+                ConfiguredSchema.keyspaces(conf), conf.indexInterval());
         CassandraProcessorFactory processors = new CassandraProcessorFactory(
-                conf, authenticator, token, endpointAddress(conf.listenAddress()), readConfigText(conf.configFile()));
+                conf, storage, authenticator, token, endpointAddress(conf.listenAddress()), readConfigText(conf.configFile()));
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());

@@ -98,7 +98,7 @@ final class CassandraHandler implements Cassandra.Iface {
 
     @Override
     public List<TokenRange> describe_ring(String keyspace) throws InvalidRequestException {
-        if (SchemaDescription.SYSTEM_KEYSPACE.equals(keyspace) || schema.keyspace(keyspace) == null) {
+        if (SchemaDescription.isSystem(keyspace) || schema.keyspace(keyspace) == null) {
             throw new InvalidRequestException("There is no ring for the keyspace: " + keyspace);
         }
         return List.of(new TokenRange(node.token(), node.token(), node.endpoints()));

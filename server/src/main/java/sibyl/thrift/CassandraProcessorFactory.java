@@ -4,6 +4,7 @@ import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.TProcessor;
 import sibyl.auth.Authenticator;
 import sibyl.config.StorageConf;
+import sibyl.service.StorageService;
 import sibyl.transport.ConnectionContext;
 import sibyl.transport.ProcessorFactory;
 
@@ -15,16 +16,18 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
     private final SchemaDescription schema;
     private final NodeDescription node;
     private final Authenticator authenticator;
+    private final StorageService storage;
 
     /**
      * @param token      this node's token
      * @param endpoint   the address this node is known by on the ring
      * @param configText the text of storage-conf.xml, or null if unreadable
      */
-    public CassandraProcessorFactory(StorageConf conf, Authenticator authenticator, String token,
-                                     String endpoint, String configText) {
-        this.schema = new SchemaDescription(conf);
+    public CassandraProcessorFactory(StorageConf conf, StorageService storage, Authenticator authenticator,
+                                     String token, String endpoint, String configText) {
+        this.schema = new SchemaDescription(storage.keyspaces());
         this.node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint, configText);
+        this.storage = storage;
         this.authenticator = authenticator;
     }
 
