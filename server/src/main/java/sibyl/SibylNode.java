@@ -7,6 +7,10 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.auth.AuthSettings;
@@ -29,9 +33,11 @@ public final class SibylNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SibylNode.class);
 
     private final ThriftServer thrift;
+    private final ExecutorService zeroWrites;
 
-    private SibylNode(ThriftServer thrift) {
+    private SibylNode(ThriftServer thrift, ExecutorService zeroWrites) {
         this.thrift = thrift;
+        this.zeroWrites = zeroWrites;
     }
 
     /** Builds the node and starts serving clients; throws if it cannot. */
@@ -41,15 +47,21 @@ public final class SibylNode implements AutoCloseable {
         String token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
         StorageService storage = new LocalStorageService(Partitioners.forName(conf.partitioner()),
                 ConfiguredSchema.keyspaces(conf), conf.indexInterval());
+        ExecutorService zeroWrites = zeroWriteExecutor();
         CassandraProcessorFactory processors = new CassandraProcessorFactory(
-                conf, storage, authenticator, token, endpointAddress(conf.listenAddress()), readConfigText(conf.configFile()));
+                conf, storage, authenticator, zeroWrites, token, endpointAddress(conf.listenAddress()), readConfigText(conf.configFile()));
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
         ThriftServer thrift = new ThriftServer(thriftBindAddress(conf.thriftAddress()), conf.thriftPort(), limits,
                 conf.concurrentReads() + conf.concurrentWrites(), processors);
-        thrift.start();
-        return new SibylNode(thrift);
+        try {
+            thrift.start();
+        } catch (RuntimeException | InterruptedException e) {
+            zeroWrites.shutdownNow();
+            throw e;
+        }
+        return new SibylNode(thrift, zeroWrites);
     }
 
     public InetSocketAddress thriftAddress() {
@@ -59,6 +71,31 @@ public final class SibylNode implements AutoCloseable {
     @Override
     public void close() {
         thrift.close();
+        zeroWrites.shutdown();
+        try {
+            if (!zeroWrites.awaitTermination(10, TimeUnit.SECONDS)) {
+                log.warn("Writes at consistency level ZERO still pending after 10 s; abandoning them");
+                zeroWrites.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            zeroWrites.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Applies writes sent at consistency level ZERO after they were acknowledged. Bounded, and
+     * the caller applies the write itself when it is full, so a flood of ZERO writes slows its
+     * senders instead of filling the heap.
+     */
+    private static ExecutorService zeroWriteExecutor() {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(4096), r -> {
+                    Thread t = new Thread(r, "zero-writes");
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.CallerRunsPolicy());
+        return pool;
     }
 
     /** The address other nodes know this one by: ListenAddress, resolved; the local host if unset. */

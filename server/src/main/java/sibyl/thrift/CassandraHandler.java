@@ -1,9 +1,14 @@
 package sibyl.thrift;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.apache.cassandra.thrift.AuthenticationException;
 import org.apache.cassandra.thrift.AuthenticationRequest;
 import org.apache.cassandra.thrift.AuthorizationException;
@@ -18,29 +23,51 @@ import org.apache.cassandra.thrift.KeySlice;
 import org.apache.cassandra.thrift.Mutation;
 import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
+import org.apache.cassandra.thrift.TimedOutException;
 import org.apache.cassandra.thrift.TokenRange;
+import org.apache.cassandra.thrift.UnavailableException;
 import org.apache.cassandra.thrift.cassandraConstants;
 import sibyl.auth.AuthenticationFailure;
 import sibyl.auth.AuthorizationFailure;
 import sibyl.auth.Authenticator;
+import sibyl.db.CFMetaData;
+import sibyl.db.Cell;
+import sibyl.db.ColumnSelection;
+import sibyl.db.InvalidQueryException;
+import sibyl.db.QueryPath;
+import sibyl.db.RowMutation;
+import sibyl.db.RowSlice;
+import sibyl.dht.Partitioner;
+import sibyl.dht.Token;
+import sibyl.service.StorageService;
+import org.apache.thrift.TApplicationException;
 
 /**
  * The 0.6 interface as one connection sees it. Describe calls are answered from the
- * configuration; data calls check the connection's login and will hand over to the
- * service layer. One instance per connection, holding that connection's login state.
+ * configuration; data calls are validated as 0.6 validated them, converted, and handed to
+ * the storage service. One instance per connection, holding that connection's login state.
  */
 final class CassandraHandler implements Cassandra.Iface {
     private final SchemaDescription schema;
     private final NodeDescription node;
     private final Authenticator authenticator;
     private final ConnectionSession session;
+    private final StorageService storage;
+    private final ThriftValidation validation;
+    private final Executor background;
+    private final long rpcTimeoutMillis;
 
     CassandraHandler(SchemaDescription schema, NodeDescription node, Authenticator authenticator,
-                     ConnectionSession session) {
+                     ConnectionSession session, StorageService storage, ThriftValidation validation,
+                     Executor background, long rpcTimeoutMillis) {
         this.schema = schema;
         this.node = node;
         this.authenticator = authenticator;
         this.session = session;
+        this.storage = storage;
+        this.validation = validation;
+        this.background = background;
+        this.rpcTimeoutMillis = rpcTimeoutMillis;
     }
 
     // --- login
@@ -112,90 +139,260 @@ final class CassandraHandler implements Cassandra.Iface {
     }
 
     @Override
-    public List<String> describe_splits(String startToken, String endToken, int keysPerSplit) {
-        return notYet();
+    public List<String> describe_splits(String startToken, String endToken, int keysPerSplit)
+            throws TApplicationException {
+        // 0.6 declares no exception here, so a bad argument can only reach the client as an
+        // application exception; ours says what was wrong instead of 0.6's division by zero.
+        if (keysPerSplit <= 0) {
+            throw new TApplicationException(TApplicationException.PROTOCOL_ERROR,
+                    "keys_per_split must be positive, not " + keysPerSplit);
+        }
+        Partitioner partitioner = storage.partitioner();
+        Token start;
+        Token end;
+        try {
+            start = partitioner.fromString(startToken);
+            end = partitioner.fromString(endToken);
+        } catch (IllegalArgumentException e) {
+            throw new TApplicationException(TApplicationException.PROTOCOL_ERROR, "bad token: " + e.getMessage());
+        }
+        List<String> splits = new ArrayList<>();
+        for (Token t : storage.describeSplits(start, end, keysPerSplit)) splits.add(partitioner.toString(t));
+        return splits;
     }
 
-    // --- data calls
+    // --- data calls. Each checks in 0.6's order (login, request shape, keys, consistency
+    // level), then the keyspace access of the logged-in user, then runs against storage.
 
     @Override
     public ColumnOrSuperColumn get(String keyspace, String key, ColumnPath path, ConsistencyLevel cl)
-            throws InvalidRequestException {
-        return dataCall(keyspace);
+            throws InvalidRequestException, NotFoundException, UnavailableException, TimedOutException {
+        Deadline deadline = startCall();
+        validation.validateColumnPath(keyspace, path);
+        validation.validateKey(key);
+        checkRead(keyspace, cl);
+        Optional<Cell> cell = storage(() -> storage.get(keyspace, key, ThriftConversion.path(path)));
+        deadline.check();
+        if (cell.isEmpty()) throw new NotFoundException();
+        return ThriftConversion.cosc(cell.get());
     }
 
     @Override
     public List<ColumnOrSuperColumn> get_slice(String keyspace, String key, ColumnParent parent,
                                                SlicePredicate predicate, ConsistencyLevel cl)
-            throws InvalidRequestException {
-        return dataCall(keyspace);
+            throws InvalidRequestException, UnavailableException, TimedOutException {
+        Deadline deadline = startCall();
+        CFMetaData cf = validation.validateColumnParent(keyspace, parent);
+        validation.validatePredicate(cf, parent, predicate);
+        validation.validateKey(key);
+        checkRead(keyspace, cl);
+        List<Cell> cells = storage(() -> storage.getSlice(keyspace, key, ThriftConversion.parent(parent),
+                ThriftConversion.selection(predicate)));
+        deadline.check();
+        return ThriftConversion.coscs(cells);
     }
 
     @Override
     public Map<String, ColumnOrSuperColumn> multiget(String keyspace, List<String> keys, ColumnPath path,
-                                                     ConsistencyLevel cl) throws InvalidRequestException {
-        return dataCall(keyspace);
+                                                     ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException, TimedOutException {
+        Deadline deadline = startCall();
+        validation.validateColumnPath(keyspace, path);
+        for (String key : keys) validation.validateKey(key);
+        checkRead(keyspace, cl);
+        QueryPath query = ThriftConversion.path(path);
+        Map<String, ColumnOrSuperColumn> result = new HashMap<>();
+        for (String key : keys) {
+            Optional<Cell> cell = storage(() -> storage.get(keyspace, key, query));
+            // 0.6 answers a missing column with an entry that has neither field set.
+            result.put(key, cell.map(ThriftConversion::cosc).orElseGet(ColumnOrSuperColumn::new));
+        }
+        deadline.check();
+        return result;
     }
 
     @Override
     public Map<String, List<ColumnOrSuperColumn>> multiget_slice(String keyspace, List<String> keys,
                                                                  ColumnParent parent, SlicePredicate predicate,
                                                                  ConsistencyLevel cl)
-            throws InvalidRequestException {
-        return dataCall(keyspace);
+            throws InvalidRequestException, UnavailableException, TimedOutException {
+        Deadline deadline = startCall();
+        CFMetaData cf = validation.validateColumnParent(keyspace, parent);
+        validation.validatePredicate(cf, parent, predicate);
+        for (String key : keys) validation.validateKey(key);
+        checkRead(keyspace, cl);
+        QueryPath query = ThriftConversion.parent(parent);
+        ColumnSelection selection = ThriftConversion.selection(predicate);
+        Map<String, List<ColumnOrSuperColumn>> result = new HashMap<>();
+        for (String key : keys) {
+            if (result.containsKey(key)) continue;
+            result.put(key, ThriftConversion.coscs(storage(() -> storage.getSlice(keyspace, key, query, selection))));
+        }
+        deadline.check();
+        return result;
     }
 
     @Override
     public int get_count(String keyspace, String key, ColumnParent parent, ConsistencyLevel cl)
-            throws InvalidRequestException {
-        return dataCall(keyspace);
+            throws InvalidRequestException, UnavailableException, TimedOutException {
+        Deadline deadline = startCall();
+        validation.validateColumnParent(keyspace, parent);
+        validation.validateKey(key);
+        checkRead(keyspace, cl);
+        int count = storage(() -> storage.getCount(keyspace, key, ThriftConversion.parent(parent)));
+        deadline.check();
+        return count;
     }
 
     @Override
     public List<KeySlice> get_range_slice(String keyspace, ColumnParent parent, SlicePredicate predicate,
                                           String startKey, String finishKey, int rowCount, ConsistencyLevel cl)
-            throws InvalidRequestException {
-        return dataCall(keyspace);
+            throws InvalidRequestException, UnavailableException, TimedOutException {
+        KeyRange range = new KeyRange(rowCount);
+        range.setStart_key(startKey);
+        range.setEnd_key(finishKey);
+        return get_range_slices(keyspace, parent, predicate, range, cl);
     }
 
     @Override
     public List<KeySlice> get_range_slices(String keyspace, ColumnParent parent, SlicePredicate predicate,
-                                           KeyRange range, ConsistencyLevel cl) throws InvalidRequestException {
-        return dataCall(keyspace);
+                                           KeyRange range, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException, TimedOutException {
+        Deadline deadline = startCall();
+        CFMetaData cf = validation.validateColumnParent(keyspace, parent);
+        validation.validatePredicate(cf, parent, predicate);
+        validation.validateKeyRange(range);
+        checkRead(keyspace, cl);
+        List<RowSlice> rows = storage(() -> storage.getRangeSlice(keyspace, ThriftConversion.parent(parent),
+                ThriftConversion.selection(predicate), ThriftConversion.rowRange(range, storage.partitioner()),
+                range.getCount()));
+        deadline.check();
+        return ThriftConversion.keySlices(rows);
     }
 
     @Override
-    public void insert(String keyspace, String key, ColumnPath path, java.nio.ByteBuffer value, long timestamp,
-                       ConsistencyLevel cl) throws InvalidRequestException {
-        dataCall(keyspace);
+    public void insert(String keyspace, String key, ColumnPath path, ByteBuffer value, long timestamp,
+                       ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException {
+        Deadline deadline = startCall();
+        validation.validateKey(key);
+        validation.validateInsertPath(keyspace, path);
+        validation.validateWriteConsistency(cl);
+        authorize(keyspace);
+        byte[] bytes = new byte[value.remaining()];
+        value.duplicate().get(bytes);
+        RowMutation m = RowMutation.builder(keyspace, key)
+                .write(path.getColumn_family(), path.getSuper_column(), path.getColumn(), bytes, timestamp)
+                .build();
+        apply(List.of(m), cl, deadline);
     }
 
     @Override
     public void batch_insert(String keyspace, String key, Map<String, List<ColumnOrSuperColumn>> cfmap,
-                             ConsistencyLevel cl) throws InvalidRequestException {
-        dataCall(keyspace);
+                             ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException {
+        Deadline deadline = startCall();
+        validation.validateKey(key);
+        RowMutation.Builder m = RowMutation.builder(keyspace, key);
+        for (Map.Entry<String, List<ColumnOrSuperColumn>> e : cfmap.entrySet()) {
+            for (ColumnOrSuperColumn cosc : e.getValue()) {
+                validation.validateColumnOrSuperColumn(keyspace, e.getKey(), cosc);
+                ThriftConversion.addWrite(m, e.getKey(), cosc);
+            }
+        }
+        validation.validateWriteConsistency(cl);
+        authorize(keyspace);
+        apply(List.of(m.build()), cl, deadline);
     }
 
     @Override
     public void remove(String keyspace, String key, ColumnPath path, long timestamp, ConsistencyLevel cl)
-            throws InvalidRequestException {
-        dataCall(keyspace);
+            throws InvalidRequestException, UnavailableException, TimedOutException {
+        Deadline deadline = startCall();
+        validation.validateKey(key);
+        validation.validateRemovePath(keyspace, path);
+        validation.validateWriteConsistency(cl);
+        authorize(keyspace);
+        RowMutation.Builder m = RowMutation.builder(keyspace, key);
+        ThriftConversion.addRemoval(m, path, timestamp);
+        apply(List.of(m.build()), cl, deadline);
     }
 
     @Override
     public void batch_mutate(String keyspace, Map<String, Map<String, List<Mutation>>> mutationMap,
-                             ConsistencyLevel cl) throws InvalidRequestException {
-        dataCall(keyspace);
+                             ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException {
+        Deadline deadline = startCall();
+        // Everything is validated before anything is applied; each key is one atomic row mutation.
+        List<RowMutation> mutations = new ArrayList<>(mutationMap.size());
+        for (Map.Entry<String, Map<String, List<Mutation>>> row : mutationMap.entrySet()) {
+            validation.validateKey(row.getKey());
+            RowMutation.Builder m = RowMutation.builder(keyspace, row.getKey());
+            for (Map.Entry<String, List<Mutation>> cfEntry : row.getValue().entrySet()) {
+                String cfName = cfEntry.getKey();
+                for (Mutation mutation : cfEntry.getValue()) {
+                    validation.validateMutation(keyspace, cfName, mutation);
+                    if (mutation.isSetColumn_or_supercolumn()) {
+                        ThriftConversion.addWrite(m, cfName, mutation.getColumn_or_supercolumn());
+                    } else {
+                        ThriftConversion.addDeletion(m, validation.columnFamily(keyspace, cfName), mutation.getDeletion());
+                    }
+                }
+            }
+            mutations.add(m.build());
+        }
+        validation.validateWriteConsistency(cl);
+        if (!mutations.isEmpty()) authorize(keyspace);
+        apply(mutations, cl, deadline);
     }
 
-    /** The checks every data call starts with, then the stand-in answer until storage exists. */
-    private <T> T dataCall(String keyspace) throws InvalidRequestException {
+    // ---- shared steps of the data calls
+
+    /** The first check of every data call: is this connection logged in? */
+    private Deadline startCall() throws InvalidRequestException {
         String problem = session.loginProblem();
         if (problem != null) throw new InvalidRequestException(problem);
-        throw new InvalidRequestException("not yet supported");
+        return new Deadline(rpcTimeoutMillis);
     }
 
-    private static <T> T notYet() {
-        throw new UnsupportedOperationException("not yet supported");
+    private void checkRead(String keyspace, ConsistencyLevel cl) throws InvalidRequestException, UnavailableException {
+        validation.validateReadConsistency(cl);
+        authorize(keyspace);
+        ReplicaCount.checkRead(cl, validation.keyspace(keyspace).replicationFactor());
     }
+
+    private void authorize(String keyspace) throws InvalidRequestException {
+        try {
+            session.authorize(keyspace);
+        } catch (AuthorizationFailure e) {
+            // The 0.6 data calls declare no AuthorizationException; IRE is what a client can receive.
+            throw new InvalidRequestException(e.getMessage());
+        }
+    }
+
+    /**
+     * Applies validated mutations. ZERO acknowledges before applying, as in 0.6; every other
+     * level waits for this node, the only replica there is.
+     */
+    private void apply(List<RowMutation> mutations, ConsistencyLevel cl, Deadline deadline)
+            throws InvalidRequestException, TimedOutException {
+        if (cl == ConsistencyLevel.ZERO) {
+            for (RowMutation m : mutations) background.execute(() -> storage.apply(m));
+            return;
+        }
+        for (RowMutation m : mutations) {
+            storage(() -> {
+                storage.apply(m);
+                return null;
+            });
+        }
+        deadline.check();
+    }
+
+    /** Runs a storage call, turning a request the store refuses into 0.6's error. */
+    private static <T> T storage(Supplier<T> call) throws InvalidRequestException {
+        try {
+            return call.get();
+        } catch (InvalidQueryException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
+    }
+
 }

@@ -1,5 +1,6 @@
 package sibyl.thrift;
 
+import java.util.concurrent.Executor;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.TProcessor;
 import sibyl.auth.Authenticator;
@@ -10,13 +11,19 @@ import sibyl.transport.ProcessorFactory;
 
 /**
  * Gives each connection its own handler and login state over the shared, immutable
- * descriptions of the schema and the node.
+ * descriptions of the schema and the node and the one storage service.
+ *
+ * <p>{@code background} runs writes at consistency level ZERO, which are acknowledged
+ * before they are applied; its owner shuts it down after the transport.
  */
 public final class CassandraProcessorFactory implements ProcessorFactory {
     private final SchemaDescription schema;
     private final NodeDescription node;
     private final Authenticator authenticator;
     private final StorageService storage;
+    private final ThriftValidation validation;
+    private final Executor background;
+    private final long rpcTimeoutMillis;
 
     /**
      * @param token      this node's token
@@ -24,7 +31,10 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
      * @param configText the text of storage-conf.xml, or null if unreadable
      */
     public CassandraProcessorFactory(StorageConf conf, StorageService storage, Authenticator authenticator,
-                                     String token, String endpoint, String configText) {
+                                     Executor background, String token, String endpoint, String configText) {
+        this.validation = new ThriftValidation(storage);
+        this.background = background;
+        this.rpcTimeoutMillis = conf.rpcTimeoutInMillis();
         this.schema = new SchemaDescription(storage.keyspaces());
         this.node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint, configText);
         this.storage = storage;
@@ -35,6 +45,7 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
     public TProcessor newProcessor(ConnectionContext connection) {
         ConnectionSession session = new ConnectionSession(authenticator);
         connection.onClose(session::clear);
-        return new Cassandra.Processor<>(new CassandraHandler(schema, node, authenticator, session));
+        return new Cassandra.Processor<>(new CassandraHandler(schema, node, authenticator, session, storage,
+                validation, background, rpcTimeoutMillis));
     }
 }

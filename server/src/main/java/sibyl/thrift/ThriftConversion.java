@@ -1,0 +1,150 @@
+package sibyl.thrift;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.cassandra.thrift.Column;
+import org.apache.cassandra.thrift.ColumnOrSuperColumn;
+import org.apache.cassandra.thrift.ColumnParent;
+import org.apache.cassandra.thrift.ColumnPath;
+import org.apache.cassandra.thrift.Deletion;
+import org.apache.cassandra.thrift.KeyRange;
+import org.apache.cassandra.thrift.KeySlice;
+import org.apache.cassandra.thrift.SlicePredicate;
+import org.apache.cassandra.thrift.SliceRange;
+import org.apache.cassandra.thrift.SuperColumn;
+import sibyl.db.CFMetaData;
+import sibyl.db.Cell;
+import sibyl.db.ColumnSelection;
+import sibyl.db.QueryPath;
+import sibyl.db.RowMutation;
+import sibyl.db.RowRange;
+import sibyl.db.RowSlice;
+import sibyl.dht.Partitioner;
+
+/**
+ * Translates between the generated 0.6 structs and the db layer's types. Requests reaching
+ * here have been validated, so shapes are known to fit their column family.
+ */
+final class ThriftConversion {
+    private ThriftConversion() {
+    }
+
+    // ---- requests
+
+    static QueryPath path(ColumnPath p) {
+        return new QueryPath(p.getColumn_family(), p.getSuper_column(), p.getColumn());
+    }
+
+    static QueryPath parent(ColumnParent p) {
+        return new QueryPath(p.getColumn_family(), p.getSuper_column(), null);
+    }
+
+    static ColumnSelection selection(SlicePredicate p) {
+        if (p.isSetColumn_names()) return ColumnSelection.names(p.getColumn_names().stream().map(ThriftConversion::bytes).toList());
+        return range(p.getSlice_range());
+    }
+
+    static ColumnSelection.Range range(SliceRange r) {
+        return ColumnSelection.range(r.getStart(), r.getFinish(), r.isReversed(), r.getCount());
+    }
+
+    static RowRange rowRange(KeyRange r, Partitioner partitioner) {
+        if (r.isSetStart_key()) return RowRange.keys(r.getStart_key(), r.getEnd_key());
+        return RowRange.tokens(partitioner.fromString(r.getStart_token()), partitioner.fromString(r.getEnd_token()));
+    }
+
+    /** Adds a ColumnOrSuperColumn write (batch_insert, batch_mutate) to {@code m}. */
+    static void addWrite(RowMutation.Builder m, String cf, ColumnOrSuperColumn cosc) {
+        if (cosc.isSetColumn()) {
+            Column c = cosc.getColumn();
+            m.write(cf, c.getName(), c.getValue(), c.getTimestamp());
+        } else {
+            SuperColumn sc = cosc.getSuper_column();
+            for (Column c : sc.getColumns()) {
+                m.write(cf, sc.getName(), c.getName(), c.getValue(), c.getTimestamp());
+            }
+        }
+    }
+
+    /**
+     * Adds a batch_mutate Deletion to {@code m}, with 0.6.3+ meaning: names under a super CF
+     * without super_column are super column names; no predicate deletes the super column or the
+     * whole row. A slice_range predicate is Sibyl's extension: it deletes the live columns
+     * the range selects.
+     */
+    static void addDeletion(RowMutation.Builder m, CFMetaData cf, Deletion d) {
+        String name = cf.name();
+        long ts = d.getTimestamp();
+        byte[] sc = d.getSuper_column();
+        SlicePredicate p = d.getPredicate();
+        if (p == null) {
+            if (sc != null) m.deleteSuperColumn(name, sc, ts);
+            else m.deleteRow(name, ts);
+            return;
+        }
+        if (p.isSetColumn_names()) {
+            for (ByteBuffer n : p.getColumn_names()) {
+                byte[] column = bytes(n);
+                if (sc != null) m.deleteSubcolumn(name, sc, column, ts);
+                else if (cf.isSuper()) m.deleteSuperColumn(name, column, ts);
+                else m.deleteColumn(name, column, ts);
+            }
+        }
+        if (p.isSetSlice_range()) {
+            m.deleteSlice(name, sc, range(p.getSlice_range()), ts);
+        }
+    }
+
+    /** remove: row, super column, column or subcolumn tombstone, by how deep the path goes. */
+    static void addRemoval(RowMutation.Builder m, ColumnPath p, long ts) {
+        String cf = p.getColumn_family();
+        byte[] sc = p.getSuper_column();
+        byte[] column = p.getColumn();
+        if (column != null) {
+            if (sc != null) m.deleteSubcolumn(cf, sc, column, ts);
+            else m.deleteColumn(cf, column, ts);
+        } else if (sc != null) {
+            m.deleteSuperColumn(cf, sc, ts);
+        } else {
+            m.deleteRow(cf, ts);
+        }
+    }
+
+    // ---- results
+
+    static ColumnOrSuperColumn cosc(Cell cell) {
+        ColumnOrSuperColumn out = new ColumnOrSuperColumn();
+        if (cell instanceof sibyl.db.Column c) {
+            out.setColumn(column(c));
+        } else {
+            sibyl.db.SuperColumn sc = (sibyl.db.SuperColumn) cell;
+            List<Column> columns = new ArrayList<>(sc.subcolumnCount());
+            for (sibyl.db.Column c : sc.subcolumns()) columns.add(column(c));
+            out.setSuper_column(new SuperColumn(ByteBuffer.wrap(sc.name()), columns));
+        }
+        return out;
+    }
+
+    static List<ColumnOrSuperColumn> coscs(List<Cell> cells) {
+        List<ColumnOrSuperColumn> out = new ArrayList<>(cells.size());
+        for (Cell c : cells) out.add(cosc(c));
+        return out;
+    }
+
+    static List<KeySlice> keySlices(List<RowSlice> rows) {
+        List<KeySlice> out = new ArrayList<>(rows.size());
+        for (RowSlice r : rows) out.add(new KeySlice(r.key(), coscs(r.cells())));
+        return out;
+    }
+
+    private static Column column(sibyl.db.Column c) {
+        return new Column(ByteBuffer.wrap(c.name()), ByteBuffer.wrap(c.value()), c.timestamp());
+    }
+
+    private static byte[] bytes(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.duplicate().get(out);
+        return out;
+    }
+}
