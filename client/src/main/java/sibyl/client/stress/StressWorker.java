@@ -122,7 +122,8 @@ final class StressWorker implements Runnable {
     private void multiget() {
         Set<String> chosen = new LinkedHashSet<>();
         int wanted = (int) Math.min(options.keysPerMultiget(), keys.numKeys);
-        while (chosen.size() < wanted) {
+        // A narrow distribution may not have that many distinct keys to give; stop drawing after a while.
+        for (int draws = 0; chosen.size() < wanted && draws < 20 * wanted; draws++) {
             chosen.add(Payload.key(keys.next(random)));
         }
         Map<String, List<ColumnOrSuperColumn>> rows = client.multigetSlice(options.keyspace(),
