@@ -213,6 +213,16 @@ class CliScriptTest {
     }
 
     @Test
+    void framedTransport() throws Exception {
+        try (FakeServer framed = FakeServer.start(new FakeCassandra(), true)) {
+            CliRunner r = CliRunner.run("show api version\n", "--framed", "-h", "127.0.0.1", "-p",
+                    String.valueOf(framed.port()));
+            assertEquals(0, r.status(), r.err());
+            assertEquals("Connected to: \"Fake Cluster\" on 127.0.0.1/PORT\n2.2.0\n", r.normalizedOut(framed.port()));
+        }
+    }
+
+    @Test
     void aWideRowIsPrintedWhole() throws IOException {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < 1500; i++) {

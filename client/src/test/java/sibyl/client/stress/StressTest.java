@@ -114,6 +114,17 @@ class StressTest {
     }
 
     @Test
+    void framedTransport() throws Exception {
+        try (FakeServer framed = FakeServer.start(new FakeCassandra(), true)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int status = Stress.run(new String[] {"--framed", "-h", "127.0.0.1", "-p", String.valueOf(framed.port()),
+                "-n", "100", "-t", "2"}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+            assertEquals(0, status, out.toString(StandardCharsets.UTF_8));
+            assertEquals(100, framed.handler().rowCount(FakeCassandra.KEYSPACE, "Standard1"));
+        }
+    }
+
+    @Test
     void superColumnFamilies() {
         Run r = stress("-y", "super", "--supers", "3", "-c", "4", "-n", "200", "-t", "4");
         assertEquals(0, r.status(), r.out() + r.err());
