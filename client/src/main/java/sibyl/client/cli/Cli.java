@@ -1,0 +1,152 @@
+package sibyl.client.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import sibyl.client.ClientConfig;
+import sibyl.client.ClientException;
+import sibyl.client.HostAddress;
+
+/**
+ * The cli: an interactive shell, or a script runner, for the Cassandra 0.6 cli statements.
+ *
+ * <p>Interactively, a failed statement prints what was wrong and the shell goes on. In batch mode
+ * ({@code -f FILE}, or stdin that is not a terminal) the first failure stops the run with exit status 1.
+ * Exit status 2 means bad options or an unreadable script.
+ */
+public final class Cli {
+
+    static final String PROMPT = "sibyl> ";
+
+    private final CliOptions options;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private Cli(CliOptions options, PrintStream out, PrintStream err) {
+        this.options = options;
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.in, System.out, System.err));
+    }
+
+    /** Runs the cli as {@code main} would, with the given streams; returns the exit status. */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        CliOptions options;
+        try {
+            options = CliOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("cli: " + e.getMessage());
+            err.println(CliOptions.USAGE);
+            return 2;
+        }
+        if (options.help()) {
+            out.println(CliOptions.USAGE);
+            return 0;
+        }
+        return new Cli(options, out, err).run(in);
+    }
+
+    private int run(InputStream in) {
+        boolean interactive = options.file() == null
+                && (options.interactive() != null ? options.interactive() : System.console() != null);
+        LineSource lines;
+        String source;
+        try {
+            if (options.file() != null) {
+                source = options.file();
+                lines = new StreamLineSource(Files.newBufferedReader(Path.of(options.file()),
+                        StandardCharsets.UTF_8), null);
+            } else if (interactive && System.console() != null && in == System.in) {
+                source = "terminal";
+                lines = new TerminalLineSource();
+            } else {
+                source = "stdin";
+                lines = new StreamLineSource(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)),
+                        interactive ? out : null);
+            }
+        } catch (NoSuchFileException e) {
+            err.println("cli: script not found: " + options.file());
+            return 2;
+        } catch (IOException e) {
+            err.println("cli: cannot read " + (options.file() != null ? options.file() : "the terminal") + ": " + e);
+            return 2;
+        }
+        try (lines; CliSession session = new CliSession(baseConfig(), out)) {
+            if (interactive) {
+                out.println("Sibyl cli for the Cassandra 0.6 interface. Type 'help' for the statements, 'quit' to leave.");
+            }
+            if (!options.hosts().isEmpty()) {
+                try {
+                    session.connect(options.hosts());
+                } catch (ClientException e) {
+                    err.println(interactive ? "error: " + e.getMessage() : "cli: " + e.getMessage());
+                    if (!interactive) {
+                        return 1;
+                    }
+                }
+            }
+            return loop(session, lines, source, interactive);
+        } catch (IOException e) {
+            err.println("cli: reading " + source + " failed: " + e);
+            return 2;
+        }
+    }
+
+    private int loop(CliSession session, LineSource lines, String source, boolean interactive) throws IOException {
+        int lineNumber = 0;
+        String line;
+        while ((line = lines.readLine(PROMPT)) != null) {
+            lineNumber++;
+            String failure;
+            try {
+                Statement statement = StatementParser.parse(line);
+                if (statement == null) {
+                    continue;
+                }
+                if (!session.execute(statement)) {
+                    return 0;
+                }
+                out.flush();
+                continue;
+            } catch (CliError | ClientException e) {
+                failure = e.getMessage();
+            } catch (IllegalArgumentException e) {
+                failure = e.getMessage();
+            } catch (RuntimeException e) {
+                failure = "internal error: " + e;
+            }
+            out.flush();
+            if (interactive) {
+                err.println("error: " + failure);
+                err.flush();
+            } else {
+                err.println(source + ":" + lineNumber + ": error: " + failure);
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    private ClientConfig baseConfig() {
+        ClientConfig.Builder b = ClientConfig.builder()
+                // The connect statement or --host replaces this placeholder.
+                .hosts(options.hosts().isEmpty() ? List.of(new HostAddress("localhost", HostAddress.DEFAULT_PORT))
+                        : options.hosts())
+                .framed(options.framed())
+                .readTimeoutMillis(options.timeoutSeconds() * 1000);
+        if (options.username() != null) {
+            b.login(options.keyspace(), options.username(), options.password());
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,195 @@
+package sibyl.client.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import sibyl.client.HostAddress;
+import sibyl.client.cli.Tokenizer.Kind;
+import sibyl.client.cli.Tokenizer.Token;
+
+/**
+ * Parses one line of the cli language (the 0.6 cassandra-cli statements):
+ * <pre>
+ * connect HOST/PORT
+ * set KS.CF['key']['column'] = VALUE          set KS.SuperCF['key']['super']['column'] = VALUE
+ * get KS.CF['key'] | ['key']['column']        get KS.SuperCF['key'] | ['key']['super'] | ['key']['super']['column']
+ * count KS.CF['key'] | KS.SuperCF['key']['super']
+ * del KS.CF['key'] | ['key']['column']        del KS.SuperCF['key']['super'] | ['key']['super']['column']
+ * show keyspaces | show cluster name | show api version
+ * describe keyspace KS
+ * help | ?     quit | exit
+ * </pre>
+ * Keywords are case-insensitive; a trailing {@code ;} is allowed. Returns null for a blank line or a
+ * comment (a line starting with {@code #} or {@code --}).
+ */
+final class StatementParser {
+
+    private final String line;
+    private final List<Token> tokens;
+    private int pos;
+
+    private StatementParser(String line, List<Token> tokens) {
+        this.line = line;
+        this.tokens = tokens;
+    }
+
+    static Statement parse(String line) {
+        String trimmed = line.strip();
+        if (trimmed.isEmpty() || trimmed.startsWith("#") || trimmed.startsWith("--")) {
+            return null;
+        }
+        if (trimmed.equals("?")) {
+            return new Statement.Help();
+        }
+        String[] words = trimmed.split("\\s+", 2);
+        if (words[0].equalsIgnoreCase("connect")) {
+            return connect(words.length > 1 ? words[1] : "");
+        }
+        List<Token> tokens = new ArrayList<>(Tokenizer.tokenize(trimmed));
+        while (!tokens.isEmpty() && tokens.get(tokens.size() - 1).is(";")) {
+            tokens.remove(tokens.size() - 1);
+        }
+        if (tokens.isEmpty()) {
+            return null;
+        }
+        return new StatementParser(trimmed, tokens).statement();
+    }
+
+    private Statement statement() {
+        Token first = next("a command");
+        if (first.kind() != Kind.WORD) {
+            throw new CliError("a statement starts with a command, not " + first.display()
+                    + "; type 'help' for the list");
+        }
+        String command = first.text().toLowerCase(java.util.Locale.ROOT);
+        Statement s = switch (command) {
+            case "set" -> set();
+            case "get" -> new Statement.Get(path("get"));
+            case "count" -> new Statement.Count(path("count"));
+            case "del" -> new Statement.Del(path("del"));
+            case "show" -> show();
+            case "describe" -> describe();
+            case "help" -> {
+                pos = tokens.size(); // "help anything" shows the same summary
+                yield new Statement.Help();
+            }
+            case "quit", "exit" -> new Statement.Quit();
+            default -> throw new CliError("unknown command '" + first.text() + "'; type 'help' for the list");
+        };
+        if (pos < tokens.size()) {
+            Token extra = tokens.get(pos);
+            throw new CliError("unexpected " + extra.display() + " at column " + extra.column()
+                    + " after the end of the " + command + " statement");
+        }
+        return s;
+    }
+
+    /** HOST/PORT is not made of the language's tokens (dots, colons, slashes), so connect is parsed apart. */
+    private static Statement connect(String rest) {
+        String target = rest.strip();
+        while (target.endsWith(";")) {
+            target = target.substring(0, target.length() - 1).strip();
+        }
+        if (target.isEmpty()) {
+            throw new CliError("connect needs a host and port: connect HOST/PORT");
+        }
+        try {
+            return new Statement.Connect(HostAddress.parse(target, HostAddress.DEFAULT_PORT));
+        } catch (IllegalArgumentException e) {
+            throw new CliError("connect: " + e.getMessage() + " (expected HOST/PORT)");
+        }
+    }
+
+    private Statement set() {
+        CellPath path = path("set");
+        Token eq = next("'=' and a value");
+        if (!eq.is("=")) {
+            throw new CliError("expected '=' at column " + eq.column() + ", found " + eq.display());
+        }
+        return new Statement.Set(path, literal("the value"));
+    }
+
+    private Statement show() {
+        Token what = next("what to show: keyspaces, cluster name or api version");
+        if (what.isWord("keyspaces")) {
+            return new Statement.ShowKeyspaces();
+        }
+        if (what.isWord("cluster")) {
+            expectWord("name", "show cluster name");
+            return new Statement.ShowClusterName();
+        }
+        if (what.isWord("api")) {
+            expectWord("version", "show api version");
+            return new Statement.ShowApiVersion();
+        }
+        throw new CliError("cannot show " + what.display() + "; try show keyspaces, show cluster name "
+                + "or show api version");
+    }
+
+    private Statement describe() {
+        expectWord("keyspace", "describe keyspace NAME");
+        Token name = next("a keyspace name");
+        if (name.kind() == Kind.SYMBOL) {
+            throw new CliError("expected a keyspace name at column " + name.column() + ", found " + name.display());
+        }
+        return new Statement.DescribeKeyspace(name.text());
+    }
+
+    /** {@code KS.CF['key']...} with 1 to 3 bracketed literals. */
+    private CellPath path(String command) {
+        Token ks = next("Keyspace.ColumnFamily['key'] after " + command);
+        if (ks.kind() != Kind.WORD) {
+            throw new CliError("expected Keyspace.ColumnFamily['key'] at column " + ks.column() + ", found "
+                    + ks.display());
+        }
+        Token dot = next("'.' and a column family after the keyspace " + ks.text());
+        if (!dot.is(".")) {
+            throw new CliError("expected '.' between keyspace and column family at column " + dot.column()
+                    + ", found " + dot.display());
+        }
+        Token cf = next("a column family name after " + ks.text() + ".");
+        if (cf.kind() != Kind.WORD) {
+            throw new CliError("expected a column family name at column " + cf.column() + ", found " + cf.display());
+        }
+        List<Literal> levels = new ArrayList<>();
+        while (pos < tokens.size() && tokens.get(pos).is("[")) {
+            pos++;
+            levels.add(literal(levels.isEmpty() ? "the row key" : "a column name"));
+            Token close = next("']'");
+            if (!close.is("]")) {
+                throw new CliError("expected ']' at column " + close.column() + ", found " + close.display());
+            }
+        }
+        if (levels.isEmpty()) {
+            throw new CliError(command + " needs a row key: " + ks.text() + "." + cf.text() + "['key']");
+        }
+        if (levels.size() > 3) {
+            throw new CliError("too many [...] levels: at most ['key']['super column']['column']");
+        }
+        return new CellPath(ks.text(), cf.text(), List.copyOf(levels));
+    }
+
+    private Literal literal(String what) {
+        Token t = next(what);
+        return switch (t.kind()) {
+            case STRING -> new Literal(t.text(), true);
+            case WORD -> new Literal(t.text(), false);
+            case SYMBOL -> throw new CliError("expected " + what + " at column " + t.column() + ", found "
+                    + t.display());
+        };
+    }
+
+    private void expectWord(String word, String form) {
+        Token t = next("'" + word + "' (" + form + ")");
+        if (!t.isWord(word)) {
+            throw new CliError("expected '" + word + "' at column " + t.column() + " (" + form + "), found "
+                    + t.display());
+        }
+    }
+
+    private Token next(String expected) {
+        if (pos >= tokens.size()) {
+            throw new CliError("incomplete statement: expected " + expected);
+        }
+        return tokens.get(pos++);
+    }
+}

@@ -1,0 +1,187 @@
+package sibyl.client.stress;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import sibyl.client.ClientConfig;
+import sibyl.client.ClientException;
+import sibyl.client.HostAddress;
+import sibyl.client.SibylClient;
+
+/**
+ * A load generator for the Cassandra 0.6 interface in the manner of 0.6's py_stress: threads with a
+ * connection each run inserts, reads, range slices or multigets for a number of operations or a time,
+ * and a line of throughput and latency is printed every interval.
+ */
+public final class Stress {
+
+    private final StressOptions options;
+    private final PrintStream out;
+
+    Stress(StressOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs as {@code main} would with the given streams; returns the exit status. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        StressOptions options;
+        try {
+            options = StressOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("stress: " + e.getMessage());
+            err.println(StressOptions.USAGE);
+            return 2;
+        }
+        if (options.help()) {
+            out.println(StressOptions.USAGE);
+            return 0;
+        }
+        StressResult result;
+        try {
+            result = new Stress(options, out).execute();
+        } catch (ClientException e) {
+            err.println("stress: cannot start: " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            err.println("stress: cannot write " + options.csvFile() + ": " + e.getMessage());
+            return 2;
+        }
+        return result.errors() > 0 || result.mismatches() > 0 ? 1 : 0;
+    }
+
+    /** Connects every thread, runs the load, prints progress and the summary. */
+    StressResult execute() throws IOException {
+        List<SibylClient> clients = connectAll();
+        KeyDistribution keys = KeyDistribution.of(options.distribution(), options.numKeys(), options.stdevFraction());
+        Long ops = options.operationBudget();
+        AtomicLong budget = ops == null ? null : new AtomicLong(ops);
+        AtomicBoolean stop = new AtomicBoolean();
+        StressCounters counters = new StressCounters();
+        List<LatencyRecorder> recorders = new ArrayList<>();
+        CountDownLatch finished = new CountDownLatch(clients.size());
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < clients.size(); i++) {
+            LatencyRecorder recorder = new LatencyRecorder();
+            recorders.add(recorder);
+            StressWorker worker = new StressWorker(options, clients.get(i), keys, options.seed() + i, recorder,
+                    counters, budget, stop);
+            Thread t = new Thread(() -> {
+                try {
+                    worker.run();
+                } finally {
+                    finished.countDown();
+                }
+            }, "stress-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+        }
+        out.println(banner(keys));
+        try (ProgressReport report = new ProgressReport(out, options.csvFile())) {
+            report.header();
+            long start = System.nanoTime();
+            threads.forEach(Thread::start);
+            return monitor(report, start, recorders, counters, finished, stop);
+        } finally {
+            stop.set(true);
+        }
+    }
+
+    private StressResult monitor(ProgressReport report, long start, List<LatencyRecorder> recorders,
+                                 StressCounters counters, CountDownLatch finished, AtomicBoolean stop)
+            throws IOException {
+        long intervalNanos = (long) (options.intervalSeconds() * 1e9);
+        long deadline = options.durationSeconds() == null ? Long.MAX_VALUE
+                : start + (long) (options.durationSeconds() * 1e9);
+        LatencyHistogram total = new LatencyHistogram();
+        LatencyHistogram interval = new LatencyHistogram();
+        long lastTick = start;
+        long errorsSeen = 0;
+        boolean done = false;
+        while (!done) {
+            long nextTick = Math.min(lastTick + intervalNanos, deadline);
+            done = awaitUntil(finished, nextTick);
+            long now = System.nanoTime();
+            if (!done && now >= deadline) {
+                stop.set(true);
+                awaitUntil(finished, Long.MAX_VALUE);
+                done = true;
+                now = System.nanoTime();
+            }
+            interval.reset();
+            for (LatencyRecorder r : recorders) {
+                r.drainInto(interval);
+            }
+            total.add(interval);
+            long errors = counters.errors.sum();
+            report.interval((now - start) / 1e9, total.count(), interval, (now - lastTick) / 1e9, errors - errorsSeen);
+            errorsSeen = errors;
+            lastTick = now;
+        }
+        StressResult result = new StressResult(total.count(), counters.errors.sum(), counters.mismatches.sum(),
+                counters.missingRows.sum(), (lastTick - start) / 1e9, total, counters.firstError());
+        report.summary(options, result);
+        return result;
+    }
+
+    /** Waits for the workers until {@code nanoTime} reaches {@code until}; true if they all finished. */
+    private static boolean awaitUntil(CountDownLatch finished, long until) {
+        try {
+            if (until == Long.MAX_VALUE) {
+                finished.await();
+                return true;
+            }
+            return finished.await(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+
+    /** One connection per thread, each thread starting with a different host of the list. */
+    private List<SibylClient> connectAll() {
+        List<SibylClient> clients = new ArrayList<>();
+        List<HostAddress> hosts = options.hosts();
+        try {
+            for (int i = 0; i < options.threads(); i++) {
+                List<HostAddress> order = new ArrayList<>(hosts.size());
+                for (int j = 0; j < hosts.size(); j++) {
+                    order.add(hosts.get((i + j) % hosts.size()));
+                }
+                ClientConfig config = ClientConfig.builder().hosts(order).framed(options.framed())
+                        .readTimeoutMillis(options.timeoutSeconds() * 1000)
+                        .readConsistency(options.consistency()).writeConsistency(options.consistency()).build();
+                clients.add(SibylClient.connect(config));
+            }
+        } catch (ClientException e) {
+            clients.forEach(SibylClient::close);
+            throw e;
+        }
+        return clients;
+    }
+
+    private String banner(KeyDistribution keys) {
+        String shape = options.superFamily()
+                ? options.supers() + " super columns of " + options.columns() + " columns"
+                : options.columns() + " columns";
+        String amount = options.durationSeconds() != null
+                ? String.format(Locale.ROOT, "for %.1f s", options.durationSeconds())
+                : options.operationBudget() + " operations";
+        return String.format(Locale.ROOT,
+                "Stress: %s on %s.%s at %s, %d threads, %s, keys 0..%d (%s), %s of %d bytes, CL %s, seed %d",
+                options.operation().label(), options.keyspace(), options.columnFamily(), options.hosts().get(0)
+                        + (options.hosts().size() > 1 ? " (+" + (options.hosts().size() - 1) + " more)" : ""),
+                options.threads(), amount, options.numKeys() - 1, keys.label(), shape, options.valueSize(),
+                options.consistency(), options.seed());
+    }
+}

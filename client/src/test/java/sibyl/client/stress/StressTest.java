@@ -1,0 +1,184 @@
+package sibyl.client.stress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import sibyl.client.fake.FakeCassandra;
+import sibyl.client.fake.FakeServer;
+
+class StressTest {
+
+    private static final Pattern DONE = Pattern.compile("Done: (\\d+) (\\w+) operations in .*, (\\d+) errors");
+    private static final Pattern VERIFY = Pattern.compile("Verify: (\\d+) mismatched columns, (\\d+) missing rows");
+
+    @TempDir
+    Path dir;
+
+    private FakeServer server;
+
+    @BeforeEach
+    void start() {
+        server = FakeServer.start();
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        server.close();
+    }
+
+    record Run(int status, String out, String err) {
+        long reported() {
+            Matcher m = DONE.matcher(out);
+            assertTrue(m.find(), out);
+            return Long.parseLong(m.group(1));
+        }
+
+        long reportedErrors() {
+            Matcher m = DONE.matcher(out);
+            assertTrue(m.find(), out);
+            return Long.parseLong(m.group(3));
+        }
+
+        long[] verify() {
+            Matcher m = VERIFY.matcher(out);
+            assertTrue(m.find(), out);
+            return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+        }
+    }
+
+    private Run stress(String... args) {
+        String[] all = new String[args.length + 6];
+        all[0] = "-h";
+        all[1] = "127.0.0.1";
+        all[2] = "-p";
+        all[3] = String.valueOf(server.port());
+        all[4] = "--seed";
+        all[5] = "42";
+        System.arraycopy(args, 0, all, 6, args.length);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Stress.run(all, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void insertCountMatchesWhatTheServerStored() {
+        Run r = stress("-n", "2000", "-t", "4", "-c", "3", "-i", "0.2");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertEquals(2000, r.reported());
+        assertEquals(2000, server.handler().rowCount(FakeCassandra.KEYSPACE, "Standard1"));
+        assertEquals(6000, server.handler().columnCount(FakeCassandra.KEYSPACE, "Standard1"));
+        assertTrue(r.out().contains("time_s"), "progress header");
+    }
+
+    @Test
+    void readsOfInsertedDataVerifyClean() {
+        assertEquals(0, stress("-n", "500", "-t", "4", "-S", "20").status());
+        for (String op : List.of("read", "range_slice", "multiget")) {
+            Run r = stress("-o", op, "-n", "500", "-t", "3", "-S", "20", "--count", "300", "--verify",
+                    "--range-count", "7");
+            assertEquals(0, r.status(), op + ": " + r.out() + r.err());
+            assertEquals(300, r.reported(), op);
+            assertEquals(0, r.verify()[0], op + " mismatches");
+            assertEquals(0, r.verify()[1], op + " missing rows");
+        }
+    }
+
+    @Test
+    void verifyCountsWrongValuesAndMissingRows() {
+        assertEquals(0, stress("-n", "100", "-t", "2", "-c", "2", "-S", "10").status());
+        Run wrongSize = stress("-o", "read", "-n", "100", "-t", "2", "-c", "2", "-S", "12", "--verify",
+                "--distribution", "sequential");
+        assertEquals(1, wrongSize.status(), "mismatches fail the run");
+        assertEquals(200, wrongSize.verify()[0], "every column of every row read");
+        Run beyond = stress("-o", "read", "-n", "200", "-t", "2", "-c", "2", "-S", "10", "--verify",
+                "--distribution", "sequential");
+        assertEquals(100, beyond.verify()[1], "keys 100..199 were never written");
+        assertEquals(0, beyond.verify()[0]);
+        assertEquals(0, beyond.status(), "missing rows alone do not fail the run");
+    }
+
+    @Test
+    void framedTransport() throws Exception {
+        try (FakeServer framed = FakeServer.start(new FakeCassandra(), true)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int status = Stress.run(new String[] {"--framed", "-h", "127.0.0.1", "-p", String.valueOf(framed.port()),
+                "-n", "100", "-t", "2"}, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+            assertEquals(0, status, out.toString(StandardCharsets.UTF_8));
+            assertEquals(100, framed.handler().rowCount(FakeCassandra.KEYSPACE, "Standard1"));
+        }
+    }
+
+    @Test
+    void superColumnFamilies() {
+        Run r = stress("-y", "super", "--supers", "3", "-c", "4", "-n", "200", "-t", "4");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertEquals(200, server.handler().rowCount(FakeCassandra.KEYSPACE, "Super1"));
+        assertEquals(200 * 3 * 4, server.handler().columnCount(FakeCassandra.KEYSPACE, "Super1"));
+        Run read = stress("-y", "super", "--supers", "3", "-c", "4", "-n", "200", "-t", "4", "-o", "read",
+                "--verify");
+        assertEquals(0, read.verify()[0]);
+        assertEquals(0, read.verify()[1]);
+    }
+
+    @Test
+    void durationRunWritesCsvIntervals() throws IOException {
+        Path csv = dir.resolve("run.csv");
+        Run r = stress("-o", "mixed", "-n", "1000", "-t", "2", "-d", "0.6", "-i", "0.2", "--csv", csv.toString(),
+                "--distribution", "gaussian");
+        assertEquals(0, r.status(), r.out() + r.err());
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals(ProgressReport.CSV_HEADER, rows.get(0));
+        assertTrue(rows.size() >= 3, rows.toString());
+        String[] last = rows.get(rows.size() - 1).split(",");
+        assertEquals(r.reported(), Long.parseLong(last[1]), "the last row's total is the run's total");
+        assertTrue(Double.parseDouble(last[0]) >= 0.6);
+    }
+
+    @Test
+    void failedOperationsAreCountedAndFailTheRun() {
+        Run r = stress("-n", "50", "-t", "2", "-C", "NoSuchFamily");
+        assertEquals(1, r.status());
+        assertEquals(0, r.reported());
+        assertEquals(50, r.reportedErrors());
+        assertTrue(r.out().contains("First error: batch_mutate in Keyspace1 (1 rows): invalid request: "
+                + "unconfigured columnfamily NoSuchFamily"), r.out());
+    }
+
+    @Test
+    void badOptionsAndUnreachableServersExitWithTwo() throws IOException {
+        Run bad = stress("-o", "explode");
+        assertEquals(2, bad.status());
+        assertTrue(bad.err().contains("unknown operation 'explode'"), bad.err());
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Run down = stress("-p", String.valueOf(port), "-n", "10", "-h", "127.0.0.1:" + port);
+        assertEquals(2, down.status());
+        assertTrue(down.err().startsWith("stress: cannot start: connect: connection failed"), down.err());
+    }
+
+    @Test
+    void keysArePaddedDecimalAndValuesReproducible() {
+        assertEquals("0000000123", Payload.key(123));
+        assertEquals(123, Payload.keyIndex("0000000123"));
+        assertEquals(new String(Payload.value(7, -1, 2, 16)), new String(Payload.value(7, -1, 2, 16)));
+        assertTrue(!new String(Payload.value(7, -1, 2, 16)).equals(new String(Payload.value(7, -1, 3, 16))));
+    }
+}
