@@ -1,0 +1,333 @@
+package sibyl.thrift;
+
+import java.nio.ByteBuffer;
+import java.util.Collection;
+import java.util.List;
+import org.apache.cassandra.thrift.Column;
+import org.apache.cassandra.thrift.ColumnOrSuperColumn;
+import org.apache.cassandra.thrift.ColumnParent;
+import org.apache.cassandra.thrift.ColumnPath;
+import org.apache.cassandra.thrift.ConsistencyLevel;
+import org.apache.cassandra.thrift.Deletion;
+import org.apache.cassandra.thrift.InvalidRequestException;
+import org.apache.cassandra.thrift.KeyRange;
+import org.apache.cassandra.thrift.Mutation;
+import org.apache.cassandra.thrift.SlicePredicate;
+import org.apache.cassandra.thrift.SliceRange;
+import org.apache.cassandra.thrift.SuperColumn;
+import sibyl.db.CFMetaData;
+import sibyl.db.KSMetaData;
+import sibyl.db.marshal.AbstractType;
+import sibyl.db.marshal.MarshalException;
+import sibyl.dht.Partitioner;
+import sibyl.dht.Token;
+import sibyl.service.StorageService;
+
+/**
+ * The request checks of the 0.6 interface, with 0.6's exact InvalidRequestException texts
+ * (thrift-0.6.md §2.2). Each method checks one part of a request; the handler calls them in
+ * 0.6's order, so the first of several problems is the one 0.6 would have reported. Where 0.6
+ * answered an internal error, the check reports the problem instead ("Sibyl's decisions").
+ */
+final class ThriftValidation {
+    static final int MAX_NAME_LENGTH = 0xFFFF;
+
+    private final StorageService storage;
+
+    ThriftValidation(StorageService storage) {
+        this.storage = storage;
+    }
+
+    // ---- keys, keyspaces, column families
+
+    void validateKey(String key) throws InvalidRequestException {
+        if (key == null || key.isEmpty()) throw new InvalidRequestException("Key may not be empty");
+        long length = modifiedUtf8Length(key);
+        if (length > MAX_NAME_LENGTH) {
+            throw new InvalidRequestException("Encoded key length of " + length + " is longer than maximum of "
+                    + MAX_NAME_LENGTH);
+        }
+    }
+
+    /** The length of {@code s} in Java's modified UTF-8, which 0.6 wrote keys in. */
+    static long modifiedUtf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 0x0001 && c <= 0x007F) n += 1;
+            else if (c <= 0x07FF) n += 2;
+            else n += 3;
+        }
+        return n;
+    }
+
+    KSMetaData keyspace(String keyspace) throws InvalidRequestException {
+        return storage.keyspace(keyspace).orElseThrow(() ->
+                new InvalidRequestException("Keyspace " + keyspace + " does not exist in this schema."));
+    }
+
+    CFMetaData columnFamily(String keyspace, String cfName) throws InvalidRequestException {
+        KSMetaData ks = keyspace(keyspace);
+        if (cfName == null || cfName.isEmpty()) {
+            throw new InvalidRequestException("non-empty columnfamily is required");
+        }
+        return ks.columnFamily(cfName).orElseThrow(() ->
+                new InvalidRequestException("unconfigured columnfamily " + cfName));
+    }
+
+    // ---- paths and parents
+
+    /** The ColumnPath of get and multiget: down to a column, or to a super column of a super CF. */
+    CFMetaData validateColumnPath(String keyspace, ColumnPath path) throws InvalidRequestException {
+        CFMetaData cf = columnFamily(keyspace, path.getColumn_family());
+        byte[] superColumn = path.getSuper_column();
+        byte[] column = path.getColumn();
+        if (!cf.isSuper()) {
+            if (superColumn != null) {
+                throw new InvalidRequestException("supercolumn parameter is invalid for standard CF " + cf.name());
+            }
+            if (column == null) {
+                throw new InvalidRequestException("column parameter is not optional for standard CF " + cf.name());
+            }
+        } else if (superColumn == null) {
+            throw new InvalidRequestException("supercolumn parameter is not optional for super CF " + cf.name());
+        }
+        if (column != null) validateNames(cf, superColumn, List.of(column));
+        if (superColumn != null) validateNames(cf, null, List.of(superColumn));
+        return cf;
+    }
+
+    /** insert's ColumnPath: as for get, but it must name a column (0.6 tripped an assertion here). */
+    CFMetaData validateInsertPath(String keyspace, ColumnPath path) throws InvalidRequestException {
+        CFMetaData cf = validateColumnPath(keyspace, path);
+        if (path.getColumn() == null) {
+            throw new InvalidRequestException("column parameter is not optional for insert into super CF " + cf.name());
+        }
+        return cf;
+    }
+
+    /** remove's ColumnPath: every level below the column family is optional. */
+    CFMetaData validateRemovePath(String keyspace, ColumnPath path) throws InvalidRequestException {
+        CFMetaData cf = columnFamily(keyspace, path.getColumn_family());
+        byte[] superColumn = path.getSuper_column();
+        byte[] column = path.getColumn();
+        if (!cf.isSuper() && superColumn != null) {
+            throw new InvalidRequestException("supercolumn may not be specified for standard CF " + cf.name());
+        }
+        if (cf.isSuper() && column != null && superColumn == null) {
+            // 0.6 accepted this and stored a plain column inside a super CF; nothing could read it back.
+            throw new InvalidRequestException("column may not be specified without a supercolumn for super CF "
+                    + cf.name());
+        }
+        if (column != null) validateNames(cf, superColumn, List.of(column));
+        if (superColumn != null) validateNames(cf, null, List.of(superColumn));
+        return cf;
+    }
+
+    /** The ColumnParent of slices, counts and range slices. */
+    CFMetaData validateColumnParent(String keyspace, ColumnParent parent) throws InvalidRequestException {
+        CFMetaData cf = columnFamily(keyspace, parent.getColumn_family());
+        byte[] superColumn = parent.getSuper_column();
+        if (superColumn != null) {
+            if (!cf.isSuper()) {
+                throw new InvalidRequestException("columnfamily alone is required for standard CF " + cf.name());
+            }
+            validateNames(cf, null, List.of(superColumn));
+        }
+        return cf;
+    }
+
+    // ---- predicates and key ranges
+
+    /** The SlicePredicate of a read, under {@code parent} (already validated). */
+    void validatePredicate(CFMetaData cf, ColumnParent parent, SlicePredicate predicate) throws InvalidRequestException {
+        boolean names = predicate != null && predicate.isSetColumn_names();
+        boolean range = predicate != null && predicate.isSetSlice_range();
+        if (!names && !range) {
+            throw new InvalidRequestException("predicate column_names and slice_range may not both be null");
+        }
+        if (names && range) {
+            throw new InvalidRequestException("predicate column_names and slice_range may not both be present");
+        }
+        byte[] superColumn = parent.getSuper_column();
+        if (names) validateNames(cf, superColumn, bytes(predicate.getColumn_names()));
+        else validateRange(cf, superColumn, predicate.getSlice_range());
+    }
+
+    private void validateRange(CFMetaData cf, byte[] superColumn, SliceRange range) throws InvalidRequestException {
+        AbstractType comparator = comparatorFor(cf, superColumn);
+        byte[] start = range.getStart();
+        byte[] finish = range.getFinish();
+        validateName(comparator, start);
+        validateName(comparator, finish);
+        if (range.getCount() < 0) throw new InvalidRequestException("get_slice requires non-negative count");
+        AbstractType traversal = range.isReversed() ? comparator.reversed() : comparator;
+        if (start.length > 0 && finish.length > 0 && traversal.compare(start, finish) > 0) {
+            throw new InvalidRequestException("range finish must come after start in the order of traversal");
+        }
+    }
+
+    void validateKeyRange(KeyRange range) throws InvalidRequestException {
+        if (range.isSetStart_key() != range.isSetEnd_key()) {
+            throw new InvalidRequestException("start key and end key must either both be non-null, or both be null");
+        }
+        if (range.isSetStart_token() != range.isSetEnd_token()) {
+            throw new InvalidRequestException(
+                    "start token and end token must either both be non-null, or both be null");
+        }
+        if (range.isSetStart_key() == range.isSetStart_token()) {
+            throw new InvalidRequestException(
+                    "exactly one of {start key, end key} or {start token, end token} must be specified");
+        }
+        Partitioner partitioner = storage.partitioner();
+        if (range.isSetStart_key()) {
+            Token start = partitioner.getToken(range.getStart_key());
+            Token end = partitioner.getToken(range.getEnd_key());
+            if (start.compareTo(end) > 0 && end.compareTo(partitioner.getMinimumToken()) != 0) {
+                throw new InvalidRequestException(partitioner.preservesOrder()
+                        ? "start key must sort before (or equal to) finish key in your partitioner!"
+                        : "start key's md5 sorts after end key's md5.  this is not allowed; you probably should "
+                                + "not specify end key at all, under RandomPartitioner");
+            }
+        } else {
+            // 0.6 failed with an internal error on a token it could not parse.
+            parseToken(partitioner, "start", range.getStart_token());
+            parseToken(partitioner, "end", range.getEnd_token());
+        }
+        if (range.getCount() <= 0) throw new InvalidRequestException("maxRows must be positive");
+    }
+
+    private static void parseToken(Partitioner partitioner, String which, String token) throws InvalidRequestException {
+        try {
+            partitioner.fromString(token);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("invalid " + which + " token '" + token + "' for "
+                    + partitioner.className() + ": " + e.getMessage());
+        }
+    }
+
+    // ---- consistency levels
+
+    void validateReadConsistency(ConsistencyLevel cl) throws InvalidRequestException {
+        if (cl == null) throw new InvalidRequestException("unknown consistency level");
+        if (cl == ConsistencyLevel.ZERO) {
+            throw new InvalidRequestException("Consistency level zero may not be applied to read operations");
+        }
+        if (cl == ConsistencyLevel.ANY) {
+            throw new InvalidRequestException("Consistency level any may not be applied to read operations");
+        }
+    }
+
+    void validateWriteConsistency(ConsistencyLevel cl) throws InvalidRequestException {
+        // Only remove can get here with null (its level is optional on the wire); 0.6 failed internally.
+        if (cl == null) throw new InvalidRequestException("unknown consistency level");
+    }
+
+    // ---- writes
+
+    /** One ColumnOrSuperColumn of batch_insert or batch_mutate, for column family {@code cfName}. */
+    void validateColumnOrSuperColumn(String keyspace, String cfName, ColumnOrSuperColumn cosc)
+            throws InvalidRequestException {
+        // 0.6 skipped every check for a super column without subcolumns; Sibyl still insists the
+        // column family exists, so a typo is reported rather than silently ignored.
+        columnFamily(keyspace, cfName);
+        if (cosc.isSetColumn()) {
+            Column c = cosc.getColumn();
+            validateColumnPath(keyspace, new ColumnPath(cfName).setColumn(c.getName()));
+        }
+        if (cosc.isSetSuper_column()) {
+            SuperColumn sc = cosc.getSuper_column();
+            for (Column c : sc.getColumns()) {
+                validateColumnPath(keyspace, new ColumnPath(cfName).setSuper_column(sc.getName()).setColumn(c.getName()));
+            }
+        }
+        if (!cosc.isSetColumn() && !cosc.isSetSuper_column()) {
+            throw new InvalidRequestException("ColumnOrSuperColumn must have one or both of Column or SuperColumn");
+        }
+    }
+
+    /** One Mutation of batch_mutate. */
+    void validateMutation(String keyspace, String cfName, Mutation mutation) throws InvalidRequestException {
+        boolean write = mutation.isSetColumn_or_supercolumn();
+        boolean delete = mutation.isSetDeletion();
+        if (write && delete) {
+            throw new InvalidRequestException("Mutation may have either a ColumnOrSuperColumn or a Deletion, but not both");
+        }
+        if (write) validateColumnOrSuperColumn(keyspace, cfName, mutation.getColumn_or_supercolumn());
+        else if (delete) validateDeletion(keyspace, cfName, mutation.getDeletion());
+        else throw new InvalidRequestException("Mutation must have one ColumnOrSuperColumn or one Deletion");
+    }
+
+    /**
+     * A Deletion with 0.6.3+ meaning. Two departures from 0.6: an unknown keyspace or column
+     * family is reported (0.6 failed internally), and a slice_range predicate is accepted,
+     * because Sibyl deletes the columns it selects.
+     */
+    private void validateDeletion(String keyspace, String cfName, Deletion deletion) throws InvalidRequestException {
+        CFMetaData cf = columnFamily(keyspace, cfName);
+        byte[] superColumn = deletion.getSuper_column();
+        if (superColumn != null) {
+            if (!cf.isSuper()) {
+                throw new InvalidRequestException("deletion of super_column is not possible on a standard ColumnFamily"
+                        + " (KeySpace=" + keyspace + " ColumnFamily=" + cfName + " Deletion=" + deletion + ")");
+            }
+            validateNames(cf, null, List.of(superColumn));
+        }
+        SlicePredicate predicate = deletion.getPredicate();
+        if (predicate == null) return;
+        if (!predicate.isSetColumn_names() && !predicate.isSetSlice_range()) {
+            throw new InvalidRequestException("A SlicePredicate must be given a list of Columns, a SliceRange, or both");
+        }
+        if (predicate.isSetSlice_range()) validateRange(cf, superColumn, predicate.getSlice_range());
+        if (predicate.isSetColumn_names()) validateNames(cf, superColumn, bytes(predicate.getColumn_names()));
+    }
+
+    // ---- names
+
+    /**
+     * 0.6's validateColumns: the super column's shape (when given), then each name's length and
+     * its validity under the comparator that orders it.
+     */
+    private static void validateNames(CFMetaData cf, byte[] superColumn, Collection<byte[]> names)
+            throws InvalidRequestException {
+        if (superColumn != null) {
+            if (superColumn.length > MAX_NAME_LENGTH) {
+                throw new InvalidRequestException("supercolumn name length must not be greater than " + MAX_NAME_LENGTH);
+            }
+            if (superColumn.length == 0) throw new InvalidRequestException("supercolumn name must not be empty");
+            if (!cf.isSuper()) {
+                throw new InvalidRequestException("supercolumn specified to ColumnFamily " + cf.name()
+                        + " containing normal columns");
+            }
+        }
+        AbstractType comparator = comparatorFor(cf, superColumn);
+        for (byte[] name : names) {
+            if (name.length > MAX_NAME_LENGTH) {
+                throw new InvalidRequestException("column name length must not be greater than " + MAX_NAME_LENGTH);
+            }
+            if (name.length == 0) throw new InvalidRequestException("column name must not be empty");
+            validateName(comparator, name);
+        }
+    }
+
+    private static void validateName(AbstractType comparator, byte[] name) throws InvalidRequestException {
+        try {
+            comparator.validate(name);
+        } catch (MarshalException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
+    }
+
+    /** Names under a super column are ordered by the subcomparator; all others by the comparator. */
+    private static AbstractType comparatorFor(CFMetaData cf, byte[] superColumn) {
+        return superColumn != null && cf.isSuper() ? cf.subcomparator() : cf.comparator();
+    }
+
+    private static List<byte[]> bytes(List<ByteBuffer> buffers) {
+        return buffers.stream().map(b -> {
+            byte[] out = new byte[b.remaining()];
+            b.duplicate().get(out);
+            return out;
+        }).toList();
+    }
+}
