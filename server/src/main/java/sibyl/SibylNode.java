@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ExecutorService;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -17,10 +18,10 @@ import sibyl.auth.AuthSettings;
 import sibyl.auth.Authenticator;
 import sibyl.config.StorageConf;
 import sibyl.dht.Partitioners;
+import sibyl.jmx.NodeBeans;
 import sibyl.service.ConfiguredSchema;
 import sibyl.service.LocalStorageService;
 import sibyl.service.NodeToken;
-import sibyl.service.StorageService;
 import sibyl.thrift.CassandraProcessorFactory;
 import sibyl.transport.ThriftServer;
 import sibyl.transport.TransportLimits;
@@ -33,11 +34,20 @@ public final class SibylNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SibylNode.class);
 
     private final ThriftServer thrift;
-    private final ExecutorService zeroWrites;
+    private final ThreadPoolExecutor zeroWrites;
+    private final LocalStorageService storage;
+    private final String clusterName;
+    private final String token;
+    private final String endpoint;
 
-    private SibylNode(ThriftServer thrift, ExecutorService zeroWrites) {
+    private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, LocalStorageService storage,
+                      String clusterName, String token, String endpoint) {
         this.thrift = thrift;
         this.zeroWrites = zeroWrites;
+        this.storage = storage;
+        this.clusterName = clusterName;
+        this.token = token;
+        this.endpoint = endpoint;
     }
 
     /** Builds the node and starts serving clients; throws if it cannot. */
@@ -45,11 +55,12 @@ public final class SibylNode implements AutoCloseable {
         Authenticator authenticator = auth.authenticatorFor(conf.authenticator());
         Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
         String token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
-        StorageService storage = new LocalStorageService(Partitioners.forName(conf.partitioner()),
+        LocalStorageService storage = new LocalStorageService(Partitioners.forName(conf.partitioner()),
                 ConfiguredSchema.keyspaces(conf), conf.indexInterval());
-        ExecutorService zeroWrites = zeroWriteExecutor();
+        ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
+        String endpoint = endpointAddress(conf.listenAddress());
         CassandraProcessorFactory processors = new CassandraProcessorFactory(
-                conf, storage, authenticator, zeroWrites, token, endpointAddress(conf.listenAddress()), readConfigText(conf.configFile()));
+                conf, storage, authenticator, zeroWrites, token, endpoint, readConfigText(conf.configFile()));
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
@@ -61,11 +72,19 @@ public final class SibylNode implements AutoCloseable {
             zeroWrites.shutdownNow();
             throw e;
         }
-        return new SibylNode(thrift, zeroWrites);
+        return new SibylNode(thrift, zeroWrites, storage, conf.clusterName(), token, endpoint);
     }
 
     public InetSocketAddress thriftAddress() {
         return thrift.boundAddress();
+    }
+
+    /** What bin/nodetool sees of this node, by JMX object name. */
+    public Map<String, Object> managementBeans() {
+        Map<String, ThreadPoolExecutor> pools = new LinkedHashMap<>();
+        pools.put("THRIFT-WORKERS", thrift.workerPool());
+        pools.put("ZERO-WRITES", zeroWrites);
+        return NodeBeans.of(clusterName, token, endpoint, storage, pools);
     }
 
     @Override
@@ -88,7 +107,7 @@ public final class SibylNode implements AutoCloseable {
      * the caller applies the write itself when it is full, so a flood of ZERO writes slows its
      * senders instead of filling the heap.
      */
-    private static ExecutorService zeroWriteExecutor() {
+    private static ThreadPoolExecutor zeroWriteExecutor() {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(4096), r -> {
                     Thread t = new Thread(r, "zero-writes");

@@ -1,5 +1,6 @@
 package sibyl;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -9,6 +10,7 @@ import sibyl.auth.AuthSettings;
 import sibyl.config.ConfigurationException;
 import sibyl.config.StorageConf;
 import sibyl.config.StorageConfLoader;
+import sibyl.jmx.JmxAgent;
 
 /**
  * The server's entry point, as bin/server runs it:
@@ -56,10 +58,13 @@ public final class SibylServer {
             return;
         }
 
+        JmxAgent jmx = startJmx(storageConf, node);
+
         CountDownLatch stopped = new CountDownLatch(1);
         Path pid = pidfile;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("Shutting down");
+            if (jmx != null) jmx.close();
             node.close();
             if (pid != null) {
                 try {
@@ -76,6 +81,22 @@ public final class SibylServer {
                 + node.thriftAddress().getPort());
         System.out.flush();
         stopped.await();
+    }
+
+    /**
+     * Serves bin/nodetool on JmxPort (0 turns it off) at ListenAddress. A node that cannot
+     * open it still serves clients: management is worth a warning, not an outage.
+     */
+    private static JmxAgent startJmx(StorageConf conf, SibylNode node) {
+        if (conf.jmxPort() == 0) return null;
+        String host = conf.listenAddress() == null || conf.listenAddress().isEmpty() ? "localhost" : conf.listenAddress();
+        try {
+            return JmxAgent.start(host, conf.jmxPort(), node.managementBeans());
+        } catch (IOException e) {
+            log.warn("JMX unavailable on {}:{} ({}); bin/nodetool cannot reach this node", host, conf.jmxPort(),
+                    e.getMessage());
+            return null;
+        }
     }
 
     private static String value(String[] args, int i) {

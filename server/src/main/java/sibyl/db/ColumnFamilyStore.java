@@ -35,6 +35,8 @@ public final class ColumnFamilyStore {
 
     private final CFMetaData metadata;
     private final Partitioner partitioner;
+    private final LatencyTracker reads = new LatencyTracker();
+    private final LatencyTracker writes = new LatencyTracker();
     private volatile View view;
 
     public ColumnFamilyStore(CFMetaData metadata, Partitioner partitioner) {
@@ -45,6 +47,16 @@ public final class ColumnFamilyStore {
 
     public CFMetaData metadata() {
         return metadata;
+    }
+
+    /** Reads served (get, get_slice, get_count, range slices) and their latency. */
+    public LatencyTracker readLatency() {
+        return reads;
+    }
+
+    /** Row deltas applied and their latency. */
+    public LatencyTracker writeLatency() {
+        return writes;
     }
 
     /** The memtable writes go to now. */
@@ -93,7 +105,9 @@ public final class ColumnFamilyStore {
     /** Applies a resolved delta; one that changes nothing (a slice deletion that selected nothing) creates no row. */
     void apply(DecoratedKey key, Delta delta) {
         if (delta.row().isEmpty()) return;
+        long start = System.nanoTime();
         view.memtable().apply(key, delta.row(), delta.operations());
+        writes.record(System.nanoTime() - start);
     }
 
     // ---- reads
@@ -111,15 +125,21 @@ public final class ColumnFamilyStore {
     /** get_slice: the live entries {@code selection} picks below {@code parent}. */
     public List<Cell> getSlice(DecoratedKey key, QueryPath parent, ColumnSelection selection) {
         checkParent(parent);
-        return SliceReader.read(getRow(key), parent.superColumn(), selection);
+        long start = System.nanoTime();
+        List<Cell> cells = SliceReader.read(getRow(key), parent.superColumn(), selection);
+        reads.record(System.nanoTime() - start);
+        return cells;
     }
 
     /** get: the live column, subcolumn or super column (with its live subcolumns) at {@code path}. */
     public Optional<Cell> get(DecoratedKey key, QueryPath path) {
         checkPath(path);
+        long start = System.nanoTime();
         ColumnFamily row = getRow(key);
-        return row == null ? Optional.empty()
+        Optional<Cell> cell = row == null ? Optional.empty()
                 : Optional.ofNullable(SliceReader.readOne(row, path.superColumn(), path.column()));
+        reads.record(System.nanoTime() - start);
+        return cell;
     }
 
     /** get_count: live columns, super columns with a live subcolumn, or live subcolumns. */
@@ -135,6 +155,7 @@ public final class ColumnFamilyStore {
     public List<RowSlice> getRangeSlice(RowRange range, QueryPath parent, ColumnSelection selection, int count) {
         checkParent(parent);
         if (count <= 0) throw new IllegalArgumentException("maxRows must be positive");
+        long start = System.nanoTime();
         List<RowSlice> result = new ArrayList<>();
         for (Segment segment : segments(range)) {
             Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = rowsFrom(segment.from());
@@ -146,6 +167,7 @@ public final class ColumnFamilyStore {
             }
             if (result.size() >= count) break;
         }
+        reads.record(System.nanoTime() - start);
         return result;
     }
 

@@ -1,6 +1,8 @@
 package sibyl.service;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,6 +125,11 @@ public final class LocalStorageService implements StorageService {
     private static Comparator<DecoratedKey> ringOrderFrom(Token start) {
         return Comparator.<DecoratedKey, Boolean>comparing(k -> k.token().compareTo(start) <= 0)
                 .thenComparing(Comparator.naturalOrder());
+    }
+
+    /** The open keyspaces, {@code system} included, for management (nodetool's cfstats). */
+    public Collection<Keyspace> openKeyspaces() {
+        return Collections.unmodifiableCollection(keyspaces.values());
     }
 
     private Keyspace keyspaceNamed(String name) {

@@ -126,6 +126,11 @@ public final class ThriftServer implements AutoCloseable {
         LOG.info("Listening for Thrift clients on {} (framed and unframed)", serverChannel.localAddress());
     }
 
+    /** The pool calls run on, for tpstats; null before {@link #start()}. */
+    public synchronized ThreadPoolExecutor workerPool() {
+        return workers;
+    }
+
     /** The address actually bound, with the port chosen when 0 was asked for. */
     public InetSocketAddress boundAddress() {
         Channel serverChannel = this.serverChannel;

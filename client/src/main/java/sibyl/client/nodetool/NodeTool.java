@@ -1,0 +1,205 @@
+package sibyl.client.nodetool;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.MemoryUsage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javax.management.JMException;
+import javax.management.ObjectName;
+
+/**
+ * bin/nodetool: inspects and manages a node over JMX, with 0.6's commands and layout.
+ *
+ * <pre>bin/nodetool [-h HOST] [-p PORT] COMMAND</pre>
+ *
+ * Exit status: 0 on success, 1 when the node cannot be reached or the command fails, 2 for a
+ * bad command line.
+ */
+public final class NodeTool {
+    static final String USAGE = """
+            Usage: nodetool [-h HOST] [-p PORT] COMMAND
+              -h, --host HOST   the node (default localhost; -host works too, as in 0.6)
+              -p, --port PORT   its JMX port, JmxPort in storage-conf.xml (default 8080; -port works too)
+            Commands:
+              info              token, load, uptime and heap of the node
+              ring              the nodes of the ring with their tokens and load
+              cfstats           per keyspace and column family: counts, latencies, memtable
+              tpstats           worker pools: active, pending and completed tasks
+            """;
+
+    private final PrintStream out;
+
+    NodeTool(PrintStream out) {
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs one command line; returns the exit status. */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        String host = "localhost";
+        int port = 8080;
+        List<String> rest = new ArrayList<>();
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "-h", "--host", "-host" -> host = value(args, ++i);
+                    case "-p", "--port", "-port" -> port = Integer.parseInt(value(args, ++i));
+                    case "--help", "help" -> {
+                        out.print(USAGE);
+                        return 0;
+                    }
+                    default -> rest.add(args[i]);
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("nodetool: " + e.getMessage());
+            err.print(USAGE);
+            return 2;
+        }
+        if (rest.isEmpty()) {
+            err.println("nodetool: no command given");
+            err.print(USAGE);
+            return 2;
+        }
+        String command = rest.get(0);
+        if (!List.of("info", "ring", "cfstats", "tpstats").contains(command)) {
+            err.println("nodetool: unknown command '" + command + "'");
+            err.print(USAGE);
+            return 2;
+        }
+        try (NodeProbe probe = NodeProbe.connect(host, port)) {
+            NodeTool tool = new NodeTool(out);
+            switch (command) {
+                case "info" -> tool.info(probe);
+                case "ring" -> tool.ring(probe);
+                case "cfstats" -> tool.cfstats(probe);
+                default -> tool.tpstats(probe);
+            }
+            return 0;
+        } catch (IOException e) {
+            err.println("nodetool: cannot reach " + host + ":" + port + " over JMX: " + rootMessage(e));
+            return 1;
+        } catch (JMException e) {
+            err.println("nodetool: " + command + " failed: " + rootMessage(e));
+            return 1;
+        }
+    }
+
+    void info(NodeProbe probe) throws IOException, JMException {
+        MemoryUsage heap = probe.heap();
+        out.println(probe.storage("Token"));
+        out.printf(Locale.ROOT, "%-17s: %s%n", "Load", fileSize((Long) probe.storage("Load")));
+        out.printf(Locale.ROOT, "%-17s: %d%n", "Uptime (seconds)", probe.uptimeMillis() / 1000);
+        out.printf(Locale.ROOT, "%-17s: %.2f / %.2f%n", "Heap Memory (MB)", heap.getUsed() / 1048576.0,
+                heap.getMax() / 1048576.0);
+    }
+
+    void ring(NodeProbe probe) throws IOException, JMException {
+        Map<String, String> ring = probe.tokenToEndpoint();
+        String load = fileSize((Long) probe.storage("Load"));
+        String self = (String) probe.storage("Endpoint");
+        List<String> tokens = new ArrayList<>(ring.keySet());
+        tokens.sort(NodeTool::compareTokens);
+        out.printf(Locale.ROOT, "%-16s%-7s%-13s%-44s%s%n", "Address", "Status", "Load", "Range", "Ring");
+        out.printf(Locale.ROOT, "%-36s%s%n", "", tokens.get(tokens.size() - 1));
+        for (int i = 0; i < tokens.size(); i++) {
+            String endpoint = ring.get(tokens.get(i));
+            String marker = tokens.size() == 1 ? "|<--|" : i == 0 ? "|<--|" : i == tokens.size() - 1 ? "|-->|" : "|   |";
+            out.printf(Locale.ROOT, "%-16s%-7s%-13s%-44s%s%n", endpoint, "Up",
+                    endpoint.equals(self) ? load : "?", tokens.get(i), marker);
+        }
+    }
+
+    void cfstats(NodeProbe probe) throws IOException, JMException {
+        Map<String, List<ObjectName>> byKeyspace = new LinkedHashMap<>();
+        for (ObjectName cf : probe.columnFamilies()) {
+            byKeyspace.computeIfAbsent(cf.getKeyProperty("keyspace"), k -> new ArrayList<>()).add(cf);
+        }
+        List<String> keyspaces = new ArrayList<>(byKeyspace.keySet());
+        keyspaces.sort(null);
+        for (String ks : keyspaces) {
+            long reads = 0;
+            long readMicros = 0;
+            long writes = 0;
+            long writeMicros = 0;
+            for (ObjectName cf : byKeyspace.get(ks)) {
+                reads += (Long) probe.attribute(cf, "ReadCount");
+                readMicros += (Long) probe.attribute(cf, "TotalReadLatencyMicros");
+                writes += (Long) probe.attribute(cf, "WriteCount");
+                writeMicros += (Long) probe.attribute(cf, "TotalWriteLatencyMicros");
+            }
+            out.println("Keyspace: " + ObjectNames.unquote(ks));
+            out.println("\tRead Count: " + reads);
+            out.println("\tRead Latency: " + millis(readMicros, reads) + " ms.");
+            out.println("\tWrite Count: " + writes);
+            out.println("\tWrite Latency: " + millis(writeMicros, writes) + " ms.");
+            for (ObjectName cf : byKeyspace.get(ks)) {
+                out.println("\t\tColumn Family: " + probe.attribute(cf, "ColumnFamilyName"));
+                for (CfStat stat : CfStat.ALL) {
+                    Object value = probe.optionalAttribute(cf, stat.attribute());
+                    if (value != null) out.println("\t\t" + stat.label() + ": " + stat.format(value));
+                }
+                long cfReads = (Long) probe.attribute(cf, "ReadCount");
+                long cfWrites = (Long) probe.attribute(cf, "WriteCount");
+                out.println("\t\tRead Count: " + cfReads);
+                out.println("\t\tRead Latency: " + millis((Long) probe.attribute(cf, "TotalReadLatencyMicros"), cfReads)
+                        + " ms.");
+                out.println("\t\tWrite Count: " + cfWrites);
+                out.println("\t\tWrite Latency: "
+                        + millis((Long) probe.attribute(cf, "TotalWriteLatencyMicros"), cfWrites) + " ms.");
+                out.println();
+            }
+            out.println("----------------");
+        }
+    }
+
+    void tpstats(NodeProbe probe) throws IOException, JMException {
+        out.printf(Locale.ROOT, "%-25s%10s%10s%15s%n", "Pool Name", "Active", "Pending", "Completed");
+        for (ObjectName pool : probe.threadPools()) {
+            out.printf(Locale.ROOT, "%-25s%10d%10d%15d%n", ObjectNames.unquote(pool.getKeyProperty("type")),
+                    (Integer) probe.attribute(pool, "ActiveCount"), (Long) probe.attribute(pool, "PendingTasks"),
+                    (Long) probe.attribute(pool, "CompletedTasks"));
+        }
+    }
+
+    /** Mean latency in milliseconds with three decimals; NaN without operations, as 0.6 printed. */
+    static String millis(long totalMicros, long count) {
+        return count == 0 ? "NaN" : String.format(Locale.ROOT, "%.3f", totalMicros / 1000.0 / count);
+    }
+
+    /** Bytes as 0.6 showed them: the largest unit that keeps the number at least 1, three decimals. */
+    static String fileSize(long bytes) {
+        String[] units = {"bytes", "KB", "MB", "GB", "TB"};
+        double value = bytes;
+        int unit = 0;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return unit == 0 ? bytes + " bytes" : String.format(Locale.ROOT, "%.3f %s", value, units[unit]);
+    }
+
+    /** Numeric tokens (RandomPartitioner) in numeric order, any others as text. */
+    private static int compareTokens(String a, String b) {
+        if (a.matches("\\d+") && b.matches("\\d+")) return new java.math.BigInteger(a).compareTo(new java.math.BigInteger(b));
+        return a.compareTo(b);
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) throw new IllegalArgumentException("missing value after " + args[i - 1]);
+        return args[i];
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) t = t.getCause();
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+}

@@ -1,0 +1,185 @@
+package sibyl.client.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.cassandra.thrift.Cassandra;
+import org.apache.cassandra.thrift.ColumnParent;
+import org.apache.cassandra.thrift.ConsistencyLevel;
+import org.apache.cassandra.thrift.KeyRange;
+import org.apache.cassandra.thrift.KeySlice;
+import org.apache.cassandra.thrift.SlicePredicate;
+import org.apache.cassandra.thrift.SliceRange;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.TSocket;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tools as a new user meets them: bin/server started in the background, then bin/cli,
+ * bin/stress and bin/nodetool run against it, their output read as the user reads it.
+ */
+class ToolsAgainstServerIT {
+    @TempDir
+    static Path dir;
+
+    private static int thriftPort;
+    private static int jmxPort;
+    private static ProcessHandle server;
+
+    private static Path home() {
+        return Path.of(System.getProperty("sibyl.home", "..")).toAbsolutePath().normalize();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        thriftPort = freePort();
+        jmxPort = freePort();
+        Path conf = Files.createDirectories(dir.resolve("conf"));
+        String xml = Files.readString(home().resolve("conf/storage-conf.xml"))
+                .replaceFirst("<ThriftPort>\\d+</ThriftPort>", "<ThriftPort>" + thriftPort + "</ThriftPort>")
+                .replaceFirst("<ThriftAddress>[^<]*</ThriftAddress>", "<ThriftAddress>127.0.0.1</ThriftAddress>")
+                .replaceFirst("<JmxPort>\\d+</JmxPort>", "<JmxPort>" + jmxPort + "</JmxPort>")
+                .replace("var/", dir.toAbsolutePath() + "/var/");
+        Files.writeString(conf.resolve("storage-conf.xml"), xml);
+        Files.copy(home().resolve("conf/logback.xml"), conf.resolve("logback.xml"));
+        Path pidfile = dir.resolve("sibyl.pid");
+        Result started = run(List.of("bin/server", "-p", pidfile.toString(), "--conf", conf.toString()), null);
+        assertEquals(0, started.status(), started.output());
+        server = ProcessHandle.of(Long.parseLong(Files.readString(pidfile).trim())).orElseThrow();
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        if (server == null) return;
+        server.destroy();
+        server.onExit().get(60, TimeUnit.SECONDS);
+    }
+
+    record Result(int status, String output) {
+    }
+
+    private static Result run(List<String> command, String stdin) throws Exception {
+        List<String> cmd = new ArrayList<>(command);
+        cmd.set(0, home().resolve(cmd.get(0)).toString());
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
+        if (stdin == null) pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        else pb.redirectInput(Files.writeString(Files.createTempFile(dir, "in", ".txt"), stdin).toFile());
+        Process p = pb.start();
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "finished: " + cmd);
+        return new Result(p.exitValue(), Files.readString(out));
+    }
+
+    private static Result cli(String script) throws Exception {
+        Path file = Files.writeString(Files.createTempFile(dir, "script", ".txt"), script);
+        return run(List.of("bin/cli", "--host", "127.0.0.1", "--port", String.valueOf(thriftPort), "-f",
+                file.toString()), null);
+    }
+
+    private static Result nodetool(String command) throws Exception {
+        return run(List.of("bin/nodetool", "-h", "127.0.0.1", "-p", String.valueOf(jmxPort), command), null);
+    }
+
+    @Test
+    void cliStoresReadsCountsAndDeletes() throws Exception {
+        Result r = cli("""
+                set Keyspace1.Standard1['cli-user']['first'] = 'John'
+                set Keyspace1.Standard1['cli-user']['last'] = 'Smith'
+                set Keyspace1.Super1['cli-user']['address']['city'] = 'Oslo'
+                get Keyspace1.Standard1['cli-user']
+                count Keyspace1.Standard1['cli-user']
+                get Keyspace1.Super1['cli-user']['address']
+                del Keyspace1.Standard1['cli-user']['first']
+                count Keyspace1.Standard1['cli-user']
+                show keyspaces
+                """);
+        assertEquals(0, r.status(), r.output());
+        assertTrue(r.output().contains("value=John"), r.output());
+        assertTrue(r.output().contains("value=Smith"), r.output());
+        assertTrue(r.output().contains("value=Oslo"), r.output());
+        assertTrue(r.output().contains("2 columns"), r.output());
+        assertTrue(r.output().contains("1 columns") || r.output().contains("1 column"), r.output());
+        assertTrue(r.output().contains("Keyspace1") && r.output().contains("Twissandra"), r.output());
+    }
+
+    @Test
+    void cliNamesWhatIsWrongAndExitsNonZeroInBatchMode() throws Exception {
+        Result r = cli("get Keyspace1.NoSuchFamily['k']\n");
+        assertEquals(1, r.status(), r.output());
+        assertTrue(r.output().contains("NoSuchFamily"), r.output());
+    }
+
+    @Test
+    void stressInsertsWhatItReportsAndNodetoolCountsTheWrites() throws Exception {
+        Result stress = run(List.of("bin/stress", "-o", "insert", "-n", "400", "-t", "4", "-c", "3",
+                "-p", String.valueOf(thriftPort), "-h", "127.0.0.1", "-C", "Standard2", "--seed", "7"), null);
+        assertEquals(0, stress.status(), stress.output());
+        Matcher done = Pattern.compile("Done: (\\d+) insert operations").matcher(stress.output());
+        assertTrue(done.find(), stress.output());
+        assertEquals(400, Integer.parseInt(done.group(1)));
+
+        try (TSocket socket = new TSocket("127.0.0.1", thriftPort, 10_000)) {
+            socket.open();
+            Cassandra.Client client = new Cassandra.Client(new TBinaryProtocol(socket));
+            SlicePredicate all = new SlicePredicate().setSlice_range(
+                    new SliceRange(java.nio.ByteBuffer.allocate(0), java.nio.ByteBuffer.allocate(0), false, 100));
+            KeyRange range = new KeyRange(1000).setStart_key("").setEnd_key("");
+            List<KeySlice> rows = client.get_range_slices("Keyspace1", new ColumnParent("Standard2"), all, range,
+                    ConsistencyLevel.ONE);
+            assertEquals(400, rows.size());
+            for (KeySlice row : rows) assertEquals(3, row.getColumnsSize(), row.getKey());
+        }
+
+        Result cfstats = nodetool("cfstats");
+        assertEquals(0, cfstats.status(), cfstats.output());
+        Matcher writes = Pattern.compile("Column Family: Standard2\\n(?:\\t\\t.*\\n)*?\\t\\tWrite Count: (\\d+)")
+                .matcher(cfstats.output());
+        assertTrue(writes.find(), cfstats.output());
+        assertEquals(400, Integer.parseInt(writes.group(1)), cfstats.output());
+    }
+
+    @Test
+    void nodetoolShowsTheNodeRingAndPools() throws Exception {
+        Result info = nodetool("info");
+        assertEquals(0, info.status(), info.output());
+        assertTrue(info.output().matches("(?s)\\d+\\n.*Uptime \\(seconds\\) : \\d+.*Heap Memory \\(MB\\).*"), info.output());
+        String token = info.output().lines().findFirst().orElseThrow();
+
+        Result ring = nodetool("ring");
+        assertEquals(0, ring.status(), ring.output());
+        assertTrue(ring.output().contains("Up") && ring.output().contains(token), ring.output());
+
+        Result tpstats = nodetool("tpstats");
+        assertEquals(0, tpstats.status(), tpstats.output());
+        assertTrue(tpstats.output().contains("THRIFT-WORKERS"), tpstats.output());
+
+        Result bad = nodetool("frobnicate");
+        assertEquals(2, bad.status(), bad.output());
+        assertTrue(bad.output().contains("unknown command 'frobnicate'"), bad.output());
+    }
+
+    @Test
+    void nodetoolSaysWhenItCannotReachTheNode() throws Exception {
+        Result r = run(List.of("bin/nodetool", "-h", "127.0.0.1", "-p", String.valueOf(freePort()), "info"), null);
+        assertEquals(1, r.status(), r.output());
+        assertTrue(r.output().contains("cannot reach 127.0.0.1:"), r.output());
+    }
+}

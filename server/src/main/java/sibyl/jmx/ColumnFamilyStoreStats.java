@@ -1,0 +1,57 @@
+package sibyl.jmx;
+
+import sibyl.db.ColumnFamilyStore;
+
+/** The management view of one {@link ColumnFamilyStore}. */
+final class ColumnFamilyStoreStats implements ColumnFamilyStoreMBean {
+    private final ColumnFamilyStore store;
+
+    ColumnFamilyStoreStats(ColumnFamilyStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public String getColumnFamilyName() {
+        return store.metadata().name();
+    }
+
+    @Override
+    public long getMemtableColumnsCount() {
+        return store.memtable().operationCount();
+    }
+
+    @Override
+    public long getMemtableDataSize() {
+        return store.memtable().throughputBytes();
+    }
+
+    @Override
+    public long getReadCount() {
+        return store.readLatency().count();
+    }
+
+    @Override
+    public long getTotalReadLatencyMicros() {
+        return store.readLatency().totalMicros();
+    }
+
+    @Override
+    public double getRecentReadLatencyMicros() {
+        return store.readLatency().recentMeanMicros();
+    }
+
+    @Override
+    public long getWriteCount() {
+        return store.writeLatency().count();
+    }
+
+    @Override
+    public long getTotalWriteLatencyMicros() {
+        return store.writeLatency().totalMicros();
+    }
+
+    @Override
+    public double getRecentWriteLatencyMicros() {
+        return store.writeLatency().recentMeanMicros();
+    }
+}

@@ -1,0 +1,51 @@
+package sibyl.jmx;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadPoolExecutor;
+import javax.management.NotCompliantMBeanException;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+import sibyl.db.ColumnFamilyStore;
+import sibyl.db.Keyspace;
+import sibyl.service.LocalStorageService;
+
+/** The management beans of one node, by 0.6's object names. */
+public final class NodeBeans {
+    private NodeBeans() {
+    }
+
+    /**
+     * @param pools worker pools by the name tpstats shows, e.g. {@code THRIFT-WORKERS}
+     */
+    public static Map<String, Object> of(String clusterName, String token, String endpoint,
+                                         LocalStorageService storage, Map<String, ThreadPoolExecutor> pools) {
+        Map<String, Object> beans = new LinkedHashMap<>();
+        beans.put("org.apache.cassandra.service:type=StorageService",
+                standard(new StorageServiceStats(clusterName, token, endpoint, storage), StorageServiceMBean.class));
+        for (Keyspace ks : storage.openKeyspaces()) {
+            for (ColumnFamilyStore store : ks.stores()) {
+                beans.put("org.apache.cassandra.db:type=ColumnFamilyStores,keyspace=" + quote(ks.name())
+                        + ",columnfamily=" + quote(store.metadata().name()),
+                        standard(new ColumnFamilyStoreStats(store), ColumnFamilyStoreMBean.class));
+            }
+        }
+        pools.forEach((name, pool) -> beans.put("org.apache.cassandra.concurrent:type=" + quote(name),
+                standard(new ThreadPoolStats(pool), ThreadPoolMBean.class)));
+        return beans;
+    }
+
+    /** Our implementation classes are not named after their interfaces, so say which one is the bean's. */
+    private static <T> StandardMBean standard(T bean, Class<T> type) {
+        try {
+            return new StandardMBean(bean, type);
+        } catch (NotCompliantMBeanException e) {
+            throw new IllegalStateException("not a management interface: " + type.getName(), e);
+        }
+    }
+
+    /** Names are configured text; quote those that object-name syntax would misread. */
+    private static String quote(String value) {
+        return value.matches("[A-Za-z0-9_.\\-]+") ? value : ObjectName.quote(value);
+    }
+}

@@ -1,0 +1,59 @@
+package sibyl.jmx;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import sibyl.db.ColumnFamilyStore;
+import sibyl.db.Keyspace;
+import sibyl.service.LocalStorageService;
+
+/** The management view of the node. */
+final class StorageServiceStats implements StorageServiceMBean {
+    private final String clusterName;
+    private final String token;
+    private final String endpoint;
+    private final LocalStorageService storage;
+
+    StorageServiceStats(String clusterName, String token, String endpoint, LocalStorageService storage) {
+        this.clusterName = clusterName;
+        this.token = token;
+        this.endpoint = endpoint;
+        this.storage = storage;
+    }
+
+    @Override
+    public String getClusterName() {
+        return clusterName;
+    }
+
+    @Override
+    public String getToken() {
+        return token;
+    }
+
+    @Override
+    public String getEndpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public long getLoad() {
+        long bytes = 0;
+        for (Keyspace ks : storage.openKeyspaces()) {
+            for (ColumnFamilyStore store : ks.stores()) bytes += store.memtable().throughputBytes();
+        }
+        return bytes;
+    }
+
+    @Override
+    public Map<String, String> getTokenToEndpointMap() {
+        return Map.of(token, endpoint);
+    }
+
+    @Override
+    public List<String> getKeyspaces() {
+        List<String> names = new ArrayList<>();
+        for (Keyspace ks : storage.openKeyspaces()) names.add(ks.name());
+        return names;
+    }
+}
