@@ -280,10 +280,9 @@ final class CassandraHandler implements Cassandra.Iface {
         authorize(keyspace);
         byte[] bytes = new byte[value.remaining()];
         value.duplicate().get(bytes);
-        RowMutation m = RowMutation.builder(keyspace, key)
-                .write(path.getColumn_family(), path.getSuper_column(), path.getColumn(), bytes, timestamp)
-                .build();
-        apply(List.of(m), cl, deadline);
+        RowMutation.Builder m = RowMutation.builder(keyspace, key);
+        ThriftConversion.addInsert(m, path, bytes, timestamp);
+        apply(List.of(m.build()), cl, deadline);
     }
 
     @Override
