@@ -280,11 +280,9 @@ final class CassandraHandler implements Cassandra.Iface {
         authorize(keyspace);
         byte[] bytes = new byte[value.remaining()];
         value.duplicate().get(bytes);
-        RowMutation.Builder builder = RowMutation.builder(keyspace, key);
-        if (path.getSuper_column() == null) builder.write(path.getColumn_family(), path.getColumn(), bytes, timestamp);
-        else builder.write(path.getColumn_family(), path.getSuper_column(), path.getColumn(), bytes, timestamp);
-        RowMutation m = builder.build();
-        apply(List.of(m), cl, deadline);
+        RowMutation.Builder m = RowMutation.builder(keyspace, key);
+        ThriftConversion.addInsert(m, path, bytes, timestamp);
+        apply(List.of(m.build()), cl, deadline);
     }
 
     @Override

@@ -96,6 +96,13 @@ final class ThriftConversion {
         }
     }
 
+    /** insert: a column of a standard CF, or a subcolumn when the path names a super column. */
+    static void addInsert(RowMutation.Builder m, ColumnPath p, byte[] value, long ts) {
+        byte[] sc = p.getSuper_column();
+        if (sc == null) m.write(p.getColumn_family(), p.getColumn(), value, ts);
+        else m.write(p.getColumn_family(), sc, p.getColumn(), value, ts);
+    }
+
     /** remove: row, super column, column or subcolumn tombstone, by how deep the path goes. */
     static void addRemoval(RowMutation.Builder m, ColumnPath p, long ts) {
         String cf = p.getColumn_family();

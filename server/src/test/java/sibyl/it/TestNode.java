@@ -40,6 +40,14 @@ public final class TestNode implements AutoCloseable {
 
     /** Starts a node whose storage-conf.xml is the shipped one passed through {@code edit}. */
     public static TestNode start(Path installDir, UnaryOperator<String> edit) throws Exception {
+        return start(installDir, edit, null);
+    }
+
+    /**
+     * As {@link #start(Path, UnaryOperator)}, with SimpleAuthenticator's password mode (PLAIN,
+     * MD5, or null for the default); its files are the shipped ones copied into {@link #confDir()}.
+     */
+    public static TestNode start(Path installDir, UnaryOperator<String> edit, String passwordMode) throws Exception {
         Path conf = Files.createDirectories(installDir.resolve("conf"));
         String xml = Files.readString(shippedConfDir().resolve("storage-conf.xml"))
                 .replaceFirst("<ThriftPort>\\d+</ThriftPort>", "<ThriftPort>0</ThriftPort>")
@@ -50,7 +58,31 @@ public final class TestNode implements AutoCloseable {
         }
         StorageConf storageConf = StorageConfLoader.load(file, installDir);
         return new TestNode(SibylNode.start(storageConf, new AuthSettings(
-                conf.resolve("passwd.properties"), conf.resolve("access.properties"), null)), conf);
+                conf.resolve("passwd.properties"), conf.resolve("access.properties"), passwordMode)), conf);
+    }
+
+    /** A config edit adding {@code keyspaceXml} (a whole Keyspace element) after the shipped keyspaces. */
+    public static UnaryOperator<String> addKeyspace(String keyspaceXml) {
+        return xml -> xml.replace("</Keyspaces>", keyspaceXml + "\n</Keyspaces>");
+    }
+
+    /** A config edit naming another partitioner, e.g. {@code org.apache.cassandra.dht.OrderPreservingPartitioner}. */
+    public static UnaryOperator<String> partitioner(String className) {
+        return xml -> xml.replaceFirst("<Partitioner>[^<]*</Partitioner>", "<Partitioner>" + className + "</Partitioner>");
+    }
+
+    /** A config edit naming another authenticator. */
+    public static UnaryOperator<String> authenticator(String className) {
+        return xml -> xml.replaceFirst("<Authenticator>[^<]*</Authenticator>",
+                "<Authenticator>" + className + "</Authenticator>");
+    }
+
+    /** A Keyspace element with the given replication factor and ColumnFamily elements. */
+    public static String keyspace(String name, int replicationFactor, String... columnFamilies) {
+        return "<Keyspace Name=\"" + name + "\">" + String.join("", columnFamilies)
+                + "<ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>"
+                + "<ReplicationFactor>" + replicationFactor + "</ReplicationFactor>"
+                + "<EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch></Keyspace>";
     }
 
     public int port() {
