@@ -7,9 +7,9 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UTFDataFormatException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.zip.CRC32;
 
 /**
@@ -71,23 +71,67 @@ record IndexEntry(String key, long dataOffset, int rowLength, long position) {
                 in.readFully(entry, 2, entry.length - 2);
                 position += entry.length;
                 if (position > end) throw new EOFException("entry runs past the end at " + end);
-                CRC32 crc = new CRC32();
-                crc.update(entry, 0, entry.length - 4);
-                ByteBuffer fixed = ByteBuffer.wrap(entry, 2 + keyLength, FIXED_SIZE - 2);
-                long dataOffset = fixed.getLong();
-                int rowLength = fixed.getInt();
-                if ((int) crc.getValue() != fixed.getInt()) {
-                    throw new CorruptSSTableException(file, start, "index entry checksum mismatch");
-                }
-                String key = DataInputStream.readUTF(new DataInputStream(new ByteArrayInputStream(entry, 0, 2 + keyLength)));
-                if (dataOffset < 0 || rowLength < 8) {
-                    throw new CorruptSSTableException(file, start, "index entry with data offset " + dataOffset
-                            + " and row length " + rowLength);
-                }
-                return new IndexEntry(key, dataOffset, rowLength, start);
-            } catch (EOFException | UTFDataFormatException e) {
-                throw new CorruptSSTableException(file, start, "truncated or malformed index entry: " + e.getMessage(), e);
+                return decode(entry, 0, start, file);
+            } catch (EOFException e) {
+                throw new CorruptSSTableException(file, start, "truncated index entry: " + e.getMessage(), e);
             }
+        }
+    }
+
+    /** The key in the encoding entries hold it in, for {@link #find}. */
+    static byte[] encodeKey(String key) {
+        GrowableBuffer bytes = new GrowableBuffer(2 + key.length());
+        try {
+            new DataOutputStream(bytes).writeUTF(key);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("key longer than 65535 bytes in modified UTF-8", e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * The entry of {@code encodedKey} in a stretch of consecutive entries read into memory, or
+     * null. Entries of other keys are skipped by comparing raw bytes, without decoding or
+     * checking them (opening the SSTable checked every entry once); the entry found is checked.
+     *
+     * @param stretchStart where the stretch lies in the index file
+     */
+    static IndexEntry find(byte[] stretch, long stretchStart, byte[] encodedKey, Path file) {
+        int at = 0;
+        while (at < stretch.length) {
+            int keyLength = at + 2 <= stretch.length ? ((stretch[at] & 0xff) << 8) | (stretch[at + 1] & 0xff) : -1;
+            int size = FIXED_SIZE + keyLength;
+            if (keyLength < 0 || at + size > stretch.length) {
+                throw new CorruptSSTableException(file, stretchStart + at, "index entry runs past the end of its stretch");
+            }
+            if (Arrays.equals(stretch, at, at + 2 + keyLength, encodedKey, 0, encodedKey.length)) {
+                return decode(stretch, at, stretchStart + at, file);
+            }
+            at += size;
+        }
+        return null;
+    }
+
+    /** Checks and decodes the entry at {@code bytes[offset]}, which holds all of it. */
+    private static IndexEntry decode(byte[] bytes, int offset, long position, Path file) {
+        int keyLength = ((bytes[offset] & 0xff) << 8) | (bytes[offset + 1] & 0xff);
+        CRC32 crc = new CRC32();
+        crc.update(bytes, offset, FIXED_SIZE - 4 + keyLength);
+        ByteBuffer fixed = ByteBuffer.wrap(bytes, offset + 2 + keyLength, FIXED_SIZE - 2);
+        long dataOffset = fixed.getLong();
+        int rowLength = fixed.getInt();
+        if ((int) crc.getValue() != fixed.getInt()) {
+            throw new CorruptSSTableException(file, position, "index entry checksum mismatch");
+        }
+        if (dataOffset < 0 || rowLength < 8) {
+            throw new CorruptSSTableException(file, position, "index entry with data offset " + dataOffset
+                    + " and row length " + rowLength);
+        }
+        try {
+            String key = DataInputStream.readUTF(new DataInputStream(new ByteArrayInputStream(bytes, offset, 2 + keyLength)));
+            return new IndexEntry(key, dataOffset, rowLength, position);
+        } catch (IOException e) {
+            throw new CorruptSSTableException(file, position, "malformed key in index entry: " + e.getMessage(), e);
         }
     }
 }

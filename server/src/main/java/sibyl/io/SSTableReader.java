@@ -1,7 +1,6 @@
 package sibyl.io;
 
 import java.io.BufferedInputStream;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -235,17 +234,12 @@ public final class SSTableReader implements RowSource {
         long start = summary.stretchStart(sample);
         long end = summary.stretchEnd(sample);
         byte[] stretch = index.read(start, (int) (end - start));
-        IndexEntry.Reader entries = new IndexEntry.Reader(new ByteArrayInputStream(stretch), index.path(), start, end);
-        for (IndexEntry e = entries.next(); e != null; e = entries.next()) {
-            if (e.key().equals(key.key())) {
-                if (e.dataOffset() + e.rowLength() > data.length()) {
-                    throw new CorruptSSTableException(index.path(), e.position(), "row of " + e.rowLength()
-                            + " bytes at " + e.dataOffset() + " runs past the end of the data file");
-                }
-                return e;
-            }
+        IndexEntry e = IndexEntry.find(stretch, start, IndexEntry.encodeKey(key.key()), index.path());
+        if (e != null && e.dataOffset() + e.rowLength() > data.length()) {
+            throw new CorruptSSTableException(index.path(), e.position(), "row of " + e.rowLength()
+                    + " bytes at " + e.dataOffset() + " runs past the end of the data file");
         }
-        return null;
+        return e;
     }
 
     /** Decodes a whole row read from the data file, checking every checksum. */
