@@ -1,0 +1,89 @@
+package sibyl.io;
+
+import java.io.DataOutput;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import sibyl.db.CFMetaData;
+import sibyl.db.Cell;
+import sibyl.db.Column;
+import sibyl.db.SuperColumn;
+
+/**
+ * The encoding of one cell inside a data block (see FORMAT.md):
+ * <pre>
+ * column       := name | flags u8 | timestamp i64 | valueLength i32 | value
+ * super column := name | markedForDeleteAt i64 | localDeletionTime i32 | count i32 | column*
+ * name         := length u16 | bytes
+ * </pre>
+ * flags bit 0 marks a tombstone, whose value is its 4-byte local deletion time.
+ */
+final class CellSerializer {
+    static final int TOMBSTONE = 1;
+
+    private CellSerializer() {
+    }
+
+    static void write(DataOutput out, Cell cell) throws IOException {
+        if (cell instanceof Column c) {
+            writeColumn(out, c);
+            return;
+        }
+        SuperColumn sc = (SuperColumn) cell;
+        writeName(out, sc.name());
+        out.writeLong(sc.markedForDeleteAt());
+        out.writeInt(sc.localDeletionTime());
+        out.writeInt(sc.subcolumnCount());
+        for (Column c : sc.subcolumns()) writeColumn(out, c);
+    }
+
+    private static void writeColumn(DataOutput out, Column c) throws IOException {
+        writeName(out, c.name());
+        out.writeByte(c.isTombstone() ? TOMBSTONE : 0);
+        out.writeLong(c.timestamp());
+        out.writeInt(c.value().length);
+        out.write(c.value());
+    }
+
+    static void writeName(DataOutput out, byte[] name) throws IOException {
+        if (name.length > 0xFFFF) throw new IllegalArgumentException("name of " + name.length + " bytes exceeds 65535");
+        out.writeShort(name.length);
+        out.write(name);
+    }
+
+    /**
+     * Reads one cell of a column family of {@code metadata}'s type.
+     *
+     * @throws java.nio.BufferUnderflowException or IllegalArgumentException on malformed input;
+     *                                           the caller turns these into a corruption report
+     */
+    static Cell read(ByteBuffer in, CFMetaData metadata) {
+        if (!metadata.isSuper()) return readColumn(in);
+        byte[] name = readName(in);
+        long markedForDeleteAt = in.getLong();
+        int localDeletionTime = in.getInt();
+        int count = in.getInt();
+        if (count < 0 || count > in.remaining()) throw new IllegalArgumentException("subcolumn count " + count);
+        SuperColumn sc = SuperColumn.empty(name, metadata.subcomparator()).withDeletion(markedForDeleteAt, localDeletionTime);
+        for (int i = 0; i < count; i++) sc = sc.withColumn(readColumn(in));
+        return sc;
+    }
+
+    private static Column readColumn(ByteBuffer in) {
+        byte[] name = readName(in);
+        int flags = in.get();
+        long timestamp = in.getLong();
+        int length = in.getInt();
+        if (length < 0 || length > in.remaining()) throw new IllegalArgumentException("value length " + length);
+        byte[] value = new byte[length];
+        in.get(value);
+        if (flags == 0) return Column.live(name, value, timestamp);
+        if (flags != TOMBSTONE || length != 4) throw new IllegalArgumentException("column flags " + flags + ", value length " + length);
+        return Column.tombstone(name, timestamp, ByteBuffer.wrap(value).getInt());
+    }
+
+    static byte[] readName(ByteBuffer in) {
+        byte[] name = new byte[in.getShort() & 0xFFFF];
+        in.get(name);
+        return name;
+    }
+}

@@ -1,0 +1,97 @@
+package sibyl.io;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The SSTables of one keyspace directory, as start-up finds them. Not thread-safe with writers
+ * in the same directory: call before any flush or compaction starts.
+ */
+public final class SSTableDirectory {
+    private static final Logger log = LoggerFactory.getLogger(SSTableDirectory.class);
+
+    private SSTableDirectory() {
+    }
+
+    /**
+     * Deletes what an interrupted writer or deletion left behind: every temporary file, and the
+     * components of any SSTable whose Statistics component is missing (it is renamed into place
+     * last and deleted first, so without it the SSTable never was, or no longer is, complete).
+     *
+     * @return the files deleted
+     */
+    public static List<Path> removeLeftovers(Path directory) throws IOException {
+        List<Path> removed = new ArrayList<>();
+        if (!Files.isDirectory(directory)) return removed;
+        Map<Descriptor, Set<Component>> complete = new HashMap<>();
+        Map<Descriptor, List<Path>> finalFiles = new HashMap<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
+            for (Path file : files) {
+                Descriptor.FileName name = Descriptor.parse(directory, file.getFileName().toString());
+                if (name == null) continue;
+                if (name.temporary()) {
+                    delete(file, removed);
+                } else {
+                    complete.computeIfAbsent(name.descriptor(), d -> EnumSet.noneOf(Component.class)).add(name.component());
+                    finalFiles.computeIfAbsent(name.descriptor(), d -> new ArrayList<>()).add(file);
+                }
+            }
+        }
+        for (Map.Entry<Descriptor, Set<Component>> e : complete.entrySet()) {
+            if (!e.getValue().contains(Component.STATISTICS)) {
+                for (Path file : finalFiles.get(e.getKey())) delete(file, removed);
+            }
+        }
+        return removed;
+    }
+
+    private static void delete(Path file, List<Path> removed) throws IOException {
+        Files.deleteIfExists(file);
+        removed.add(file);
+        log.info("Removed leftover sstable file {}", file);
+    }
+
+    /**
+     * The complete SSTables of {@code columnFamily} in {@code directory}, oldest generation
+     * first. Call {@link #removeLeftovers} first.
+     */
+    public static List<Descriptor> list(Path directory, String columnFamily) throws IOException {
+        List<Descriptor> found = new ArrayList<>();
+        if (!Files.isDirectory(directory)) return found;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
+            for (Path file : files) {
+                Descriptor.FileName name = Descriptor.parse(directory, file.getFileName().toString());
+                if (name != null && !name.temporary() && name.component() == Component.STATISTICS
+                        && name.descriptor().columnFamily().equals(columnFamily)) {
+                    found.add(name.descriptor());
+                }
+            }
+        }
+        found.sort(Comparator.comparingInt(Descriptor::generation));
+        return found;
+    }
+
+    /** The highest generation of any SSTable file in {@code directory}, temporary or not; -1 if none. */
+    public static int highestGeneration(Path directory) throws IOException {
+        int highest = -1;
+        if (!Files.isDirectory(directory)) return highest;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
+            for (Path file : files) {
+                Descriptor.FileName name = Descriptor.parse(directory, file.getFileName().toString());
+                if (name != null) highest = Math.max(highest, name.descriptor().generation());
+            }
+        }
+        return highest;
+    }
+}

@@ -1,0 +1,344 @@
+package sibyl.io;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sibyl.db.CFMetaData;
+import sibyl.db.Cell;
+import sibyl.db.ColumnFamily;
+import sibyl.db.ColumnSelection;
+import sibyl.db.RowSource;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.Partitioner;
+
+/**
+ * An open SSTable: statistics, bloom filter and index sample in memory, the data and index files
+ * read with positional reads, so any number of threads read at once.
+ *
+ * <p>Lifetime: the reader starts with one reference, owned by whoever opened it. Readers that
+ * may outlive a change of the set of SSTables ({@code rowsFrom} iterations, reads racing a
+ * compaction) take their own with {@link #acquire} and give it back with {@link #release}. Once
+ * the last reference is released the files are closed, and deleted if {@link #markObsolete} was
+ * called.
+ */
+public final class SSTableReader implements RowSource {
+    private static final Logger log = LoggerFactory.getLogger(SSTableReader.class);
+    private static final int SCAN_BUFFER = 64 * 1024;
+
+    private final Descriptor descriptor;
+    private final CFMetaData metadata;
+    private final Partitioner partitioner;
+    private final SSTableMetadata stats;
+    private final BloomFilter filter;
+    private final IndexSummary summary;
+    private final PositionalFile data;
+    private final PositionalFile index;
+    private final DecoratedKey firstKey;
+    private final DecoratedKey lastKey;
+    private final AtomicInteger references = new AtomicInteger(1);
+    private volatile boolean obsolete;
+
+    private SSTableReader(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner, SSTableMetadata stats,
+                          BloomFilter filter, IndexSummary summary, PositionalFile data, PositionalFile index) {
+        this.descriptor = descriptor;
+        this.metadata = metadata;
+        this.partitioner = partitioner;
+        this.stats = stats;
+        this.filter = filter;
+        this.summary = summary;
+        this.data = data;
+        this.index = index;
+        this.firstKey = partitioner.decorateKey(stats.firstKey());
+        this.lastKey = partitioner.decorateKey(stats.lastKey());
+    }
+
+    /**
+     * Opens a complete SSTable: checks statistics and filter, and reads the index once to sample
+     * every {@code indexInterval}-th key.
+     *
+     * @throws CorruptSSTableException when a component is damaged, truncated or of another
+     *                                 partitioner or format version
+     */
+    public static SSTableReader open(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
+                                     int indexInterval) throws IOException {
+        if (indexInterval <= 0) throw new IllegalArgumentException("index interval must be positive: " + indexInterval);
+        Path statsPath = descriptor.path(Component.STATISTICS);
+        SSTableMetadata stats = ChecksummedFile.read(statsPath, (in, length) -> SSTableMetadata.readFrom(in));
+        if (!stats.partitioner().equals(partitioner.className())) {
+            throw new CorruptSSTableException(statsPath, 0, "written under partitioner " + stats.partitioner()
+                    + ", but the node runs " + partitioner.className());
+        }
+        BloomFilter filter = ChecksummedFile.read(descriptor.path(Component.FILTER), BloomFilter::readFrom);
+        PositionalFile data = new PositionalFile(descriptor.path(Component.DATA));
+        PositionalFile index = null;
+        try {
+            index = new PositionalFile(descriptor.path(Component.INDEX));
+            checkLength(data, stats.dataLength());
+            checkLength(index, stats.indexLength());
+            IndexSummary summary = summarize(index, partitioner, indexInterval, stats.rowCount());
+            return new SSTableReader(descriptor, metadata, partitioner, stats, filter, summary, data, index);
+        } catch (IOException | RuntimeException e) {
+            data.close();
+            if (index != null) index.close();
+            throw e;
+        }
+    }
+
+    private static void checkLength(PositionalFile file, long expected) {
+        if (file.length() != expected) {
+            throw new CorruptSSTableException(file.path(), Math.min(file.length(), expected), "file is " + file.length()
+                    + " bytes long, the statistics say " + expected);
+        }
+    }
+
+    private static IndexSummary summarize(PositionalFile index, Partitioner partitioner, int interval, long rowCount)
+            throws IOException {
+        List<DecoratedKey> keys = new ArrayList<>();
+        List<Long> positions = new ArrayList<>();
+        IndexEntry.Reader entries = new IndexEntry.Reader(new BufferedInputStream(
+                new PositionalInputStream(index, 0, index.length()), SCAN_BUFFER), index.path(), 0, index.length());
+        long count = 0;
+        DecoratedKey previous = null;
+        for (IndexEntry e = entries.next(); e != null; e = entries.next()) {
+            if (count++ % interval == 0) {
+                DecoratedKey key = partitioner.decorateKey(e.key());
+                if (previous != null && key.compareTo(previous) <= 0) {
+                    throw new CorruptSSTableException(index.path(), e.position(), "key " + e.key() + " out of ring order");
+                }
+                keys.add(key);
+                positions.add(e.position());
+                previous = key;
+            }
+        }
+        if (count != rowCount) {
+            throw new CorruptSSTableException(index.path(), index.length(), count + " index entries for " + rowCount + " rows");
+        }
+        long[] p = new long[positions.size()];
+        for (int i = 0; i < p.length; i++) p[i] = positions.get(i);
+        return new IndexSummary(keys, p, index.length(), interval);
+    }
+
+    public Descriptor descriptor() {
+        return descriptor;
+    }
+
+    public CFMetaData metadata() {
+        return metadata;
+    }
+
+    public SSTableMetadata statistics() {
+        return stats;
+    }
+
+    public DecoratedKey firstKey() {
+        return firstKey;
+    }
+
+    public DecoratedKey lastKey() {
+        return lastKey;
+    }
+
+    /** Bytes of the data file, the measure size-tiered compaction groups by. */
+    public long dataLength() {
+        return data.length();
+    }
+
+    /** Bytes read from the data file since opening, by every kind of read. */
+    public long dataBytesRead() {
+        return data.bytesRead();
+    }
+
+    /** False only when this SSTable surely holds nothing for {@code key}: key range, then bloom filter. */
+    public boolean mayContain(DecoratedKey key) {
+        return !key.isMarker() && key.compareTo(firstKey) >= 0 && key.compareTo(lastKey) <= 0
+                && filter.mightContain(key.key());
+    }
+
+    // ---- reads
+
+    @Override
+    public ColumnFamily getRow(DecoratedKey key) {
+        try {
+            IndexEntry entry = find(key);
+            return entry == null ? null : decodeRow(data.read(entry.dataOffset(), entry.rowLength()), entry);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + descriptor, e);
+        }
+    }
+
+    /**
+     * The part of a row a selection needs, reading only the blocks of the column index whose
+     * name range meets it: the row tombstone plus every stored cell (tombstones and shadowed
+     * versions included) that the selection names or whose name lies within its range; null
+     * when the SSTable holds no row for the key.
+     *
+     * <p>A range's count is not applied: which cells are live is only known once every source's
+     * version is merged, so the caller applies it afterwards. In a super column family the
+     * selection picks super columns, whole.
+     */
+    public ColumnFamily readSlice(DecoratedKey key, ColumnSelection selection) {
+        try {
+            IndexEntry entry = find(key);
+            return entry == null ? null : new SliceRead(this, entry, selection).read();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + descriptor, e);
+        }
+    }
+
+    /** Rows from {@code from} on, in ring order; hold a reference while iterating (see class comment). */
+    @Override
+    public Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rowsFrom(DecoratedKey from) {
+        return new SSTableScanner(this, summary.stretchStart(summary.floor(from)), from);
+    }
+
+    /**
+     * Every {@code interval}-th key from the first: straight from the in-memory sample when the
+     * interval is a multiple of the index interval, else by one pass over the index file.
+     */
+    @Override
+    public List<DecoratedKey> sampleKeys(int interval) {
+        if (interval <= 0) throw new IllegalArgumentException("interval must be positive: " + interval);
+        List<DecoratedKey> samples = new ArrayList<>();
+        if (interval % summary.interval() == 0) {
+            List<DecoratedKey> all = summary.keys();
+            for (int i = 0; i < all.size(); i += interval / summary.interval()) samples.add(all.get(i));
+            return samples;
+        }
+        try {
+            IndexEntry.Reader entries = new IndexEntry.Reader(new BufferedInputStream(
+                    new PositionalInputStream(index, 0, index.length()), SCAN_BUFFER), index.path(), 0, index.length());
+            long i = 0;
+            for (IndexEntry e = entries.next(); e != null; e = entries.next()) {
+                if (i++ % interval == 0) samples.add(partitioner.decorateKey(e.key()));
+            }
+            return samples;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + index.path(), e);
+        }
+    }
+
+    /** The index entry of {@code key}: range and bloom filter first, then one stretch of the index. */
+    private IndexEntry find(DecoratedKey key) throws IOException {
+        if (!mayContain(key)) return null;
+        int sample = summary.floor(key);
+        if (sample < 0) return null;
+        long start = summary.stretchStart(sample);
+        long end = summary.stretchEnd(sample);
+        byte[] stretch = index.read(start, (int) (end - start));
+        IndexEntry e = IndexEntry.find(stretch, start, IndexEntry.encodeKey(key.key()), index.path());
+        if (e != null && e.dataOffset() + e.rowLength() > data.length()) {
+            throw new CorruptSSTableException(index.path(), e.position(), "row of " + e.rowLength()
+                    + " bytes at " + e.dataOffset() + " runs past the end of the data file");
+        }
+        return e;
+    }
+
+    /** Decodes a whole row read from the data file, checking every checksum. */
+    ColumnFamily decodeRow(byte[] row, IndexEntry entry) {
+        RowHeader header = RowHeader.read(row, row.length, data.path(), entry.dataOffset());
+        checkKey(header, entry);
+        List<Cell> cells = new ArrayList<>(Math.max(0, Math.min(header.cellCount(), 1 << 16)));
+        for (ColumnIndexBlock block : header.blocks()) {
+            int at = header.blocksStart() + block.offset();
+            BlockDecoder.decode(row, at, block.length(), metadata, data.path(), entry.dataOffset() + at, cells::add);
+        }
+        if (cells.size() != header.cellCount()) {
+            throw new CorruptSSTableException(data.path(), entry.dataOffset(), "row of key " + entry.key() + " holds "
+                    + cells.size() + " cells, its header says " + header.cellCount());
+        }
+        return rowOf(header, cells);
+    }
+
+    void checkKey(RowHeader header, IndexEntry entry) {
+        if (!header.key().equals(entry.key())) {
+            throw new CorruptSSTableException(data.path(), entry.dataOffset(), "row of key " + header.key()
+                    + " where the index has key " + entry.key());
+        }
+    }
+
+    ColumnFamily rowOf(RowHeader header, List<Cell> cells) {
+        ColumnFamily row = ColumnFamily.empty(metadata).withDeletion(header.markedForDeleteAt(), header.localDeletionTime());
+        for (Cell c : cells) row = row.withCell(c);
+        return row;
+    }
+
+    DecoratedKey decorate(String key) {
+        return partitioner.decorateKey(key);
+    }
+
+    PositionalFile dataFile() {
+        return data;
+    }
+
+    PositionalFile indexFile() {
+        return index;
+    }
+
+    // ---- lifetime
+
+    /** Takes a reference; false when the reader is already closed (then read elsewhere). */
+    public boolean acquire() {
+        while (true) {
+            int n = references.get();
+            if (n <= 0) return false;
+            if (references.compareAndSet(n, n + 1)) return true;
+        }
+    }
+
+    /** Gives a reference back; the last one closes the files, and deletes them if obsolete. */
+    public void release() {
+        int n = references.decrementAndGet();
+        if (n < 0) throw new IllegalStateException("sstable " + descriptor + " released more often than acquired");
+        if (n == 0) closeFiles();
+    }
+
+    /**
+     * Marks the SSTable as replaced (by a compaction): its files are deleted when the last
+     * reference is released. The owner still releases its own reference.
+     */
+    public void markObsolete() {
+        obsolete = true;
+    }
+
+    public boolean isObsolete() {
+        return obsolete;
+    }
+
+    /** References held now (for tests and diagnostics). */
+    public int referenceCount() {
+        return references.get();
+    }
+
+    private void closeFiles() {
+        try {
+            data.close();
+            index.close();
+        } catch (IOException e) {
+            log.warn("Closing {} failed", descriptor, e);
+        }
+        if (!obsolete) return;
+        // Statistics first: without it the rest is an incomplete SSTable that start-up removes,
+        // so a crash half-way through deleting leaves nothing that looks alive.
+        try {
+            Files.deleteIfExists(descriptor.path(Component.STATISTICS));
+            for (Component c : Component.values()) Files.deleteIfExists(descriptor.path(c));
+            log.debug("Deleted obsolete sstable {}", descriptor);
+        } catch (IOException e) {
+            log.warn("Cannot delete obsolete sstable {}", descriptor, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SSTableReader(" + descriptor + ")";
+    }
+}

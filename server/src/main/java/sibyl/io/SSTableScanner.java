@@ -1,0 +1,89 @@
+package sibyl.io;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.AbstractMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import sibyl.db.ColumnFamily;
+import sibyl.dht.DecoratedKey;
+
+/**
+ * Rows of one SSTable in ring order from a position on: walks the index file and the data file
+ * side by side, each through its own buffered positional stream, so it holds no file handle and
+ * does not disturb concurrent point reads. The caller must hold a reference to the reader
+ * ({@link SSTableReader#acquire}) while iterating.
+ */
+final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFamily>> {
+    private static final int BUFFER_SIZE = 64 * 1024;
+
+    private final SSTableReader sstable;
+    private final IndexEntry.Reader index;
+    private DataInputStream data;
+    private long dataPosition;
+    private Map.Entry<DecoratedKey, IndexEntry> pending;
+
+    /** Starts at the index entry at {@code indexStart}, skipping keys before {@code from}. */
+    SSTableScanner(SSTableReader sstable, long indexStart, DecoratedKey from) {
+        this.sstable = sstable;
+        PositionalFile file = sstable.indexFile();
+        this.index = new IndexEntry.Reader(new BufferedInputStream(
+                new PositionalInputStream(file, indexStart, file.length()), BUFFER_SIZE), file.path(), indexStart, file.length());
+        try {
+            do {
+                pending = nextEntry();
+            } while (pending != null && pending.getKey().compareTo(from) < 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file.path(), e);
+        }
+    }
+
+    private Map.Entry<DecoratedKey, IndexEntry> nextEntry() throws IOException {
+        IndexEntry entry = index.next();
+        return entry == null ? null : new AbstractMap.SimpleImmutableEntry<>(sstable.decorate(entry.key()), entry);
+    }
+
+    @Override
+    public boolean hasNext() {
+        return pending != null;
+    }
+
+    @Override
+    public Map.Entry<DecoratedKey, ColumnFamily> next() {
+        if (pending == null) throw new NoSuchElementException();
+        DecoratedKey key = pending.getKey();
+        IndexEntry entry = pending.getValue();
+        try {
+            byte[] row = readRow(entry);
+            pending = nextEntry();
+            return new AbstractMap.SimpleImmutableEntry<>(key, sstable.decodeRow(row, entry));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + sstable.descriptor(), e);
+        }
+    }
+
+    /** Rows follow each other without gaps, so the data stream is opened once, at the first row. */
+    private byte[] readRow(IndexEntry entry) throws IOException {
+        PositionalFile file = sstable.dataFile();
+        if (data == null) {
+            data = new DataInputStream(new BufferedInputStream(
+                    new PositionalInputStream(file, entry.dataOffset(), file.length()), BUFFER_SIZE));
+            dataPosition = entry.dataOffset();
+        }
+        if (entry.dataOffset() != dataPosition) {
+            throw new CorruptSSTableException(sstable.indexFile().path(), entry.position(), "index entry for key "
+                    + entry.key() + " points at data offset " + entry.dataOffset() + ", the row before ends at " + dataPosition);
+        }
+        if (entry.dataOffset() + entry.rowLength() > file.length()) {
+            throw new CorruptSSTableException(sstable.indexFile().path(), entry.position(), "row of " + entry.rowLength()
+                    + " bytes at " + entry.dataOffset() + " runs past the end of the data file");
+        }
+        byte[] row = new byte[entry.rowLength()];
+        data.readFully(row);
+        dataPosition += row.length;
+        return row;
+    }
+}

@@ -1,0 +1,204 @@
+package sibyl.io;
+
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import sibyl.db.CFMetaData;
+import sibyl.db.Cell;
+import sibyl.db.Column;
+import sibyl.db.ColumnFamily;
+import sibyl.db.SuperColumn;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.Partitioner;
+
+/**
+ * Writes one SSTable from rows handed over in ring order. Every component is written under its
+ * temporary name; {@link #finish} fsyncs them, renames them into place (Statistics last, so its
+ * presence marks a complete SSTable) and fsyncs the directory. {@link #close} without a finish
+ * deletes what was written, so try-with-resources cleans up after any failure.
+ *
+ * <p>Not thread-safe: one thread appends.
+ */
+public final class SSTableWriter implements AutoCloseable {
+    /** The false-positive rate bloom filters are sized for. */
+    public static final double BLOOM_FILTER_FP_RATE = 0.01;
+    private static final int BUFFER_SIZE = 64 * 1024;
+
+    private final Descriptor descriptor;
+    private final CFMetaData metadata;
+    private final Partitioner partitioner;
+    private final RowSerializer rows;
+    private final BloomFilter filter;
+    private final GrowableBuffer indexScratch = new GrowableBuffer(128);
+    private final FileChannel dataChannel;
+    private final FileChannel indexChannel;
+    private final OutputStream data;
+    private final DataOutputStream index;
+
+    private long dataLength;
+    private long indexLength;
+    private long rowCount;
+    private DecoratedKey firstKey;
+    private DecoratedKey lastKey;
+    private long minTimestamp = Long.MAX_VALUE;
+    private long maxTimestamp = Long.MIN_VALUE;
+    private boolean finished;
+    private boolean closed;
+
+    private SSTableWriter(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner, int columnIndexSize,
+                          long expectedKeys, FileChannel dataChannel, FileChannel indexChannel) {
+        this.descriptor = descriptor;
+        this.metadata = metadata;
+        this.partitioner = partitioner;
+        this.rows = new RowSerializer(columnIndexSize);
+        this.filter = BloomFilter.create(expectedKeys, BLOOM_FILTER_FP_RATE);
+        this.dataChannel = dataChannel;
+        this.indexChannel = indexChannel;
+        this.data = new BufferedOutputStream(Channels.newOutputStream(dataChannel), BUFFER_SIZE);
+        this.index = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(indexChannel), BUFFER_SIZE));
+    }
+
+    /**
+     * Starts writing an SSTable; its directory is created if needed.
+     *
+     * @param columnIndexSize     a column index entry per this many bytes of a row's cells
+     *                            (ColumnIndexSizeInKB × 1024)
+     * @param expectedKeys        rows about to be written, to size the bloom filter; more work
+     *                            but raise the false-positive rate
+     * @throws IOException when the files cannot be created, or already exist
+     */
+    public static SSTableWriter create(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
+                                       int columnIndexSize, long expectedKeys) throws IOException {
+        Files.createDirectories(descriptor.directory());
+        for (Component c : Component.values()) {
+            if (Files.exists(descriptor.path(c))) throw new IOException("sstable " + descriptor.path(c) + " exists already");
+        }
+        FileChannel dataChannel = open(descriptor.temporaryPath(Component.DATA));
+        try {
+            return new SSTableWriter(descriptor, metadata, partitioner, columnIndexSize, expectedKeys,
+                    dataChannel, open(descriptor.temporaryPath(Component.INDEX)));
+        } catch (IOException | RuntimeException e) {
+            dataChannel.close();
+            Files.deleteIfExists(descriptor.temporaryPath(Component.DATA));
+            throw e;
+        }
+    }
+
+    private static FileChannel open(Path path) throws IOException {
+        return FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    }
+
+    public Descriptor descriptor() {
+        return descriptor;
+    }
+
+    /**
+     * Appends a row; keys must come in strictly increasing ring order.
+     *
+     * @param row the stored version, tombstones included
+     */
+    public void append(DecoratedKey key, ColumnFamily row) throws IOException {
+        if (finished || closed) throw new IllegalStateException("sstable " + descriptor + " is finished");
+        if (key.isMarker()) throw new IllegalArgumentException("not a row key: " + key);
+        if (lastKey != null && key.compareTo(lastKey) <= 0) {
+            throw new IllegalArgumentException("rows out of ring order: " + key + " after " + lastKey + " in " + descriptor);
+        }
+        if (!row.metadata().equals(metadata)) {
+            throw new IllegalArgumentException("a row of " + row.metadata().name() + " written to an sstable of " + metadata.name());
+        }
+        int length = rows.serialize(key.key(), row);
+        rows.writeTo(data);
+        indexLength += IndexEntry.write(index, key.key(), dataLength, length, indexScratch);
+        dataLength += length;
+        filter.add(key.key());
+        noteTimestamps(row);
+        if (firstKey == null) firstKey = key;
+        lastKey = key;
+        rowCount++;
+    }
+
+    public long rowCount() {
+        return rowCount;
+    }
+
+    /** Bytes of the data file so far. */
+    public long dataLength() {
+        return dataLength;
+    }
+
+    /**
+     * Completes the SSTable: writes filter and statistics, fsyncs every component, renames them
+     * into place and fsyncs the directory.
+     *
+     * @param logPosition what the flush code wants recorded (LogPosition.NONE otherwise)
+     * @return the descriptor of the complete SSTable
+     * @throws IllegalStateException when no row was appended: an SSTable is never empty
+     */
+    public Descriptor finish(LogPosition logPosition) throws IOException {
+        if (finished || closed) throw new IllegalStateException("sstable " + descriptor + " is finished");
+        if (rowCount == 0) throw new IllegalStateException("refusing to write an empty sstable " + descriptor);
+        data.flush();
+        index.flush();
+        dataChannel.force(true);
+        indexChannel.force(true);
+        dataChannel.close();
+        indexChannel.close();
+        ChecksummedFile.write(descriptor.temporaryPath(Component.FILTER), filter::writeTo);
+        SSTableMetadata stats = new SSTableMetadata(SSTableMetadata.CURRENT_VERSION, descriptor.generation(),
+                partitioner.className(), rowCount, firstKey.key(), lastKey.key(), minTimestamp, maxTimestamp,
+                logPosition, dataLength, indexLength);
+        ChecksummedFile.write(descriptor.temporaryPath(Component.STATISTICS), stats::writeTo);
+        for (Component c : Component.values()) {
+            Files.move(descriptor.temporaryPath(c), descriptor.path(c), StandardCopyOption.ATOMIC_MOVE);
+        }
+        syncDirectory(descriptor.directory());
+        finished = true;
+        return descriptor;
+    }
+
+    /** Deletes the temporary files unless {@link #finish} succeeded. Idempotent. */
+    @Override
+    public void close() throws IOException {
+        if (closed) return;
+        closed = true;
+        if (finished) return;
+        dataChannel.close();
+        indexChannel.close();
+        for (Component c : Component.values()) Files.deleteIfExists(descriptor.temporaryPath(c));
+    }
+
+    private void noteTimestamps(ColumnFamily row) {
+        if (row.isMarkedForDelete()) note(row.markedForDeleteAt());
+        for (Cell cell : row.cells()) {
+            if (cell instanceof Column c) {
+                note(c.timestamp());
+            } else {
+                SuperColumn sc = (SuperColumn) cell;
+                if (sc.isMarkedForDelete()) note(sc.markedForDeleteAt());
+                for (Column c : sc.subcolumns()) note(c.timestamp());
+            }
+        }
+    }
+
+    private void note(long timestamp) {
+        minTimestamp = Math.min(minTimestamp, timestamp);
+        maxTimestamp = Math.max(maxTimestamp, timestamp);
+    }
+
+    /** Makes the renames durable: on Linux a directory is fsynced through a read-only channel. */
+    static void syncDirectory(Path directory) throws IOException {
+        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (IOException e) {
+            // Some platforms cannot open directories; the renames are then as durable as they get.
+            if (!System.getProperty("os.name", "").toLowerCase().contains("win")) throw e;
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package sibyl.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import sibyl.db.CFMetaData;
+import sibyl.db.Column;
+import sibyl.db.ColumnFamily;
+import sibyl.db.Memtable;
+import sibyl.db.marshal.BytesType;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.RandomPartitioner;
+
+/** Files appear complete or not at all, leftovers are removed, and readers delete only after the last release. */
+class SSTableLifecycleTest {
+    @TempDir
+    Path dir;
+
+    private final RandomPartitioner partitioner = new RandomPartitioner();
+    private final CFMetaData cf = SSTableFixtures.standard(BytesType.instance);
+
+    private Memtable memtable() {
+        return SSTableFixtures.randomMemtable(cf, partitioner, new Random(3), 20, 5);
+    }
+
+    private List<String> files() throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void aFinishedSSTableHasItsFinalNamesOnly() throws IOException {
+        SSTableFixtures.write(dir, 3, memtable(), partitioner, 1024);
+        assertEquals(List.of("Standard1-3-Data.db", "Standard1-3-Filter.db", "Standard1-3-Index.db",
+                "Standard1-3-Statistics.db"), files());
+        assertEquals(List.of(new Descriptor(dir, "Standard1", 3)), SSTableDirectory.list(dir, "Standard1"));
+        assertEquals(3, SSTableDirectory.highestGeneration(dir));
+    }
+
+    @Test
+    void whileWritingOnlyTemporaryNamesExist() throws IOException {
+        Descriptor d = new Descriptor(dir, "Standard1", 1);
+        try (SSTableWriter writer = SSTableWriter.create(d, cf, partitioner, 1024, 1)) {
+            writer.append(partitioner.decorateKey("k"), ColumnFamily.empty(cf).withCell(Column.live(SSTableFixtures.b("c"), new byte[1], 1)));
+            assertEquals(List.of("tmp-Standard1-1-Data.db", "tmp-Standard1-1-Index.db"), files());
+            assertEquals(List.of(), SSTableDirectory.list(dir, "Standard1"));
+        }
+        assertEquals(List.of(), files(), "closing an unfinished writer removes its files");
+    }
+
+    @Test
+    void startUpRemovesTemporaryFilesAndIncompleteSSTables() throws IOException {
+        SSTableFixtures.write(dir, 1, memtable(), partitioner, 1024);
+        SSTableFixtures.write(dir, 2, memtable(), partitioner, 1024);
+        Files.writeString(dir.resolve("tmp-Standard1-3-Data.db"), "left by a crash");
+        Files.delete(dir.resolve("Standard1-2-Statistics.db"));
+        Files.writeString(dir.resolve("notes.txt"), "not ours");
+
+        List<Path> removed = SSTableDirectory.removeLeftovers(dir);
+
+        assertEquals(4, removed.size(), removed.toString());
+        assertEquals(List.of("Standard1-1-Data.db", "Standard1-1-Filter.db", "Standard1-1-Index.db",
+                "Standard1-1-Statistics.db", "notes.txt"), files());
+        assertEquals(List.of(), SSTableDirectory.removeLeftovers(dir.resolve("absent")));
+    }
+
+    @Test
+    void anEmptySSTableIsRefused() throws IOException {
+        Descriptor d = new Descriptor(dir, "Standard1", 1);
+        try (SSTableWriter writer = SSTableWriter.create(d, cf, partitioner, 1024, 0)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> writer.finish(LogPosition.NONE));
+            assertTrue(e.getMessage().contains("empty"), e.getMessage());
+        }
+        assertEquals(List.of(), files());
+    }
+
+    @Test
+    void rowsOutOfRingOrderAreRefused() throws IOException {
+        Descriptor d = new Descriptor(dir, "Standard1", 1);
+        DecoratedKey a = partitioner.decorateKey("a");
+        DecoratedKey b = partitioner.decorateKey("b");
+        DecoratedKey first = a.compareTo(b) < 0 ? a : b;
+        DecoratedKey second = first == a ? b : a;
+        ColumnFamily row = ColumnFamily.empty(cf).withDeletion(1, 1);
+        try (SSTableWriter writer = SSTableWriter.create(d, cf, partitioner, 1024, 2)) {
+            writer.append(second, row);
+            assertThrows(IllegalArgumentException.class, () -> writer.append(first, row));
+            assertThrows(IllegalArgumentException.class, () -> writer.append(second, row));
+        }
+    }
+
+    @Test
+    void anExistingSSTableIsNotOverwritten() throws IOException {
+        Descriptor d = SSTableFixtures.write(dir, 1, memtable(), partitioner, 1024);
+        assertThrows(IOException.class, () -> SSTableWriter.create(d, cf, partitioner, 1024, 1));
+    }
+
+    @Test
+    void anObsoleteSSTableIsDeletedWhenTheLastReaderReleases() throws IOException {
+        Memtable memtable = memtable();
+        Descriptor d = SSTableFixtures.write(dir, 1, memtable, partitioner, 1024);
+        SSTableReader sstable = SSTableReader.open(d, cf, partitioner, 4);
+        DecoratedKey key = memtable.rowsFrom(DecoratedKey.startOf(partitioner.getMinimumToken())).next().getKey();
+
+        assertTrue(sstable.acquire(), "a reader takes a reference");
+        sstable.markObsolete();
+        sstable.release(); // the owner's reference: a compaction replaced the sstable
+        assertEquals(1, sstable.referenceCount());
+        assertTrue(Files.exists(d.path(Component.DATA)));
+        assertNotNull(sstable.getRow(key), "the reader still reads");
+
+        sstable.release();
+        assertEquals(List.of(), files());
+        assertFalse(sstable.acquire(), "no reference once closed");
+        assertThrows(IllegalStateException.class, sstable::release);
+    }
+
+    @Test
+    void aReleasedSSTableThatIsNotObsoleteKeepsItsFiles() throws IOException {
+        Descriptor d = SSTableFixtures.write(dir, 1, memtable(), partitioner, 1024);
+        SSTableReader.open(d, cf, partitioner, 4).release();
+        assertEquals(4, files().size());
+    }
+}

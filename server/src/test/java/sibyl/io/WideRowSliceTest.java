@@ -1,0 +1,102 @@
+package sibyl.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static sibyl.io.SSTableFixtures.render;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import sibyl.db.CFMetaData;
+import sibyl.db.Column;
+import sibyl.db.ColumnFamily;
+import sibyl.db.ColumnSelection;
+import sibyl.db.Memtable;
+import sibyl.db.marshal.LongType;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.RandomPartitioner;
+
+/** A slice of a wide row reads only the column index blocks it needs. */
+class WideRowSliceTest {
+    private static final int COLUMNS = 5000;
+    private static final int COLUMN_INDEX_SIZE = 4 * 1024;
+
+    @TempDir
+    Path dir;
+
+    private final RandomPartitioner partitioner = new RandomPartitioner();
+    private final CFMetaData cf = CFMetaData.standard(SSTableFixtures.KS, "Wide", LongType.instance);
+    private final DecoratedKey wide = partitioner.decorateKey("wide");
+
+    private static byte[] name(long i) {
+        return ByteBuffer.allocate(8).putLong(i).array();
+    }
+
+    private SSTableReader writeWideRow() throws IOException {
+        Memtable memtable = new Memtable(cf);
+        ColumnFamily row = ColumnFamily.empty(cf).withDeletion(5, 1_000_000);
+        for (long i = 0; i < COLUMNS; i++) row = row.withCell(Column.live(name(i), new byte[32], 10 + i));
+        memtable.apply(wide, row, COLUMNS);
+        memtable.apply(partitioner.decorateKey("narrow"), ColumnFamily.empty(cf).withCell(Column.live(name(1), new byte[1], 1)), 1);
+        return SSTableReader.open(SSTableFixtures.write(dir, 1, memtable, partitioner, COLUMN_INDEX_SIZE), cf, partitioner, 128);
+    }
+
+    @Test
+    void aNarrowSliceReadsAFewBlocksNotTheRow() throws IOException {
+        SSTableReader sstable = writeWideRow();
+        try {
+            long before = sstable.dataBytesRead();
+            ColumnFamily whole = sstable.getRow(wide);
+            long wholeBytes = sstable.dataBytesRead() - before;
+            assertEquals(COLUMNS, whole.cellCount());
+
+            before = sstable.dataBytesRead();
+            ColumnFamily slice = sstable.readSlice(wide, ColumnSelection.range(name(2500), name(2509), false, 10));
+            long sliceBytes = sstable.dataBytesRead() - before;
+            assertEquals(10, slice.cellCount());
+            assertEquals(5, slice.markedForDeleteAt(), "the row tombstone comes with any slice");
+            assertEquals(render(SSTableRoundTripTest.filter(whole, ColumnSelection.range(name(2500), name(2509), false, 10))),
+                    render(slice));
+            // The header (column index of ~60 entries) plus one or two 4 KiB blocks, of ~285 KB.
+            assertTrue(sliceBytes < 3 * COLUMN_INDEX_SIZE + RowHeader.TYPICAL_SPAN,
+                    "slice read " + sliceBytes + " bytes, the whole row " + wholeBytes);
+            assertTrue(sliceBytes * 20 < wholeBytes, "slice read " + sliceBytes + " bytes, the whole row " + wholeBytes);
+        } finally {
+            sstable.release();
+        }
+    }
+
+    @Test
+    void namesReadOnlyTheirBlocks() throws IOException {
+        SSTableReader sstable = writeWideRow();
+        try {
+            long before = sstable.dataBytesRead();
+            ColumnFamily picked = sstable.readSlice(wide, ColumnSelection.names(List.of(name(4999), name(3), name(77_777))));
+            long bytes = sstable.dataBytesRead() - before;
+            assertEquals(2, picked.cellCount());
+            assertEquals(Column.live(name(3), new byte[32], 13), picked.cell(name(3)));
+            assertTrue(bytes < 3 * COLUMN_INDEX_SIZE + RowHeader.TYPICAL_SPAN, "names read " + bytes + " bytes");
+        } finally {
+            sstable.release();
+        }
+    }
+
+    @Test
+    void reversedAndOpenEndedSlicesFindTheirEnds() throws IOException {
+        SSTableReader sstable = writeWideRow();
+        try {
+            ColumnFamily last = sstable.readSlice(wide, ColumnSelection.range(new byte[0], name(4990), true, 5));
+            assertEquals(10, last.cellCount(), "reversed from the end down to 4990");
+            ColumnFamily first = sstable.readSlice(wide, ColumnSelection.range(new byte[0], name(4), false, 5));
+            assertEquals(5, first.cellCount());
+            ColumnFamily none = sstable.readSlice(wide, ColumnSelection.names(List.of()));
+            assertEquals(0, none.cellCount());
+            assertEquals(5, none.markedForDeleteAt());
+        } finally {
+            sstable.release();
+        }
+    }
+}
