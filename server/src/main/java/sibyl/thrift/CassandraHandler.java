@@ -280,9 +280,10 @@ final class CassandraHandler implements Cassandra.Iface {
         authorize(keyspace);
         byte[] bytes = new byte[value.remaining()];
         value.duplicate().get(bytes);
-        RowMutation m = RowMutation.builder(keyspace, key)
-                .write(path.getColumn_family(), path.getSuper_column(), path.getColumn(), bytes, timestamp)
-                .build();
+        RowMutation.Builder builder = RowMutation.builder(keyspace, key);
+        if (path.getSuper_column() == null) builder.write(path.getColumn_family(), path.getColumn(), bytes, timestamp);
+        else builder.write(path.getColumn_family(), path.getSuper_column(), path.getColumn(), bytes, timestamp);
+        RowMutation m = builder.build();
         apply(List.of(m), cl, deadline);
     }
 
