@@ -23,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * Back-pressure: reading stops while {@value #MAX_QUEUED_CALLS} calls or a message limit's worth of bytes wait, and
  * no call starts while the channel is not writable (a client that does not read its replies).
  *
+ * <p>Each call holds its message's bytes in the server's {@link RequestBudget} until it has run or been dropped; a
+ * call the decoder {@linkplain ThriftCall#refused refused} for want of budget is answered, in its turn, with an
+ * overload error instead of being run.
+ *
  * <p>A client that shuts down its output (half-closes) still gets the replies to the calls it sent, like the
  * thread-per-connection server of Cassandra 0.6; the connection closes after the last one is written. When the
  * connection closes, calls not yet started are dropped, as their replies could not be delivered; the close actions
@@ -34,6 +38,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
 
     private final ProcessorFactory processorFactory;
     private final CallRunner runner;
+    private final RequestBudget budget;
     private final Executor workers;
     private final BurstLog overload;
     private final long maxQueuedBytes;
@@ -48,10 +53,11 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     private boolean closed;
 
     /** @param overload where refusals by a full worker pool are logged; shared by all connections */
-    CallDispatcher(ProcessorFactory processorFactory, CallRunner runner, Executor workers, BurstLog overload,
-            int maxMessageBytes) {
+    CallDispatcher(ProcessorFactory processorFactory, CallRunner runner, RequestBudget budget, Executor workers,
+            BurstLog overload, int maxMessageBytes) {
         this.processorFactory = processorFactory;
         this.runner = runner;
+        this.budget = budget;
         this.workers = workers;
         this.overload = overload;
         this.maxQueuedBytes = maxMessageBytes;
@@ -81,6 +87,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
             return;
         }
         if (closed || processor == null) {
+            budget.release(call.heldBytes());
             return;
         }
         waiting.add(call);
@@ -117,6 +124,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
+        waiting.forEach(call -> budget.release(call.heldBytes()));
         waiting.clear();
         waitingBytes = 0;
         if (!callRunning && connection != null) {
@@ -136,22 +144,28 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void startNextCall() {
-        if (callRunning || closed || waiting.isEmpty() || !ctx.channel().isActive() || !ctx.channel().isWritable()) {
-            return;
-        }
-        ThriftCall call = waiting.poll();
-        waitingBytes -= call.message().length;
-        if (waiting.isEmpty()) {
-            ctx.channel().config().setAutoRead(true);
-        }
-        callRunning = true;
-        try {
-            workers.execute(() -> runCall(call));
-            overload.calm();
-        } catch (RejectedExecutionException e) {
-            callRunning = false;
-            overload.event("Closing {}: the worker pool is shut down or its queue is full", connection);
-            ctx.close();
+        while (!callRunning && !closed && !waiting.isEmpty() && ctx.channel().isActive() && ctx.channel().isWritable()) {
+            ThriftCall call = waiting.poll();
+            waitingBytes -= call.message().length;
+            if (waiting.isEmpty()) {
+                ctx.channel().config().setAutoRead(true);
+            }
+            if (call.refused()) {
+                ByteBuf reply = runner.overloadReply(call, ctx.alloc(), budget.limit());
+                if (reply != null) {
+                    ctx.writeAndFlush(reply);
+                }
+                continue;
+            }
+            callRunning = true;
+            try {
+                workers.execute(() -> runCall(call));
+            } catch (RejectedExecutionException e) {
+                callRunning = false;
+                budget.release(call.heldBytes());
+                overload.event("Closing {}: the worker pool is shut down or its queue is full", connection);
+                ctx.close();
+            }
         }
     }
 
@@ -164,6 +178,8 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
         } catch (Throwable t) { // only a fatal error gets out of the runner
             failure = t;
         }
+        // The message has been read; the reply is not counted, as a client not reading it stops this connection.
+        budget.release(call.heldBytes());
         ByteBuf finishedReply = reply;
         Throwable finishedFailure = failure;
         try {

@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
 final class CallRunner {
     private static final Logger LOG = LoggerFactory.getLogger(CallRunner.class);
     private static final int INITIAL_REPLY_BYTES = 256;
+    /** How the answer to a call refused for overload begins. */
+    static final String OVERLOADED = "Server overloaded";
 
     private final int maxMessageBytes;
     private final TConfiguration inputConfiguration;
@@ -79,6 +81,35 @@ final class CallRunner {
                 reply.release();
             }
         }
+    }
+
+    /**
+     * The answer to a call refused because the server held its limit of request bytes: a TApplicationException
+     * (type UNKNOWN, as no standard type means "overloaded") saying so, for the client to retry later. Null for a
+     * oneway call, which gets no reply.
+     */
+    ByteBuf overloadReply(ThriftCall call, ByteBufAllocator allocator, long maxHeldBytes) {
+        if (call.isOneway()) {
+            return null;
+        }
+        int bodyStart = call.mode() == WireMode.FRAMED ? WireMode.FRAME_HEADER_BYTES : 0;
+        ByteBuf reply = allocator.buffer(INITIAL_REPLY_BYTES);
+        reply.writeZero(bodyStart);
+        String method = call.methodName();
+        try {
+            TProtocol out = new TBinaryProtocol(new ByteBufTransport(reply));
+            out.writeMessageBegin(new TMessage(method, TMessageType.EXCEPTION, call.seqId()));
+            new TApplicationException(TApplicationException.UNKNOWN, OVERLOADED + ": the server holds its limit of "
+                    + maxHeldBytes + " bytes of requests; " + method + " was not run, retry later").write(out);
+            out.writeMessageEnd();
+        } catch (TException e) {
+            reply.release();
+            throw new IllegalStateException("writing to memory cannot fail", e);
+        }
+        if (bodyStart > 0) {
+            reply.setInt(0, reply.writerIndex() - bodyStart);
+        }
+        return reply;
     }
 
     /** What libthrift's generated processor replies when a handler throws. */

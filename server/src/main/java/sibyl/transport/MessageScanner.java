@@ -119,6 +119,19 @@ final class MessageScanner {
         }
     }
 
+    /** Whether the message header has been walked, so that its name, type and sequence id are known. */
+    boolean headerDone() {
+        return headerDone;
+    }
+
+    /**
+     * Bytes of the message walked so far, which may run ahead of the bytes present after a string's length was
+     * read. Once the header is done, bytes before this offset are never looked at again.
+     */
+    int position() {
+        return pos;
+    }
+
     /** Offset of the method name in the message; valid once the header has been walked. */
     int nameOffset() {
         return nameOffset;

@@ -14,11 +14,21 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Input that cannot be a request within the limits closes the connection, with one WARN line naming the peer
  * and the reason; nothing more is read from it.
+ *
+ * <p>Every byte this decoder buffers is reserved in the server's {@link RequestBudget}. When the budget is spent,
+ * the message arriving is <em>dropped</em>: once its header is known, its bytes are walked and discarded as they
+ * come, and the call is handed on as {@linkplain ThriftCall#refused refused}, to be answered with an overload error
+ * in its turn. The connection stays in step and the server holds no more than the budget (plus one network read
+ * and one message header per connection).
  */
 final class ThriftMessageDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(ThriftMessageDecoder.class);
+    /** Bytes a dropped message may have buffered before its header is complete. */
+    static final int MAX_UNRESERVED_HEADER_BYTES = 4096;
 
     private final int maxMessageBytes;
+    private final RequestBudget budget;
+    private final BurstLog overload;
     private final MessageScanner scanner = new MessageScanner();
     private WireMode mode;
     /** Whether the scanner has been reset for the message now arriving. */
@@ -26,9 +36,20 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
     /** Framed mode: the length of the frame now arriving. */
     private int frameLength;
     private boolean refused;
+    /** Bytes of the buffer reserved in the budget; never more than the buffer holds. */
+    private long reserved;
+    /** Whether the message now arriving is being dropped for want of budget. */
+    private boolean dropping;
+    /** Bytes of the message now arriving (frame length included) already discarded while dropping it. */
+    private int discarded;
+    /** The method name of the message being dropped, kept once its first bytes are discarded. */
+    private byte[] droppedName;
 
-    ThriftMessageDecoder(int maxMessageBytes) {
+    /** @param overload where refusals for want of budget are logged; shared by all connections */
+    ThriftMessageDecoder(int maxMessageBytes, RequestBudget budget, BurstLog overload) {
         this.maxMessageBytes = maxMessageBytes;
+        this.budget = budget;
+        this.overload = overload;
     }
 
     @Override
@@ -47,6 +68,8 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
             in.skipBytes(in.readableBytes());
             LOG.warn("Closing Thrift connection from {}: {}", ctx.channel().remoteAddress(), e.getMessage());
             ctx.close();
+        } finally {
+            settleReservation(in);
         }
     }
 
@@ -58,6 +81,13 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
                     ctx.channel().remoteAddress(), in.readableBytes());
             in.skipBytes(in.readableBytes());
         }
+        settleReservation(in);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        budget.release(reserved);
+        reserved = 0;
     }
 
     /** The next whole message in {@code in}, consumed, or null if it has not all arrived. */
@@ -66,36 +96,114 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
             return null;
         }
         int headerBytes = 0;
-        int available = in.readableBytes();
+        if (mode == WireMode.FRAMED && !inMessage) {
+            if (in.readableBytes() < WireMode.FRAME_HEADER_BYTES) {
+                return null;
+            }
+            frameLength = checkFrameLength(in.getInt(in.readerIndex()));
+        }
         if (mode == WireMode.FRAMED) {
             headerBytes = WireMode.FRAME_HEADER_BYTES;
-            if (!inMessage) {
-                if (available < headerBytes) {
-                    return null;
-                }
-                frameLength = checkFrameLength(in.getInt(in.readerIndex()));
-            }
-            available = Math.min(available - headerBytes, frameLength);
         }
         if (!inMessage) {
             scanner.reset(mode == WireMode.FRAMED ? frameLength : maxMessageBytes, mode == WireMode.FRAMED);
             inMessage = true;
+            dropping = false;
+            discarded = 0;
+            droppedName = null;
         }
-        int start = in.readerIndex() + headerBytes;
+        if (!dropping && !reserveBuffered(in)) {
+            dropping = true;
+            overload.event("Refusing Thrift calls: the server holds {} bytes of requests, its limit of {} is reached",
+                    budget.held(), budget.limit());
+        }
+        // While dropping, the buffer no longer starts with the message: its first `discarded` bytes are gone.
+        int start = in.readerIndex() + headerBytes - discarded;
+        int available = in.readableBytes() + discarded - headerBytes;
+        if (mode == WireMode.FRAMED) {
+            available = Math.min(available, frameLength);
+        }
         int length = scanner.scan(in, start, available);
         if (length == MessageScanner.NEED_MORE) {
+            if (dropping && scanner.headerDone()) {
+                discardWalkedBytes(in, start, headerBytes, available);
+            } else if (dropping && in.readableBytes() > MAX_UNRESERVED_HEADER_BYTES) {
+                throw new MalformedMessageException("a message header longer than " + MAX_UNRESERVED_HEADER_BYTES
+                        + " bytes arrives while the server holds its limit of " + budget.limit() + " bytes of requests");
+            }
             return null;
         }
         if (mode == WireMode.FRAMED && length != frameLength) {
             throw new MalformedMessageException("a " + frameLength + "-byte frame holds a " + length
                     + "-byte message and " + (frameLength - length) + " bytes more");
         }
+        inMessage = false;
+        if (dropping) {
+            byte[] name = droppedName != null ? droppedName : nameBytes(in, start);
+            in.skipBytes(headerBytes + length - discarded);
+            return ThriftCall.refused(mode, name, scanner.messageType(), scanner.seqId());
+        }
         byte[] message = new byte[length];
         in.getBytes(start, message);
         in.skipBytes(headerBytes + length);
-        inMessage = false;
+        // The bytes move from the buffer's reservation to the call's.
+        settleReservation(in);
+        if (!budget.tryReserve(length)) {
+            overload.event("Refusing Thrift calls: the server holds {} bytes of requests, its limit of {} is reached",
+                    budget.held(), budget.limit());
+            return ThriftCall.refused(mode, nameBytes(message, 0), scanner.messageType(), scanner.seqId());
+        }
+        overload.calm();
         return new ThriftCall(mode, message, scanner.nameOffset(), scanner.nameLength(), scanner.messageType(),
-                scanner.seqId());
+                scanner.seqId(), false);
+    }
+
+    /** Reserves budget for all the bytes buffered; false, reserving nothing more, if the budget is spent. */
+    private boolean reserveBuffered(ByteBuf in) {
+        long more = in.readableBytes() - reserved;
+        if (more <= 0) {
+            return true;
+        }
+        if (!budget.tryReserve(more)) {
+            return false;
+        }
+        reserved += more;
+        return true;
+    }
+
+    /** Releases the reservation for bytes no longer buffered. */
+    private void settleReservation(ByteBuf in) {
+        long excess = reserved - in.readableBytes();
+        if (excess > 0) {
+            budget.release(excess);
+            reserved -= excess;
+        }
+    }
+
+    /** While dropping: discards the message bytes walked so far (the name is kept first), releasing their budget. */
+    private void discardWalkedBytes(ByteBuf in, int start, int headerBytes, int available) {
+        if (droppedName == null) {
+            droppedName = nameBytes(in, start);
+        }
+        int walked = headerBytes + Math.min(scanner.position(), available); // from the start of the frame
+        int discard = walked - discarded;
+        if (discard > 0) {
+            in.skipBytes(discard);
+            discarded += discard;
+            settleReservation(in);
+        }
+    }
+
+    private byte[] nameBytes(ByteBuf in, int start) {
+        byte[] name = new byte[scanner.nameLength()];
+        in.getBytes(start + scanner.nameOffset(), name);
+        return name;
+    }
+
+    private byte[] nameBytes(byte[] message, int start) {
+        byte[] name = new byte[scanner.nameLength()];
+        System.arraycopy(message, start + scanner.nameOffset(), name, 0, name.length);
+        return name;
     }
 
     private int checkFrameLength(int length) throws MalformedMessageException {

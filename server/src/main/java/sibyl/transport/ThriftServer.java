@@ -29,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * Serves TBinaryProtocol on one port, framed and unframed alike (decided per connection from its first bytes),
  * handing each whole request message to the connection's Thrift processor.
  *
+ * <p>Memory: at most {@link TransportLimits#maxConnections} connections, and at most
+ * {@link TransportLimits#maxHeldBytes} bytes of requests held over all of them (see {@link RequestBudget}); calls
+ * beyond that are answered with an overload error, not queued.
+ *
  * <p>Network threads cut messages and never block; calls run on a pool of {@code workerThreads} threads, one call
  * of a connection at a time, so replies go out in request order. Input that is not Thrift, or breaks the
  * {@link TransportLimits}, closes that one connection.
@@ -50,6 +54,8 @@ public final class ThriftServer implements AutoCloseable {
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     private final ConnectionLimiter connectionLimiter;
     private final BurstLog overload = new BurstLog(LOG, "Thrift connections closed for want of workers");
+    private final BurstLog budgetSpent = new BurstLog(LOG, "Thrift calls refused for want of request budget");
+    private final RequestBudget budget;
     private final CallRunner runner;
 
     private EventLoopGroup acceptGroup;
@@ -77,6 +83,7 @@ public final class ThriftServer implements AutoCloseable {
         this.processorFactory = Objects.requireNonNull(processorFactory, "processorFactory");
         this.connectionLimiter = new ConnectionLimiter(limits.maxConnections());
         this.runner = new CallRunner(limits.maxMessageBytes());
+        this.budget = new RequestBudget(limits.maxHeldBytes());
     }
 
     /**
@@ -175,8 +182,8 @@ public final class ThriftServer implements AutoCloseable {
         if (limits.idleTimeoutSeconds() > 0) {
             pipeline.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeoutSeconds()));
         }
-        pipeline.addLast("messages", new ThriftMessageDecoder(limits.maxMessageBytes()));
-        pipeline.addLast("calls", new CallDispatcher(processorFactory, runner, workers, overload,
+        pipeline.addLast("messages", new ThriftMessageDecoder(limits.maxMessageBytes(), budget, budgetSpent));
+        pipeline.addLast("calls", new CallDispatcher(processorFactory, runner, budget, workers, overload,
                 limits.maxMessageBytes()));
     }
 

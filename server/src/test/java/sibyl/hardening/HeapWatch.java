@@ -1,0 +1,83 @@
+package sibyl.hardening;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Watches this JVM's heap while a test runs (the node under test is in-process). What is sampled is the heap left
+ * after each garbage collection, summed over the heap pools, since the heap in use between collections says more
+ * about the collector's mood than about what is live. {@link #retainedAfterGc()} forces collections and measures
+ * what survives, to catch leaks.
+ */
+final class HeapWatch implements AutoCloseable {
+    private static final long MB = 1024 * 1024;
+
+    private final List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+            .filter(p -> p.getType() == MemoryType.HEAP)
+            .toList();
+    private final long baseline;
+    private final Thread sampler;
+    private final CountDownLatch stop = new CountDownLatch(1);
+    private volatile long maxAfterGc;
+
+    HeapWatch() {
+        baseline = retainedAfterGc();
+        maxAfterGc = baseline;
+        sampler = new Thread(this::sample, "heap-watch");
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    private void sample() {
+        try {
+            do {
+                maxAfterGc = Math.max(maxAfterGc, afterLastGc());
+            } while (!stop.await(20, TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private long afterLastGc() {
+        long sum = 0;
+        for (MemoryPoolMXBean pool : heapPools) {
+            MemoryUsage usage = pool.getCollectionUsage();
+            if (usage != null) sum += usage.getUsed();
+        }
+        return sum;
+    }
+
+    /** Heap in use after full collections, the live set. */
+    static long retainedAfterGc() {
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        }
+        return used;
+    }
+
+    long baseline() {
+        return baseline;
+    }
+
+    /** Most heap found in use after any collection since the watch began, less the baseline. */
+    long peakGrowth() {
+        return Math.max(0, maxAfterGc - baseline);
+    }
+
+    static String mb(long bytes) {
+        return (bytes / MB) + " MB";
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop.countDown();
+        sampler.join();
+    }
+}
