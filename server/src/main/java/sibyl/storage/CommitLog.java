@@ -218,6 +218,16 @@ public final class CommitLog implements WriteLog, AutoCloseable {
         return directory;
     }
 
+    /** The segment written to now, or null after a failure; for tests that break it. */
+    CommitLogSegment activeSegment() {
+        lock.lock();
+        try {
+            return active;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Writes what was accepted, syncs and closes the files; later appends fail. Idempotent. */
     @Override
     public void close() {
