@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,12 +17,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.auth.AuthSettings;
 import sibyl.auth.Authenticator;
+import sibyl.config.CommitLogSync;
 import sibyl.config.StorageConf;
 import sibyl.dht.Partitioners;
 import sibyl.jmx.NodeBeans;
 import sibyl.service.ConfiguredSchema;
 import sibyl.service.LocalStorageService;
 import sibyl.service.NodeToken;
+import sibyl.storage.StorageOptions;
+import sibyl.storage.SyncMode;
 import sibyl.thrift.CassandraProcessorFactory;
 import sibyl.transport.ThriftServer;
 import sibyl.transport.TransportLimits;
@@ -55,8 +59,9 @@ public final class SibylNode implements AutoCloseable {
         Authenticator authenticator = auth.authenticatorFor(conf.authenticator());
         Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
         String token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
-        LocalStorageService storage = new LocalStorageService(Partitioners.forName(conf.partitioner()),
-                ConfiguredSchema.keyspaces(conf), conf.indexInterval());
+        // Replays the commit log before anything is served.
+        LocalStorageService storage = LocalStorageService.open(Partitioners.forName(conf.partitioner()),
+                ConfiguredSchema.keyspaces(conf), engineOptions(conf));
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
         CassandraProcessorFactory processors = new CassandraProcessorFactory(
@@ -70,9 +75,22 @@ public final class SibylNode implements AutoCloseable {
             thrift.start();
         } catch (RuntimeException | InterruptedException e) {
             zeroWrites.shutdownNow();
+            storage.close();
             throw e;
         }
         return new SibylNode(thrift, zeroWrites, storage, conf.clusterName(), token, endpoint);
+    }
+
+    /** The settings of storage-conf.xml the storage core needs, in its own terms. */
+    public static StorageOptions engineOptions(StorageConf conf) {
+        SyncMode sync = conf.commitLogSync() == CommitLogSync.BATCH
+                ? new SyncMode.Batch(Duration.ofNanos(Math.round(conf.commitLogSyncBatchWindowInMS() * 1_000_000)))
+                : new SyncMode.Periodic(Duration.ofMillis(conf.commitLogSyncPeriodInMS()));
+        return new StorageOptions(conf.commitLogDirectory(), sync, (long) conf.commitLogRotationThresholdInMB() << 20,
+                conf.dataFileDirectories(), conf.indexInterval(), conf.columnIndexSizeInKB() << 10,
+                (long) conf.memtableThroughputInMB() << 20,
+                Math.round(conf.memtableOperationsInMillions() * 1_000_000),
+                Duration.ofMinutes(conf.memtableFlushAfterMinutes()), conf.gcGraceSeconds());
     }
 
     public InetSocketAddress thriftAddress() {
@@ -87,6 +105,7 @@ public final class SibylNode implements AutoCloseable {
         return NodeBeans.of(clusterName, token, endpoint, storage, pools);
     }
 
+    /** Stops in the order that loses nothing: clients first, then pending ZERO writes, then the log. */
     @Override
     public void close() {
         thrift.close();
@@ -100,6 +119,7 @@ public final class SibylNode implements AutoCloseable {
             zeroWrites.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        storage.close();
     }
 
     /**

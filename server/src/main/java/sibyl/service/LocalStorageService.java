@@ -1,5 +1,6 @@
 package sibyl.service;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -17,33 +18,92 @@ import sibyl.db.Keyspace;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
+import sibyl.db.ResolvedMutation;
 import sibyl.db.RowSlice;
 import sibyl.db.SystemKeyspace;
+import sibyl.db.WriteLog;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Range;
 import sibyl.dht.Token;
+import sibyl.storage.CommitLog;
+import sibyl.storage.ReplaySummary;
+import sibyl.storage.StorageOptions;
 
-/** The storage core of this node, serving every configured keyspace from its own stores. */
-public final class LocalStorageService implements StorageService {
+/**
+ * The storage core of this node, serving every configured keyspace from its own stores.
+ * {@link #open} builds a durable one over a commit log; the constructor a memory-only one.
+ */
+public final class LocalStorageService implements StorageService, AutoCloseable {
     private final Partitioner partitioner;
     private final int indexInterval;
     private final Map<String, Keyspace> keyspaces = new LinkedHashMap<>();
+    private final CommitLog commitLog; // null when memory-only
+    private volatile ReplaySummary lastReplay; // set once by open, before the service is handed out
 
     /**
+     * A memory-only store: nothing is logged, nothing survives a restart.
+     *
      * @param keyspaces     the configured keyspaces; the {@code system} keyspace is added when absent
      * @param indexInterval how many keys one index sample stands for (IndexInterval, default 128)
      */
     public LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval) {
+        this(partitioner, keyspaces, indexInterval, null);
+    }
+
+    private LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval,
+                                CommitLog commitLog) {
         if (indexInterval <= 0) throw new IllegalArgumentException("IndexInterval must be positive: " + indexInterval);
         this.partitioner = partitioner;
         this.indexInterval = indexInterval;
+        this.commitLog = commitLog;
+        WriteLog log = commitLog == null ? WriteLog.NONE : commitLog;
         for (KSMetaData ks : keyspaces) {
-            if (this.keyspaces.put(ks.name(), new Keyspace(ks, partitioner)) != null) {
+            if (this.keyspaces.put(ks.name(), new Keyspace(ks, partitioner, log)) != null) {
                 throw new IllegalArgumentException("keyspace " + ks.name() + " defined twice");
             }
         }
-        this.keyspaces.computeIfAbsent(SystemKeyspace.NAME, n -> new Keyspace(SystemKeyspace.metadata(), partitioner));
+        this.keyspaces.computeIfAbsent(SystemKeyspace.NAME, n -> new Keyspace(SystemKeyspace.metadata(), partitioner, log));
+    }
+
+    /**
+     * Opens the durable store: opens the commit log in the options' directory and replays what
+     * it holds into the memtables, so the store serves everything written before the last stop
+     * (or crash) from its first request on.
+     *
+     * @throws IOException when the commit log cannot be opened or read
+     */
+    public static LocalStorageService open(Partitioner partitioner, List<KSMetaData> keyspaces, StorageOptions options)
+            throws IOException {
+        CommitLog commitLog = CommitLog.open(options);
+        try {
+            LocalStorageService service = new LocalStorageService(partitioner, keyspaces, options.indexInterval(), commitLog);
+            service.lastReplay = commitLog.recover(service::keyspace, service::replay);
+            return service;
+        } catch (IOException | RuntimeException | Error e) {
+            commitLog.close();
+            throw e;
+        }
+    }
+
+    /** What the start-up replay did; empty for a memory-only store. */
+    public Optional<ReplaySummary> replaySummary() {
+        return Optional.ofNullable(lastReplay);
+    }
+
+    /** The commit log, for the flush to report to; empty for a memory-only store. */
+    public Optional<CommitLog> commitLog() {
+        return Optional.ofNullable(commitLog);
+    }
+
+    /** Syncs and closes the commit log; writes fail afterwards, reads go on working. */
+    @Override
+    public void close() {
+        if (commitLog != null) commitLog.close();
+    }
+
+    private void replay(ResolvedMutation mutation) {
+        keyspaceNamed(mutation.keyspace()).replay(mutation);
     }
 
     @Override

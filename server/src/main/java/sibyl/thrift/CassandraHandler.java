@@ -37,10 +37,13 @@ import sibyl.db.InvalidQueryException;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowSlice;
+import sibyl.db.WriteFailedException;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
 import sibyl.service.StorageService;
 import org.apache.thrift.TApplicationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The 0.6 interface as one connection sees it. Describe calls are answered from the
@@ -48,6 +51,8 @@ import org.apache.thrift.TApplicationException;
  * the storage service. One instance per connection, holding that connection's login state.
  */
 final class CassandraHandler implements Cassandra.Iface {
+    private static final Logger log = LoggerFactory.getLogger(CassandraHandler.class);
+
     private final SchemaDescription schema;
     private final NodeDescription node;
     private final Authenticator authenticator;
@@ -272,7 +277,8 @@ final class CassandraHandler implements Cassandra.Iface {
 
     @Override
     public void insert(String keyspace, String key, ColumnPath path, ByteBuffer value, long timestamp,
-                       ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException {
+                       ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
+            TApplicationException {
         Deadline deadline = startCall();
         validation.validateKey(key);
         validation.validateInsertPath(keyspace, path);
@@ -287,7 +293,8 @@ final class CassandraHandler implements Cassandra.Iface {
 
     @Override
     public void batch_insert(String keyspace, String key, Map<String, List<ColumnOrSuperColumn>> cfmap,
-                             ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException {
+                             ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
+            TApplicationException {
         Deadline deadline = startCall();
         validation.validateKey(key);
         RowMutation.Builder m = RowMutation.builder(keyspace, key);
@@ -304,7 +311,8 @@ final class CassandraHandler implements Cassandra.Iface {
 
     @Override
     public void remove(String keyspace, String key, ColumnPath path, long timestamp, ConsistencyLevel cl)
-            throws InvalidRequestException, UnavailableException, TimedOutException {
+            throws InvalidRequestException, UnavailableException, TimedOutException,
+            TApplicationException {
         Deadline deadline = startCall();
         validation.validateKey(key);
         validation.validateRemovePath(keyspace, path);
@@ -317,7 +325,8 @@ final class CassandraHandler implements Cassandra.Iface {
 
     @Override
     public void batch_mutate(String keyspace, Map<String, Map<String, List<Mutation>>> mutationMap,
-                             ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException {
+                             ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
+            TApplicationException {
         Deadline deadline = startCall();
         // Everything is validated before anything is applied; each key is one atomic row mutation.
         List<RowMutation> mutations = new ArrayList<>(mutationMap.size());
@@ -369,20 +378,42 @@ final class CassandraHandler implements Cassandra.Iface {
     /**
      * Applies validated mutations. ZERO acknowledges before applying, as in 0.6; every other
      * level waits for this node, the only replica there is.
+     *
+     * <p>A write the node could not make durable (commit log unwritable: disk full, I/O error)
+     * reaches the client as a TApplicationException (INTERNAL_ERROR) saying so and why: the
+     * request was fine, the server failed, and 0.6's data calls declare nothing closer.
      */
     private void apply(List<RowMutation> mutations, ConsistencyLevel cl, Deadline deadline)
-            throws InvalidRequestException, TimedOutException {
+            throws InvalidRequestException, TimedOutException, TApplicationException {
         if (cl == ConsistencyLevel.ZERO) {
-            for (RowMutation m : mutations) background.execute(() -> storage.apply(m));
+            for (RowMutation m : mutations) background.execute(() -> applyUnacknowledged(m));
             return;
         }
+        int applied = 0;
         for (RowMutation m : mutations) {
-            storage(() -> {
-                storage.apply(m);
-                return null;
-            });
+            try {
+                storage(() -> {
+                    storage.apply(m);
+                    return null;
+                });
+            } catch (WriteFailedException e) {
+                String partly = applied == 0 ? "" : "; the first " + applied + " of the " + mutations.size()
+                        + " rows of this batch were written";
+                throw new TApplicationException(TApplicationException.INTERNAL_ERROR, e.getMessage() + partly);
+            }
+            applied++;
         }
         deadline.check();
+    }
+
+    /** A ZERO write: already acknowledged, so a failure can only be logged. */
+    private void applyUnacknowledged(RowMutation m) {
+        try {
+            storage.apply(m);
+        } catch (WriteFailedException | InvalidQueryException e) {
+            log.warn("A write at consistency level ZERO to key {} of keyspace {} was lost: {}", m.key(), m.keyspace(),
+                    e.getMessage());
+        }
     }
 
     /** Runs a storage call, turning a request the store refuses into 0.6's error. */

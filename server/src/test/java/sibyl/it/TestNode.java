@@ -2,6 +2,7 @@ package sibyl.it;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -54,7 +55,7 @@ public final class TestNode implements AutoCloseable {
                 .replaceFirst("<ThriftAddress>[^<]*</ThriftAddress>", "<ThriftAddress>127.0.0.1</ThriftAddress>");
         Path file = Files.writeString(conf.resolve("storage-conf.xml"), edit.apply(xml));
         for (String f : List.of("passwd.properties", "access.properties")) {
-            Files.copy(shippedConfDir().resolve(f), conf.resolve(f));
+            Files.copy(shippedConfDir().resolve(f), conf.resolve(f), StandardCopyOption.REPLACE_EXISTING); // restarts reuse the dir
         }
         StorageConf storageConf = StorageConfLoader.load(file, installDir);
         return new TestNode(SibylNode.start(storageConf, new AuthSettings(

@@ -1,0 +1,109 @@
+package sibyl.db;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The write log's payload: one {@link ResolvedMutation}.
+ *
+ * <p>Format (big-endian):
+ * <pre>
+ * ResolvedMutation := keyspace:string  key:string  count:int  Delta{count}
+ * Delta            := columnFamily:string  length:int  row:byte[length]   row in {@link ColumnFamilySerializer} form
+ * string           := length:int  UTF-8 bytes[length]
+ * </pre>
+ * Each row is length-prefixed so a reader can step over a column family it no longer knows
+ * (its schema changed between runs) and still read the others.
+ */
+public final class ResolvedMutationSerializer {
+    private ResolvedMutationSerializer() {
+    }
+
+    public static byte[] serialize(ResolvedMutation mutation) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+            DataOutputStream out = new DataOutputStream(bytes);
+            writeString(mutation.keyspace(), out);
+            writeString(mutation.key(), out);
+            out.writeInt(mutation.columnFamilies().size());
+            ByteArrayOutputStream rowBytes = new ByteArrayOutputStream(128);
+            for (ColumnFamily row : mutation.columnFamilies()) {
+                writeString(row.metadata().name(), out);
+                rowBytes.reset();
+                ColumnFamilySerializer.serialize(row, new DataOutputStream(rowBytes));
+                out.writeInt(rowBytes.size());
+                rowBytes.writeTo(out);
+            }
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException("in-memory serialization failed", e); // cannot happen
+        }
+    }
+
+    /**
+     * Reads a payload written by {@link #serialize}.
+     *
+     * @param schema  the keyspaces known now, by name
+     * @param unknown told "keyspace.columnfamily" for each delta skipped because the schema no
+     *                longer has that column family
+     * @return the mutation with the deltas of known column families (perhaps none)
+     * @throws IOException when the payload is not one {@link #serialize} wrote
+     */
+    public static ResolvedMutation deserialize(byte[] payload, Function<String, Optional<KSMetaData>> schema,
+                                               Consumer<String> unknown) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload));
+        String keyspace = readString(in);
+        String key = readString(in);
+        int count = in.readInt();
+        if (count < 0) throw new IOException("negative column family count " + count);
+        Optional<KSMetaData> ks = schema.apply(keyspace);
+        List<ColumnFamily> rows = new ArrayList<>(Math.min(count, 16));
+        for (int i = 0; i < count; i++) {
+            String cfName = readString(in);
+            byte[] row = new byte[checkedLength(in.readInt(), in)];
+            in.readFully(row);
+            Optional<CFMetaData> cf = ks.flatMap(k -> k.columnFamily(cfName));
+            if (cf.isEmpty()) {
+                unknown.accept(keyspace + "." + cfName);
+                continue;
+            }
+            DataInputStream rowIn = new DataInputStream(new ByteArrayInputStream(row));
+            rows.add(ColumnFamilySerializer.deserialize(cf.get(), rowIn));
+            if (rowIn.available() != 0) throw new IOException("trailing bytes after row of " + cfName);
+        }
+        if (in.available() != 0) throw new IOException("trailing bytes after mutation of key " + key);
+        return new ResolvedMutation(keyspace, key, rows);
+    }
+
+    private static void writeString(String s, DataOutput out) throws IOException {
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(utf8.length);
+        out.write(utf8);
+    }
+
+    private static String readString(DataInputStream in) throws IOException {
+        byte[] utf8 = new byte[checkedLength(in.readInt(), in)];
+        in.readFully(utf8);
+        return new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    /** A length that fits in what is left, so a bad one fails cleanly instead of allocating wildly. */
+    private static int checkedLength(int length, DataInputStream in) throws IOException {
+        if (length < 0 || length > in.available()) {
+            throw new IOException("length " + length + " exceeds the " + in.available() + " bytes left");
+        }
+        return length;
+    }
+}

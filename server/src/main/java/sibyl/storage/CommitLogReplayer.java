@@ -1,0 +1,83 @@
+package sibyl.storage;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sibyl.db.ColumnFamily;
+import sibyl.db.KSMetaData;
+import sibyl.db.ResolvedMutation;
+import sibyl.db.ResolvedMutationSerializer;
+
+/**
+ * Reads the segments found at start-up, oldest first, and hands each sound entry on. A segment
+ * with a torn or corrupt entry is read up to it, and the damage is logged in one line naming the
+ * file and offset; later segments are still read. Deltas of column families that are no longer
+ * configured are skipped, and named once at the end.
+ */
+final class CommitLogReplayer {
+    private static final Logger log = LoggerFactory.getLogger(CommitLogReplayer.class);
+
+    /** A segment as found on disk at start-up. */
+    record SegmentFile(long id, Path file) {
+    }
+
+    /** What replay found in one segment: the column families it held entries for. */
+    record Replayed(SegmentFile segment, long end, Set<ColumnFamilyId> dirty) {
+    }
+
+    record Result(List<Replayed> segments, ReplaySummary summary) {
+    }
+
+    private CommitLogReplayer() {
+    }
+
+    /**
+     * @param segments oldest first
+     * @param schema   the keyspaces configured now, by name
+     * @param sink     applies one mutation (to the memtables)
+     */
+    static Result replay(List<SegmentFile> segments, Function<String, Optional<KSMetaData>> schema,
+                         Consumer<ResolvedMutation> sink) throws IOException {
+        long started = System.nanoTime();
+        List<Replayed> replayed = new ArrayList<>();
+        Set<String> unknown = new TreeSet<>();
+        long entries = 0;
+        int damaged = 0;
+        for (SegmentFile segment : segments) {
+            Set<ColumnFamilyId> dirty = new HashSet<>();
+            SegmentReader.Outcome outcome = SegmentReader.read(segment.file(), segment.id(), (payload, end) -> {
+                ResolvedMutation m = ResolvedMutationSerializer.deserialize(payload, schema, unknown::add);
+                for (ColumnFamily cf : m.columnFamilies()) dirty.add(new ColumnFamilyId(m.keyspace(), cf.metadata().name()));
+                if (!m.columnFamilies().isEmpty()) sink.accept(m);
+            });
+            if (outcome.damaged()) {
+                damaged++;
+                log.warn("Commit log segment {} is damaged at offset {} ({}); replayed the {} entries before it"
+                                + " and skipped the rest of that segment", segment.file(), outcome.damageOffset(),
+                        outcome.damage(), outcome.entries());
+            }
+            entries += outcome.entries();
+            replayed.add(new Replayed(segment, outcome.end(), dirty));
+        }
+        if (!unknown.isEmpty()) {
+            log.warn("Commit log replay skipped entries of column families no longer configured: {}", unknown);
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+        ReplaySummary summary = new ReplaySummary(segments.size(), entries, damaged, elapsed);
+        if (!segments.isEmpty()) {
+            log.info("Replayed {} commit log entries from {} segments in {} ms", entries, segments.size(),
+                    elapsed.toMillis());
+        }
+        return new Result(replayed, summary);
+    }
+}
