@@ -151,21 +151,29 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
                 ctx.channel().config().setAutoRead(true);
             }
             if (call.refused()) {
-                ByteBuf reply = runner.overloadReply(call, ctx.alloc(), budget.limit());
-                if (reply != null) {
-                    ctx.writeAndFlush(reply);
-                }
+                refuse(call, "the server holds its limit of " + budget.limit() + " bytes of requests");
                 continue;
             }
             callRunning = true;
             try {
                 workers.execute(() -> runCall(call));
+                overload.calm();
             } catch (RejectedExecutionException e) {
+                // The queue holds a call per connection, but a connection that closes leaves its queued call behind
+                // and its place to a new connection, so under churn the queue can fill up.
                 callRunning = false;
                 budget.release(call.heldBytes());
-                overload.event("Closing {}: the worker pool is shut down or its queue is full", connection);
-                ctx.close();
+                overload.event("Refusing a call of {}: the queue of calls waiting for a worker is full", connection);
+                refuse(call, "the queue of calls waiting for a worker is full");
             }
+        }
+    }
+
+    /** Answers a call that will not run with an overload error, in its turn. */
+    private void refuse(ThriftCall call, String why) {
+        ByteBuf reply = runner.overloadReply(call, ctx.alloc(), why);
+        if (reply != null) {
+            ctx.writeAndFlush(reply);
         }
     }
 

@@ -12,6 +12,7 @@ import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.transport.TMemoryInputTransport;
+import org.apache.thrift.transport.TTransportException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,16 @@ final class CallRunner {
                 TProtocol in = new TBinaryProtocol(new TMemoryInputTransport(inputConfiguration, call.message()),
                         maxMessageBytes, maxMessageBytes, false, true);
                 processor.process(in, out);
+            } catch (TTransportException e) {
+                // The handler does no I/O, so this came from reading the message: the generated readers check a
+                // field's type but not a container's element types, so arguments of the wrong shape can run past
+                // the end of the message. libthrift answers arguments it cannot read with PROTOCOL_ERROR.
+                LOG.debug("Unreadable arguments of {} from {}: {}", call.methodName(), peer, e.getMessage());
+                reply.writerIndex(bodyStart);
+                if (!call.isOneway()) {
+                    writeException(out, call, TApplicationException.PROTOCOL_ERROR, "Cannot read the arguments of "
+                            + call.methodName() + ": " + e.getMessage());
+                }
             } catch (Throwable t) {
                 if (t instanceof VirtualMachineError fatal && !(t instanceof StackOverflowError)) {
                     throw fatal;
@@ -65,7 +76,8 @@ final class CallRunner {
                 LOG.error("Internal error processing {} for {}", call.methodName(), peer, t);
                 reply.writerIndex(bodyStart);
                 if (!call.isOneway()) {
-                    writeInternalError(out, call);
+                    writeException(out, call, TApplicationException.INTERNAL_ERROR,
+                            "Internal error processing " + call.methodName());
                 }
             }
             if (reply.writerIndex() == bodyStart) {
@@ -84,11 +96,11 @@ final class CallRunner {
     }
 
     /**
-     * The answer to a call refused because the server held its limit of request bytes: a TApplicationException
-     * (type UNKNOWN, as no standard type means "overloaded") saying so, for the client to retry later. Null for a
-     * oneway call, which gets no reply.
+     * The answer to a call refused for overload: a TApplicationException (type UNKNOWN, as no standard type means
+     * "overloaded") saying "Server overloaded: {@code why}; the method was not run, retry later". Null for a oneway
+     * call, which gets no reply.
      */
-    ByteBuf overloadReply(ThriftCall call, ByteBufAllocator allocator, long maxHeldBytes) {
+    ByteBuf overloadReply(ThriftCall call, ByteBufAllocator allocator, String why) {
         if (call.isOneway()) {
             return null;
         }
@@ -99,8 +111,8 @@ final class CallRunner {
         try {
             TProtocol out = new TBinaryProtocol(new ByteBufTransport(reply));
             out.writeMessageBegin(new TMessage(method, TMessageType.EXCEPTION, call.seqId()));
-            new TApplicationException(TApplicationException.UNKNOWN, OVERLOADED + ": the server holds its limit of "
-                    + maxHeldBytes + " bytes of requests; " + method + " was not run, retry later").write(out);
+            new TApplicationException(TApplicationException.UNKNOWN, OVERLOADED + ": " + why + "; " + method
+                    + " was not run, retry later").write(out);
             out.writeMessageEnd();
         } catch (TException e) {
             reply.release();
@@ -112,13 +124,11 @@ final class CallRunner {
         return reply;
     }
 
-    /** What libthrift's generated processor replies when a handler throws. */
-    private static void writeInternalError(TProtocol out, ThriftCall call) {
-        String method = call.methodName();
+    /** An EXCEPTION reply, as libthrift's generated processor writes when a handler throws (INTERNAL_ERROR). */
+    private static void writeException(TProtocol out, ThriftCall call, int type, String message) {
         try {
-            out.writeMessageBegin(new TMessage(method, TMessageType.EXCEPTION, call.seqId()));
-            new TApplicationException(TApplicationException.INTERNAL_ERROR, "Internal error processing " + method)
-                    .write(out);
+            out.writeMessageBegin(new TMessage(call.methodName(), TMessageType.EXCEPTION, call.seqId()));
+            new TApplicationException(type, message).write(out);
             out.writeMessageEnd();
         } catch (TException e) {
             throw new IllegalStateException("writing to memory cannot fail", e);

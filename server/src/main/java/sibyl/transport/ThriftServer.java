@@ -53,7 +53,7 @@ public final class ThriftServer implements AutoCloseable {
 
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     private final ConnectionLimiter connectionLimiter;
-    private final BurstLog overload = new BurstLog(LOG, "Thrift connections closed for want of workers");
+    private final BurstLog overload = new BurstLog(LOG, "Thrift calls refused for want of workers");
     private final BurstLog budgetSpent = new BurstLog(LOG, "Thrift calls refused for want of request budget");
     private final RequestBudget budget;
     private final CallRunner runner;

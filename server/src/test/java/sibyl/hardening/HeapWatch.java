@@ -1,5 +1,6 @@
 package sibyl.hardening;
 
+import io.netty.buffer.PooledByteBufAllocator;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -12,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  * Watches this JVM's heap while a test runs (the node under test is in-process). What is sampled is the heap left
  * after each garbage collection, summed over the heap pools, since the heap in use between collections says more
  * about the collector's mood than about what is live. {@link #retainedAfterGc()} forces collections and measures
- * what survives, to catch leaks.
+ * what survives, to catch leaks. Netty's pooled direct memory, where the node buffers what it reads, is sampled
+ * too.
  */
 final class HeapWatch implements AutoCloseable {
     private static final long MB = 1024 * 1024;
@@ -24,10 +26,14 @@ final class HeapWatch implements AutoCloseable {
     private final Thread sampler;
     private final CountDownLatch stop = new CountDownLatch(1);
     private volatile long maxAfterGc;
+    private final long directBaseline;
+    private volatile long maxDirect;
 
     HeapWatch() {
         baseline = retainedAfterGc();
         maxAfterGc = baseline;
+        directBaseline = nettyDirect();
+        maxDirect = directBaseline;
         sampler = new Thread(this::sample, "heap-watch");
         sampler.setDaemon(true);
         sampler.start();
@@ -37,6 +43,7 @@ final class HeapWatch implements AutoCloseable {
         try {
             do {
                 maxAfterGc = Math.max(maxAfterGc, afterLastGc());
+                maxDirect = Math.max(maxDirect, nettyDirect());
             } while (!stop.await(20, TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -60,6 +67,19 @@ final class HeapWatch implements AutoCloseable {
             used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
         return used;
+    }
+
+    /**
+     * Direct memory in use by Netty's default pooled allocator, which the node's network threads read into: bytes
+     * the transport buffers live there, not on the heap.
+     */
+    private static long nettyDirect() {
+        return PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
+    }
+
+    /** Most direct memory Netty's pools held since the watch began, less what they held then. */
+    long peakDirectGrowth() {
+        return Math.max(0, maxDirect - directBaseline);
     }
 
     long baseline() {

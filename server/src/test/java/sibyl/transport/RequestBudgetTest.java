@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.protocol.TMessageType;
@@ -99,6 +101,55 @@ class RequestBudgetTest {
             }
             RawClient last = server.raw().send(propertyCall(99, 60 * 1024));
             assertNull(last.readReply(false, new Cassandra.get_string_property_result()).exception());
+        }
+    }
+
+    @Test
+    void callsWaitingForABusyWorkerHoldNoMoreThanTheBudget() throws Exception {
+        long budget = 4 * LIMIT;
+        TransportLimits limits = new TransportLimits(LIMIT, 100, 0, budget);
+        try (TestServer server = new TestServer(limits, 1)) {
+            // The only worker is kept busy, holding 10 KB of the budget.
+            RawClient holder = server.raw().send(paddedGatedCall(1, 10 * 1024));
+            assertTrue(server.stub.gatedCallStarted.await(10, java.util.concurrent.TimeUnit.SECONDS));
+            int flood = 40;
+            int messageBytes = propertyCall(0, 60 * 1024).length;
+            List<RawClient> clients = new ArrayList<>();
+            for (int i = 0; i < flood; i++) {
+                clients.add(server.raw().send(propertyCall(i, 60 * 1024)));
+            }
+            // Those admitted wait for the worker; the rest must be answered while it is still busy.
+            java.util.concurrent.ExecutorService readers = java.util.concurrent.Executors.newFixedThreadPool(flood);
+            try {
+                java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+                List<java.util.concurrent.Future<Boolean>> outcomes = new ArrayList<>();
+                for (RawClient client : clients) {
+                    outcomes.add(readers.submit(() -> {
+                        RawClient.Reply reply = client.readReply(false, new Cassandra.get_string_property_result());
+                        if (reply.exception() != null) {
+                            assertEquals(TApplicationException.UNKNOWN, reply.exception().getType());
+                            refused.incrementAndGet();
+                            return false;
+                        }
+                        return true;
+                    }));
+                }
+                long maxAdmitted = (budget - 10 * 1024) / messageBytes;
+                Await.until("all but the " + maxAdmitted + " calls the budget has room for are refused",
+                        () -> refused.get() >= flood - maxAdmitted);
+                int refusedWhileBusy = refused.get();
+                assertTrue(refusedWhileBusy < flood, "at least one call was admitted");
+                server.stub.gate.countDown();
+                holder.readReply(false, new Cassandra.describe_partitioner_result());
+                int admitted = 0;
+                for (java.util.concurrent.Future<Boolean> outcome : outcomes) {
+                    if (outcome.get(10, java.util.concurrent.TimeUnit.SECONDS)) admitted++;
+                }
+                assertEquals(flood - refusedWhileBusy, admitted, "nothing was refused once the worker was free");
+                assertEquals(1 + admitted, server.stub.calls.get());
+            } finally {
+                readers.shutdownNow();
+            }
         }
     }
 

@@ -1,0 +1,36 @@
+package sibyl.hardening;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.util.List;
+import org.slf4j.LoggerFactory;
+
+/** Collects what one logger (and those below it) logs while open. */
+final class CapturedLog implements AutoCloseable {
+    private final Logger logger;
+    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+    CapturedLog(String name) {
+        logger = (Logger) LoggerFactory.getLogger(name);
+        appender.start();
+        logger.addAppender(appender);
+    }
+
+    /** The formatted messages logged at {@code level} so far. */
+    List<String> messages(Level level) {
+        synchronized (appender.list) {
+            return appender.list.stream()
+                    .filter(event -> event.getLevel() == level)
+                    .map(ILoggingEvent::getFormattedMessage)
+                    .toList();
+        }
+    }
+
+    @Override
+    public void close() {
+        logger.detachAppender(appender);
+        appender.stop();
+    }
+}
