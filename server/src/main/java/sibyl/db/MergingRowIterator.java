@@ -10,9 +10,9 @@ import sibyl.dht.DecoratedKey;
 
 /**
  * Merges several ring-ordered row iterators into one, reconciling the versions of a key that
- * more than one source holds.
+ * more than one source holds. Used by reads across a store's sources and by compaction.
  */
-final class MergingRowIterator implements Iterator<Map.Entry<DecoratedKey, ColumnFamily>> {
+public final class MergingRowIterator implements Iterator<Map.Entry<DecoratedKey, ColumnFamily>> {
     private static final class Head implements Comparable<Head> {
         final Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rest;
         Map.Entry<DecoratedKey, ColumnFamily> current;
@@ -43,7 +43,7 @@ final class MergingRowIterator implements Iterator<Map.Entry<DecoratedKey, Colum
     }
 
     /** One iterator over the sources: the only one itself when there is just one. */
-    static Iterator<Map.Entry<DecoratedKey, ColumnFamily>> of(List<Iterator<Map.Entry<DecoratedKey, ColumnFamily>>> sources) {
+    public static Iterator<Map.Entry<DecoratedKey, ColumnFamily>> of(List<Iterator<Map.Entry<DecoratedKey, ColumnFamily>>> sources) {
         return sources.size() == 1 ? sources.get(0) : new MergingRowIterator(sources);
     }
 

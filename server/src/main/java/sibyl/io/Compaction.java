@@ -1,0 +1,92 @@
+package sibyl.io;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import sibyl.db.CFMetaData;
+import sibyl.db.ColumnFamily;
+import sibyl.db.MergingRowIterator;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.Partitioner;
+
+/**
+ * Merges SSTables of one column family into one: rows of a key reconciled across inputs, shadowed
+ * columns dropped, and (in a major compaction) tombstones past GCGraceSeconds purged.
+ *
+ * <p>Only writes the new SSTable. Swapping it in for its inputs and then marking them obsolete
+ * and releasing them ({@link SSTableReader#markObsolete}) is the store's job; inputs stay
+ * readable throughout, so reads and writes never wait for a compaction.
+ */
+public final class Compaction {
+    /**
+     * What a compaction did.
+     *
+     * @param output  the new SSTable; empty when nothing survived the merge (no file is left)
+     * @param rowsIn  rows read, counting a key once per input holding it
+     * @param rowsOut rows written
+     */
+    public record Result(Optional<Descriptor> output, long rowsIn, long rowsOut, long bytesIn, long bytesOut) {
+    }
+
+    private Compaction() {
+    }
+
+    /**
+     * Writes the merge of {@code inputs} as the SSTable {@code output}.
+     *
+     * @param columnIndexSize bytes per column index block (ColumnIndexSizeInKB × 1024)
+     * @param gcBefore        seconds since the epoch, now − GCGraceSeconds: older tombstones may go
+     * @param major           true when {@code inputs} are every SSTable of the column family, the
+     *                        only case where purging tombstones is safe (see {@link TombstonePurger})
+     * @throws IllegalStateException when an input is already closed
+     */
+    public static Result compact(List<SSTableReader> inputs, Descriptor output, Partitioner partitioner,
+                                 int columnIndexSize, int gcBefore, boolean major) throws IOException {
+        if (inputs.isEmpty()) throw new IllegalArgumentException("nothing to compact into " + output);
+        CFMetaData metadata = inputs.get(0).metadata();
+        List<SSTableReader> acquired = new ArrayList<>();
+        try {
+            long expectedKeys = 0;
+            long bytesIn = 0;
+            for (SSTableReader sstable : inputs) {
+                if (!sstable.metadata().equals(metadata)) {
+                    throw new IllegalArgumentException("cannot compact " + sstable + " of " + sstable.metadata().name()
+                            + " with sstables of " + metadata.name());
+                }
+                if (!sstable.acquire()) throw new IllegalStateException(sstable + " is closed; cannot compact it");
+                acquired.add(sstable);
+                expectedKeys += sstable.statistics().rowCount();
+                bytesIn += sstable.dataLength();
+            }
+            return merge(acquired, output, metadata, partitioner, columnIndexSize, expectedKeys, bytesIn,
+                    new TombstonePurger(gcBefore, major));
+        } finally {
+            for (SSTableReader sstable : acquired) sstable.release();
+        }
+    }
+
+    private static Result merge(List<SSTableReader> inputs, Descriptor output, CFMetaData metadata, Partitioner partitioner,
+                                int columnIndexSize, long expectedKeys, long bytesIn, TombstonePurger purger)
+            throws IOException {
+        DecoratedKey start = DecoratedKey.startOf(partitioner.getMinimumToken());
+        List<Iterator<Map.Entry<DecoratedKey, ColumnFamily>>> scanners = new ArrayList<>();
+        for (SSTableReader sstable : inputs) scanners.add(sstable.rowsFrom(start));
+        Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = MergingRowIterator.of(scanners);
+        try (SSTableWriter writer = SSTableWriter.create(output, metadata, partitioner, columnIndexSize, expectedKeys)) {
+            while (rows.hasNext()) {
+                Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
+                ColumnFamily kept = purger.purge(row.getValue());
+                if (kept != null) writer.append(row.getKey(), kept);
+            }
+            // Every input is read whole, so rows in = the inputs' row counts.
+            long rowsIn = expectedKeys;
+            if (writer.rowCount() == 0) return new Result(Optional.empty(), rowsIn, 0, bytesIn, 0);
+            long rowsOut = writer.rowCount();
+            long bytesOut = writer.dataLength();
+            return new Result(Optional.of(writer.finish(LogPosition.NONE)), rowsIn, rowsOut, bytesIn, bytesOut);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package sibyl.io;
+
+import sibyl.db.Cell;
+import sibyl.db.Column;
+import sibyl.db.ColumnFamily;
+import sibyl.db.SuperColumn;
+
+/**
+ * What compaction keeps of a merged row: never a column shadowed by a row or super column
+ * tombstone (no reader can see it, whatever else exists); and, when tombstones may be purged,
+ * no tombstone at any level whose local deletion time is before {@code gcBefore}. A super
+ * column left with neither subcolumns nor tombstone goes, and so does a row left with nothing.
+ *
+ * <p>Purging is only safe when the merge holds every version of the row on this node that a
+ * tombstone could hide (a major compaction): a tombstone dropped from one SSTable would let an
+ * older column in another come back.
+ */
+final class TombstonePurger {
+    private final int gcBefore;
+    private final boolean purgeTombstones;
+
+    /**
+     * @param gcBefore        seconds since the epoch: now − GCGraceSeconds
+     * @param purgeTombstones whether tombstones older than {@code gcBefore} go (see class comment)
+     */
+    TombstonePurger(int gcBefore, boolean purgeTombstones) {
+        this.gcBefore = gcBefore;
+        this.purgeTombstones = purgeTombstones;
+    }
+
+    /** The row to write, or null when nothing of it needs keeping. */
+    ColumnFamily purge(ColumnFamily row) {
+        long rowShadow = row.markedForDeleteAt();
+        ColumnFamily kept = ColumnFamily.empty(row.metadata());
+        if (row.isMarkedForDelete() && !expired(row.localDeletionTime())) {
+            kept = kept.withDeletion(row.markedForDeleteAt(), row.localDeletionTime());
+        }
+        for (Cell cell : row.cells()) {
+            Cell k = cell instanceof Column c ? keep(c, rowShadow) : keep((SuperColumn) cell, rowShadow);
+            if (k != null) kept = kept.withCell(k);
+        }
+        return kept.isEmpty() ? null : kept;
+    }
+
+    private Column keep(Column c, long shadow) {
+        if (c.timestamp() <= shadow) return null;
+        if (c.isTombstone() && expired(c.localDeletionTime())) return null;
+        return c;
+    }
+
+    private SuperColumn keep(SuperColumn sc, long rowShadow) {
+        // A super column tombstone no newer than the row tombstone hides nothing the row's does not.
+        boolean ownTombstone = sc.isMarkedForDelete() && sc.markedForDeleteAt() > rowShadow && !expired(sc.localDeletionTime());
+        long shadow = Math.max(rowShadow, sc.markedForDeleteAt());
+        SuperColumn kept = SuperColumn.empty(sc.name(), sc.subcomparator());
+        if (ownTombstone) kept = kept.withDeletion(sc.markedForDeleteAt(), sc.localDeletionTime());
+        for (Column c : sc.subcolumns()) {
+            Column k = keep(c, shadow);
+            if (k != null) kept = kept.withColumn(k);
+        }
+        return kept.subcolumnCount() == 0 && !kept.isMarkedForDelete() ? null : kept;
+    }
+
+    private boolean expired(int localDeletionTime) {
+        return purgeTombstones && localDeletionTime < gcBefore;
+    }
+}
