@@ -20,13 +20,18 @@ import java.util.function.Function;
  * <p>Format (big-endian):
  * <pre>
  * ResolvedMutation := keyspace:string  key:string  count:int  Delta{count}
- * Delta            := columnFamily:string  length:int  row:byte[length]   row in {@link ColumnFamilySerializer} form
+ * Delta            := columnFamily:string  type:byte  length:int  row:byte[length]
+ *                     type 0 = Standard, 1 = Super; row in {@link ColumnFamilySerializer} form
  * string           := length:int  UTF-8 bytes[length]
  * </pre>
- * Each row is length-prefixed so a reader can step over a column family it no longer knows
- * (its schema changed between runs) and still read the others.
+ * Each row is length-prefixed so a reader can step over a column family whose schema changed
+ * between runs (dropped, or now of the other type, or with a comparator its names no longer
+ * fit) and still read the others.
  */
 public final class ResolvedMutationSerializer {
+    private static final int STANDARD = 0;
+    private static final int SUPER = 1;
+
     private ResolvedMutationSerializer() {
     }
 
@@ -40,6 +45,7 @@ public final class ResolvedMutationSerializer {
             ByteArrayOutputStream rowBytes = new ByteArrayOutputStream(128);
             for (ColumnFamily row : mutation.columnFamilies()) {
                 writeString(row.metadata().name(), out);
+                out.writeByte(row.isSuper() ? SUPER : STANDARD);
                 rowBytes.reset();
                 ColumnFamilySerializer.serialize(row, new DataOutputStream(rowBytes));
                 out.writeInt(rowBytes.size());
@@ -56,8 +62,8 @@ public final class ResolvedMutationSerializer {
      * Reads a payload written by {@link #serialize}.
      *
      * @param schema  the keyspaces known now, by name
-     * @param unknown told "keyspace.columnfamily" for each delta skipped because the schema no
-     *                longer has that column family
+     * @param unknown told "keyspace.columnfamily" (and why, when it is still configured) for each
+     *                delta skipped because the schema no longer fits it
      * @return the mutation with the deltas of known column families (perhaps none)
      * @throws IOException when the payload is not one {@link #serialize} wrote
      */
@@ -72,19 +78,44 @@ public final class ResolvedMutationSerializer {
         List<ColumnFamily> rows = new ArrayList<>(Math.min(count, 16));
         for (int i = 0; i < count; i++) {
             String cfName = readString(in);
+            int type = in.readUnsignedByte();
+            if (type != STANDARD && type != SUPER) throw new IOException("unknown column family type " + type);
             byte[] row = new byte[checkedLength(in.readInt(), in)];
             in.readFully(row);
             Optional<CFMetaData> cf = ks.flatMap(k -> k.columnFamily(cfName));
+            String name = keyspace + "." + cfName;
             if (cf.isEmpty()) {
-                unknown.accept(keyspace + "." + cfName);
-                continue;
+                unknown.accept(name);
+            } else if (cf.get().isSuper() != (type == SUPER)) {
+                unknown.accept(name + " (written as " + (type == SUPER ? "Super" : "Standard") + ")");
+            } else {
+                ColumnFamily decoded = decodeRow(cf.get(), row);
+                if (decoded == null) {
+                    unknown.accept(name + " (its names do not fit the configured comparator)");
+                } else {
+                    rows.add(decoded);
+                }
             }
-            DataInputStream rowIn = new DataInputStream(new ByteArrayInputStream(row));
-            rows.add(ColumnFamilySerializer.deserialize(cf.get(), rowIn));
-            if (rowIn.available() != 0) throw new IOException("trailing bytes after row of " + cfName);
         }
         if (in.available() != 0) throw new IOException("trailing bytes after mutation of key " + key);
         return new ResolvedMutation(keyspace, key, rows);
+    }
+
+    /**
+     * A row as the column family is configured now; null when its names no longer fit the
+     * comparator. The row's bytes are intact (the log checks them), so a row that does not
+     * read back is a schema change, not damage.
+     */
+    private static ColumnFamily decodeRow(CFMetaData cf, byte[] row) throws IOException {
+        DataInputStream rowIn = new DataInputStream(new ByteArrayInputStream(row));
+        ColumnFamily decoded;
+        try {
+            decoded = ColumnFamilySerializer.deserialize(cf, rowIn);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (rowIn.available() != 0) throw new IOException("trailing bytes after row of " + cf.name());
+        return decoded;
     }
 
     private static void writeString(String s, DataOutput out) throws IOException {

@@ -71,6 +71,7 @@ public final class CommitLog implements WriteLog, AutoCloseable {
     private final long segmentSizeBytes;
     private final Syncer syncer;
     private final AtomicLong syncs = new AtomicLong();
+    private final AtomicLong entries = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock:
     private final TreeMap<Long, CommitLogSegment> segments = new TreeMap<>();
@@ -197,6 +198,11 @@ public final class CommitLog implements WriteLog, AutoCloseable {
         }
     }
 
+    /** Entries written since open. */
+    public long entryCount() {
+        return entries.get();
+    }
+
     /** fsyncs performed so far (by sync threads, rotations and close). */
     public long syncCount() {
         return syncs.get();
@@ -236,6 +242,7 @@ public final class CommitLog implements WriteLog, AutoCloseable {
         try {
             if (closed) return;
             closed = true;
+            log.info("Commit log closed: {} entries written with {} fsyncs since start", entries.get(), syncs.get());
             CommitLogSegment last = active;
             active = null;
             if (last == null) return;
@@ -298,6 +305,7 @@ public final class CommitLog implements WriteLog, AutoCloseable {
                 ends.add(new LogPosition(segment.id(), end));
                 for (ColumnFamilyId cf : p.columnFamilies()) segment.markDirty(cf, end);
             }
+            this.entries.addAndGet(entries.size());
             return new Written(segment, start, ends);
         } finally {
             lock.unlock();

@@ -105,6 +105,13 @@ class ColumnFamilySerializerTest {
         back = ResolvedMutationSerializer.deserialize(payload, ks -> Optional.of(withoutSuper), unknown::add);
         assertEquals(1, back.columnFamilies().size());
         assertEquals(List.of(KS + "." + TestSchema.SUPER), unknown);
+
+        unknown.clear();
+        KSMetaData superNowStandard = new KSMetaData(KS, 1, List.of(STD,
+                CFMetaData.standard(KS, TestSchema.SUPER, SUPER.comparator())));
+        back = ResolvedMutationSerializer.deserialize(payload, ks -> Optional.of(superNowStandard), unknown::add);
+        assertEquals(List.of(STD), back.columnFamilies().stream().map(ColumnFamily::metadata).toList());
+        assertEquals(List.of(KS + "." + TestSchema.SUPER + " (written as Super)"), unknown);
     }
 
     @Test
