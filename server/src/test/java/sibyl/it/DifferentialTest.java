@@ -42,11 +42,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Random writes sent both to a real node and to {@link ReferenceModel}; every few steps the
- * node's answers to get, get_slice, get_count, multiget_slice and get_range_slices must equal
- * the model's, under RandomPartitioner and (a shorter run) OrderPreservingPartitioner, range
- * reads by keys and by wrapping tokens. Small name, value and timestamp pools make collisions (equal timestamps,
- * tombstone ties, resurrections) common. Prints its seed; rerun with {@code -Dsibyl.seed=N},
- * and change the length with {@code -Dsibyl.differential.steps=N}.
+ * node's answers to get, get_slice, get_count, multiget_slice and get_range_slices (by keys and
+ * by wrapping tokens) must equal the model's, under RandomPartitioner and, in a shorter run,
+ * OrderPreservingPartitioner. Small name, value and timestamp pools make collisions (equal
+ * timestamps, tombstone ties, resurrections) common. Prints its seed; rerun with
+ * {@code -Dsibyl.seed=N}, and change the length with {@code -Dsibyl.differential.steps=N}.
  */
 class DifferentialTest {
     private static final String KS = "Keyspace1";

@@ -17,7 +17,6 @@ import static sibyl.it.Requests.parent;
 import static sibyl.it.Requests.path;
 import static sibyl.it.Requests.range;
 import static sibyl.it.Requests.superColumn;
-import static sibyl.it.Requests.timeUuid;
 import static sibyl.it.Requests.tokens;
 import static sibyl.it.Requests.uuid;
 import static sibyl.it.Requests.why;
