@@ -261,6 +261,12 @@ class ValidationErrorsTest {
                 rule("CoSC subcolumn checked by the subcomparator", "invalid UTF8 bytes [-1]",
                         x -> x.batch_insert(KS, "k", Map.of("Super2", List.of(cosc(new SuperColumn(b("sc"),
                                 List.of(new org.apache.cassandra.thrift.Column(b((byte) 0xff), b("v"), 1)))))), ONE)),
+                rule("CoSC with both, standard CF", "supercolumn parameter is invalid for standard CF Standard1",
+                        x -> x.batch_insert(KS, "k", Map.of("Standard1", List.of(cosc(column("a", "v", 1))
+                                .setSuper_column(superColumn("sc", column("b", "v", 1))))), ONE)),
+                rule("CoSC with both, super CF: the column first", "supercolumn parameter is not optional for super CF Super1",
+                        x -> x.batch_insert(KS, "k", Map.of("Super1", List.of(cosc(column("a", "v", 1))
+                                .setSuper_column(superColumn("sc", column("b", "v", 1))))), ONE)),
                 rule("Mutation with both", "Mutation may have either a ColumnOrSuperColumn or a Deletion, but not both",
                         x -> x.batch_mutate(KS, batch("k", "Standard1", bothInOneMutation()), ONE)),
                 rule("Mutation with neither", "Mutation must have one ColumnOrSuperColumn or one Deletion",
