@@ -114,13 +114,14 @@ final class ThriftValidation {
         if (!cf.isSuper() && superColumn != null) {
             throw new InvalidRequestException("supercolumn may not be specified for standard CF " + cf.name());
         }
+        if (column != null) validateNames(cf, superColumn, List.of(column));
+        if (superColumn != null) validateNames(cf, null, List.of(superColumn));
         if (cf.isSuper() && column != null && superColumn == null) {
             // 0.6 accepted this and stored a plain column inside a super CF; nothing could read it back.
+            // Checked after 0.6's checks, so a request 0.6 refused gets 0.6's answer.
             throw new InvalidRequestException("column may not be specified without a supercolumn for super CF "
                     + cf.name());
         }
-        if (column != null) validateNames(cf, superColumn, List.of(column));
-        if (superColumn != null) validateNames(cf, null, List.of(superColumn));
         return cf;
     }
 
@@ -189,12 +190,13 @@ final class ThriftValidation {
                         : "start key's md5 sorts after end key's md5.  this is not allowed; you probably should "
                                 + "not specify end key at all, under RandomPartitioner");
             }
-        } else {
-            // 0.6 failed with an internal error on a token it could not parse.
+        }
+        if (range.getCount() <= 0) throw new InvalidRequestException("maxRows must be positive");
+        if (range.isSetStart_token()) {
+            // 0.6 failed with an internal error, after its checks, on a token it could not parse.
             parseToken(partitioner, "start", range.getStart_token());
             parseToken(partitioner, "end", range.getEnd_token());
         }
-        if (range.getCount() <= 0) throw new InvalidRequestException("maxRows must be positive");
     }
 
     private static void parseToken(Partitioner partitioner, String which, String token) throws InvalidRequestException {
@@ -228,6 +230,9 @@ final class ThriftValidation {
     /** One ColumnOrSuperColumn of batch_insert or batch_mutate, for column family {@code cfName}. */
     void validateColumnOrSuperColumn(String keyspace, String cfName, ColumnOrSuperColumn cosc)
             throws InvalidRequestException {
+        if (!cosc.isSetColumn() && !cosc.isSetSuper_column()) {
+            throw new InvalidRequestException("ColumnOrSuperColumn must have one or both of Column or SuperColumn");
+        }
         // 0.6 skipped every check for a super column without subcolumns; Sibyl still insists the
         // column family exists, so a typo is reported rather than silently ignored.
         columnFamily(keyspace, cfName);
@@ -240,9 +245,6 @@ final class ThriftValidation {
             for (Column c : sc.getColumns()) {
                 validateColumnPath(keyspace, new ColumnPath(cfName).setSuper_column(sc.getName()).setColumn(c.getName()));
             }
-        }
-        if (!cosc.isSetColumn() && !cosc.isSetSuper_column()) {
-            throw new InvalidRequestException("ColumnOrSuperColumn must have one or both of Column or SuperColumn");
         }
     }
 
@@ -259,13 +261,24 @@ final class ThriftValidation {
     }
 
     /**
-     * A Deletion with 0.6.3+ meaning. Two departures from 0.6: an unknown keyspace or column
-     * family is reported (0.6 failed internally), and a slice_range predicate is accepted,
-     * because Sibyl deletes the columns it selects.
+     * A Deletion with 0.6.3+ meaning, checked in 0.6's order: the predicate (range, then names,
+     * under the super column when one is given), then a super column on a standard CF. Sibyl's
+     * departures: an unknown keyspace or column family is reported first (0.6 failed
+     * internally), a slice_range predicate is accepted, because Sibyl deletes the columns it
+     * selects, and last, a super column name no super column can have is refused (0.6 wrote a
+     * tombstone for it).
      */
     private void validateDeletion(String keyspace, String cfName, Deletion deletion) throws InvalidRequestException {
         CFMetaData cf = columnFamily(keyspace, cfName);
         byte[] superColumn = deletion.getSuper_column();
+        SlicePredicate predicate = deletion.getPredicate();
+        if (predicate != null) {
+            if (!predicate.isSetColumn_names() && !predicate.isSetSlice_range()) {
+                throw new InvalidRequestException("A SlicePredicate must be given a list of Columns, a SliceRange, or both");
+            }
+            if (predicate.isSetSlice_range()) validateRange(cf, superColumn, predicate.getSlice_range());
+            if (predicate.isSetColumn_names()) validateNames(cf, superColumn, bytes(predicate.getColumn_names()));
+        }
         if (superColumn != null) {
             if (!cf.isSuper()) {
                 throw new InvalidRequestException("deletion of super_column is not possible on a standard ColumnFamily"
@@ -273,13 +286,6 @@ final class ThriftValidation {
             }
             validateNames(cf, null, List.of(superColumn));
         }
-        SlicePredicate predicate = deletion.getPredicate();
-        if (predicate == null) return;
-        if (!predicate.isSetColumn_names() && !predicate.isSetSlice_range()) {
-            throw new InvalidRequestException("A SlicePredicate must be given a list of Columns, a SliceRange, or both");
-        }
-        if (predicate.isSetSlice_range()) validateRange(cf, superColumn, predicate.getSlice_range());
-        if (predicate.isSetColumn_names()) validateNames(cf, superColumn, bytes(predicate.getColumn_names()));
     }
 
     // ---- names

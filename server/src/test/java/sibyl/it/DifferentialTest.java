@@ -13,6 +13,7 @@ import static sibyl.it.Requests.names;
 import static sibyl.it.Requests.parent;
 import static sibyl.it.Requests.path;
 import static sibyl.it.Requests.range;
+import static sibyl.it.Requests.tokens;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,7 @@ import org.apache.cassandra.thrift.Column;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnParent;
 import org.apache.cassandra.thrift.ConsistencyLevel;
+import org.apache.cassandra.thrift.KeySlice;
 import org.apache.cassandra.thrift.Mutation;
 import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
@@ -40,10 +42,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Random writes sent both to a real node and to {@link ReferenceModel}; every few steps the
- * node's answers to get, get_slice, get_count, multiget_slice and get_range_slices must equal
- * the model's. Small name, value and timestamp pools make collisions (equal timestamps,
- * tombstone ties, resurrections) common. Prints its seed; rerun with {@code -Dsibyl.seed=N},
- * and change the length with {@code -Dsibyl.differential.steps=N}.
+ * node's answers to get, get_slice, get_count, multiget_slice and get_range_slices (by keys and
+ * by wrapping tokens) must equal the model's, under RandomPartitioner and, in a shorter run,
+ * OrderPreservingPartitioner. Small name, value and timestamp pools make collisions (equal
+ * timestamps, tombstone ties, resurrections) common. Prints its seed; rerun with
+ * {@code -Dsibyl.seed=N}, and change the length with {@code -Dsibyl.differential.steps=N}.
  */
 class DifferentialTest {
     private static final String KS = "Keyspace1";
@@ -54,13 +57,16 @@ class DifferentialTest {
     private static final List<String> NAMES = List.of("a", "b", "c", "d", "e", "f");
     private static final List<String> SUPERS = List.of("s1", "s2", "s3", "s4");
     private static final List<String> VALUES = List.of("", "a", "ab", "b", "z");
-    private static final Comparator<String> TOKEN_ORDER = Comparator.comparing(DifferentialTest::md5Token);
+    private static final String OPP = "org.apache.cassandra.dht.OrderPreservingPartitioner";
 
     @TempDir
     static Path dir;
-    static TestNode node;
-    static Cassandra.Client c;
+    static TestNode random;
+    static TestNode ordered;
 
+    private Cassandra.Client c;
+    private boolean preservesOrder;
+    private Comparator<String> tokenOrder;
     private Random rnd;
     private ReferenceModel model;
     private long step;
@@ -68,24 +74,38 @@ class DifferentialTest {
 
     @BeforeAll
     static void start() throws Exception {
-        node = TestNode.start(dir);
-        c = node.client(true);
+        random = TestNode.start(dir.resolve("random"));
+        ordered = TestNode.start(dir.resolve("ordered"), TestNode.partitioner(OPP));
     }
 
     @AfterAll
     static void stop() {
-        node.close();
+        random.close();
+        ordered.close();
     }
 
     @Test
-    void serverAgreesWithTheModel() throws Exception {
+    void randomPartitionerServerAgreesWithTheModel() throws Exception {
+        run(false, Integer.getInteger("sibyl.differential.steps", 3000));
+    }
+
+    /** Shorter: only the ring order differs from the RandomPartitioner run. */
+    @Test
+    void orderPreservingServerAgreesWithTheModel() throws Exception {
+        run(true, Integer.getInteger("sibyl.differential.steps", 3000) / 3);
+    }
+
+    private void run(boolean orderPreserving, int steps) throws Exception {
+        preservesOrder = orderPreserving;
+        c = (orderPreserving ? ordered : random).client(true);
+        tokenOrder = orderPreserving ? Comparator.naturalOrder() : Comparator.comparing(DifferentialTest::md5Token);
         long seed = Long.getLong("sibyl.seed", 20_061_006L);
-        int steps = Integer.getInteger("sibyl.differential.steps", 3000);
-        System.out.println("DifferentialTest seed " + seed + " (rerun with -Dsibyl.seed=" + seed + ")");
+        System.out.println("DifferentialTest seed " + seed + " (rerun with -Dsibyl.seed=" + seed + ")"
+                + (orderPreserving ? " under " + OPP : ""));
         rnd = new Random(seed);
         model = new ReferenceModel(STD, SUP);
         for (step = 0; step < steps; step++) {
-            context = "seed " + seed + " step " + step;
+            context = "seed " + seed + " step " + step + (orderPreserving ? " (OPP)" : "");
             randomWrite();
             if (step % 5 == 4) comparePointReads(pick(KEYS));
             if (step % 50 == 49) compareRanges();
@@ -289,18 +309,28 @@ class DifferentialTest {
 
     private void compareRanges() throws Exception {
         for (String cf : List.of(STD, SUP)) {
-            assertEquals(model.rangeSlice(cf, null, all(), TOKEN_ORDER, 1000),
+            assertEquals(model.rangeSlice(cf, null, all(), tokenOrder, 1000),
                     c.get_range_slices(KS, parent(cf), all(), keys("", "", 1000), ONE), context + ": range " + cf);
             SlicePredicate p = randomPredicate(cf.equals(STD) ? NAMES : SUPERS);
             int count = rnd.nextInt(KEYS.size()) + 1;
-            assertEquals(model.rangeSlice(cf, null, p, TOKEN_ORDER, count),
+            assertEquals(model.rangeSlice(cf, null, p, tokenOrder, count),
                     c.get_range_slices(KS, parent(cf), p, keys("", "", count), ONE),
                     context + ": range " + cf + " " + p + " count " + count);
         }
+        // token form: from just after a key's token all the way round the ring to it
+        String from = pick(KEYS);
+        String token = preservesOrder ? from : md5Token(from).toString();
+        List<KeySlice> ring = model.rangeSlice(STD, null, all(), tokenOrder, 1000);
+        List<KeySlice> expectedWrap = new ArrayList<>();
+        for (KeySlice row : ring) if (tokenOrder.compare(row.getKey(), from) > 0) expectedWrap.add(row);
+        for (KeySlice row : ring) if (tokenOrder.compare(row.getKey(), from) <= 0) expectedWrap.add(row);
+        assertEquals(expectedWrap, c.get_range_slices(KS, parent(STD), all(), tokens(token, token, 1000), ONE),
+                context + ": token range from " + from);
+
         String sc = pick(SUPERS);
         SlicePredicate p = randomPredicate(NAMES);
         ColumnParent scParent = parent(SUP, sc);
-        assertEquals(model.rangeSlice(SUP, sc, p, TOKEN_ORDER, 1000),
+        assertEquals(model.rangeSlice(SUP, sc, p, tokenOrder, 1000),
                 c.get_range_slices(KS, scParent, p, keys("", "", 1000), ONE), context + ": range " + sc + " " + p);
         Map<String, List<ColumnOrSuperColumn>> expected = new HashMap<>();
         for (String key : KEYS) expected.put(key, model.slice(STD, key, null, p));

@@ -145,7 +145,6 @@ class RangeSliceTest {
     void tokenRangesExcludeTheStartIncludeTheEndAndWrap(boolean preservesOrder) throws Exception {
         Ring r = Ring.of(preservesOrder);
         r.fill("TokenBounds", A_TO_E, "x");
-        List<String> ringOrder = r.inTokenRange(A_TO_E, "a", "a");
         for (String s : A_TO_E) {
             for (String e : A_TO_E) {
                 if (s.equals(e)) continue;
@@ -158,7 +157,6 @@ class RangeSliceTest {
         sorted.sort(r.tokenOrder());
         String min = preservesOrder ? "" : "0";
         assertEquals(sorted, keysOf(r.byTokens("TokenBounds", min, min, 100)));
-        assertEquals(5, ringOrder.size());
         if (preservesOrder) {
             assertEquals(List.of("c", "d"), keysOf(r.byTokens("TokenBounds", "b", "d", 100)));
             assertEquals(List.of("e", "a", "b"), keysOf(r.byTokens("TokenBounds", "d", "b", 100)));

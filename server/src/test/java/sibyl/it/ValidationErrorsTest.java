@@ -17,7 +17,6 @@ import static sibyl.it.Requests.parent;
 import static sibyl.it.Requests.path;
 import static sibyl.it.Requests.range;
 import static sibyl.it.Requests.superColumn;
-import static sibyl.it.Requests.timeUuid;
 import static sibyl.it.Requests.tokens;
 import static sibyl.it.Requests.uuid;
 import static sibyl.it.Requests.why;
@@ -94,7 +93,10 @@ class ValidationErrorsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("rules")
     void refusedWithTheExactText(String name, String expected, Call call) {
-        assertEquals(expected, why(() -> call.run(c)));
+        String actual = why(() -> call.run(c));
+        // Sibyl's own texts end with the parser's detail, which is not part of the contract
+        if (expected.endsWith(": ")) assertTrue(actual.startsWith(expected), actual);
+        else assertEquals(expected, actual);
     }
 
     static ColumnPath pathOf(String cf, ByteBuffer superColumn, ByteBuffer column) {
@@ -259,6 +261,12 @@ class ValidationErrorsTest {
                 rule("CoSC subcolumn checked by the subcomparator", "invalid UTF8 bytes [-1]",
                         x -> x.batch_insert(KS, "k", Map.of("Super2", List.of(cosc(new SuperColumn(b("sc"),
                                 List.of(new org.apache.cassandra.thrift.Column(b((byte) 0xff), b("v"), 1)))))), ONE)),
+                rule("CoSC with both, standard CF", "supercolumn parameter is invalid for standard CF Standard1",
+                        x -> x.batch_insert(KS, "k", Map.of("Standard1", List.of(cosc(column("a", "v", 1))
+                                .setSuper_column(superColumn("sc", column("b", "v", 1))))), ONE)),
+                rule("CoSC with both, super CF: the column first", "supercolumn parameter is not optional for super CF Super1",
+                        x -> x.batch_insert(KS, "k", Map.of("Super1", List.of(cosc(column("a", "v", 1))
+                                .setSuper_column(superColumn("sc", column("b", "v", 1))))), ONE)),
                 rule("Mutation with both", "Mutation may have either a ColumnOrSuperColumn or a Deletion, but not both",
                         x -> x.batch_mutate(KS, batch("k", "Standard1", bothInOneMutation()), ONE)),
                 rule("Mutation with neither", "Mutation must have one ColumnOrSuperColumn or one Deletion",
@@ -313,6 +321,30 @@ class ValidationErrorsTest {
                         x -> x.remove(KS, "", path("Standard1", "sc", null), 1, ONE)),
                 rule("batch_insert: key before columns", "Key may not be empty",
                         x -> x.batch_insert(KS, "", Map.of("Nope", List.of(new ColumnOrSuperColumn())), ONE)),
+                rule("remove: names before Sibyl's super CF check", "column name must not be empty",
+                        x -> x.remove(KS, "k", pathOf("Super1", null, b()), 1, ONE)),
+                rule("key range: row count before token parsing", "maxRows must be positive",
+                        x -> x.get_range_slices(KS, parent("Standard1"), all(), tokens("x", "y", 0), ONE)),
+                rule("key range: unparsable token (Sibyl)",
+                        "invalid start token 'x' for org.apache.cassandra.dht.RandomPartitioner: ",
+                        x -> x.get_range_slices(KS, parent("Standard1"), all(), tokens("x", "0", 10), ONE)),
+                rule("CoSC: neither field before an unknown CF", "ColumnOrSuperColumn must have one or both of Column or SuperColumn",
+                        x -> x.batch_insert(KS, "k", Map.of("Nope", List.of(new ColumnOrSuperColumn())), ONE)),
+                rule("CoSC: empty super column into an unknown CF (Sibyl)", "unconfigured columnfamily Nope",
+                        x -> x.batch_insert(KS, "k", Map.of("Nope", List.of(cosc(superColumn("sc")))), ONE)),
+                rule("Deletion: predicate names before the standard CF super column check",
+                        "supercolumn specified to ColumnFamily Standard1 containing normal columns",
+                        x -> x.batch_mutate(KS, batch("k", "Standard1", deletion(1, "sc", names("a"))), ONE)),
+                rule("Deletion: empty predicate before the standard CF super column check",
+                        "A SlicePredicate must be given a list of Columns, a SliceRange, or both",
+                        x -> x.batch_mutate(KS, batch("k", "Standard1", deletion(1, "sc", new SlicePredicate())), ONE)),
+                rule("Deletion: range before names", "get_slice requires non-negative count",
+                        x -> x.batch_mutate(KS, batch("k", "Super1", deletion(1, "sc",
+                                names("").setSlice_range(range("", "", false, -1).getSlice_range()))), ONE)),
+                rule("Deletion: super column shape with names", "supercolumn name must not be empty",
+                        x -> x.batch_mutate(KS, batch("k", "Super1", deletion(1, "", names("a"))), ONE)),
+                rule("Deletion: super column alone, empty (Sibyl)", "column name must not be empty",
+                        x -> x.batch_mutate(KS, batch("k", "Super1", deletion(1, "", null)), ONE)),
                 rule("batch_mutate: mutations in list order", "Mutation must have one ColumnOrSuperColumn or one Deletion",
                         x -> x.batch_mutate(KS, batch("k", "Standard1", insertion(column("a", "v", 1)), new Mutation(),
                                 insertion(column("", "v", 1))), ONE)),
