@@ -41,6 +41,8 @@ import sibyl.db.WriteLog;
  *          crc is CRC32 of the 4 length bytes followed by the payload, so a torn length is caught
  *          payload is a {@link ResolvedMutationSerializer} mutation
  * </pre>
+ * A file {@code .lock} in the directory is held locked while a log is open, so two nodes
+ * configured with the same directory cannot write over each other.
  * A new segment is begun when the active one has reached CommitLogRotationThresholdInMB (it
  * may overshoot by one write). Files are created with their header fsynced and their directory
  * entry synced. Entries are only ever appended; a write that fails is cut off again, so what is
@@ -68,6 +70,7 @@ public final class CommitLog implements WriteLog, AutoCloseable {
     }
 
     private final Path directory;
+    private final DirectoryLock directoryLock;
     private final long segmentSizeBytes;
     private final Syncer syncer;
     private final AtomicLong syncs = new AtomicLong();
@@ -80,8 +83,10 @@ public final class CommitLog implements WriteLog, AutoCloseable {
     private boolean closed;
     private List<CommitLogReplayer.SegmentFile> unreplayed;
 
-    private CommitLog(Path directory, long segmentSizeBytes, SyncMode sync, List<CommitLogReplayer.SegmentFile> found) {
+    private CommitLog(Path directory, DirectoryLock directoryLock, long segmentSizeBytes, SyncMode sync,
+                      List<CommitLogReplayer.SegmentFile> found) {
         this.directory = directory;
+        this.directoryLock = directoryLock;
         this.segmentSizeBytes = segmentSizeBytes;
         this.unreplayed = List.copyOf(found);
         this.lastId = found.isEmpty() ? 0 : found.get(found.size() - 1).id();
@@ -102,15 +107,21 @@ public final class CommitLog implements WriteLog, AutoCloseable {
     public static CommitLog open(Path directory, SyncMode sync, long segmentSizeBytes) throws IOException {
         if (segmentSizeBytes <= 0) throw new IllegalArgumentException("segment size must be positive: " + segmentSizeBytes);
         Files.createDirectories(directory);
-        CommitLog commitLog = new CommitLog(directory, segmentSizeBytes, sync, list(directory));
-        commitLog.lock.lock();
+        DirectoryLock directoryLock = DirectoryLock.acquire(directory);
         try {
-            commitLog.beginSegment();
-        } finally {
-            commitLog.lock.unlock();
+            CommitLog commitLog = new CommitLog(directory, directoryLock, segmentSizeBytes, sync, list(directory));
+            commitLog.lock.lock();
+            try {
+                commitLog.beginSegment();
+            } finally {
+                commitLog.lock.unlock();
+            }
+            commitLog.syncer.start();
+            return commitLog;
+        } catch (IOException | RuntimeException e) {
+            directoryLock.close();
+            throw e;
         }
-        commitLog.syncer.start();
-        return commitLog;
     }
 
     /**
@@ -245,20 +256,24 @@ public final class CommitLog implements WriteLog, AutoCloseable {
             log.info("Commit log closed: {} entries written with {} fsyncs since start", entries.get(), syncs.get());
             CommitLogSegment last = active;
             active = null;
-            if (last == null) return;
-            try {
-                if (last.sync()) syncs.incrementAndGet();
-                last.close();
-                if (!last.hasEntries()) {
-                    last.delete();
-                    segments.remove(last.id());
-                }
-            } catch (IOException e) {
-                log.error("Could not sync and close commit log segment {}", last.file(), e);
-                last.abandon();
-            }
+            if (last != null) closeLast(last);
+            directoryLock.close();
         } finally {
             lock.unlock();
+        }
+    }
+
+    private void closeLast(CommitLogSegment last) {
+        try {
+            if (last.sync()) syncs.incrementAndGet();
+            last.close();
+            if (!last.hasEntries()) {
+                last.delete();
+                segments.remove(last.id());
+            }
+        } catch (IOException e) {
+            log.error("Could not sync and close commit log segment {}", last.file(), e);
+            last.abandon();
         }
     }
 

@@ -45,9 +45,10 @@ final class CommitLogSegment {
     /** Creates the file with its header, durable (file and directory entry) before returning. */
     static CommitLogSegment create(Path directory, long id) throws IOException {
         Path file = directory.resolve(fileName(id));
+        // Ids only grow, so the name is new; never truncate a segment that may hold entries.
+        if (Files.exists(file)) throw new IOException("commit log segment " + file + " already exists");
         RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw");
         try {
-            out.setLength(0);
             out.write(SegmentHeader.encode(id));
             out.getFD().sync();
             syncDirectory(directory);

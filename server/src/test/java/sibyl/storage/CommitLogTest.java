@@ -235,6 +235,16 @@ class CommitLogTest {
     }
 
     @Test
+    void aDirectoryServesOneLogAtATime() throws IOException {
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            IOException e = assertThrows(IOException.class, () -> CommitLog.open(dir, BATCH, 1 << 20));
+            assertTrue(e.getMessage().contains("in use"), e.getMessage());
+            log.append(write("still mine"));
+        }
+        assertEquals(List.of("still mine"), replayKeys(dir));
+    }
+
+    @Test
     void anUnusedSegmentIsRemovedOnClose() throws IOException {
         try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
             assertEquals(1, log.segmentFiles().size());
