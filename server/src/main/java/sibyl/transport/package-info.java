@@ -7,5 +7,10 @@
  * calls one at a time on the worker pool through {@link sibyl.transport.CallRunner} and writes the replies in order.
  * {@link sibyl.transport.ThriftServer} builds all this and owns every thread; the rest of the server supplies a
  * {@link sibyl.transport.ProcessorFactory}.
+ *
+ * <p>Limits ({@link sibyl.transport.TransportLimits}): message size, open connections and idle time per connection,
+ * and over all connections the bytes of requests held ({@link sibyl.transport.RequestBudget}). What breaks the
+ * per-connection limits closes that connection; a call past the budget, or turned away by a full worker queue, is
+ * answered with a TApplicationException "Server overloaded: ..." and its connection stays in step.
  */
 package sibyl.transport;

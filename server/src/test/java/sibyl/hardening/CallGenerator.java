@@ -63,7 +63,7 @@ final class CallGenerator {
             case 10 -> new Call("remove", new Cassandra.remove_args(keyspace(), key(), path(), timestamp(), level()));
             case 11, 12 -> new Call("batch_mutate", new Cassandra.batch_mutate_args(keyspace(), mutationMap(), level()));
             case 13 -> new Call("login", new Cassandra.login_args(keyspace(), new AuthenticationRequest(Map.of(
-                    "username", text(), "password", text()))));
+                    "username", text(), "password", random.nextBoolean() ? "havebadpass" : text()))));
             case 14 -> new Call("describe_splits", new Cassandra.describe_splits_args(text(), text(), random.nextInt(5) - 1));
             default -> describe();
         };

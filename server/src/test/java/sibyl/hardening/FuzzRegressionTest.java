@@ -67,7 +67,18 @@ class FuzzRegressionTest {
                 // as for other arguments libthrift cannot read. Found with seed 1920842692033.
                 Arguments.of("mutation map holding a map for a list", true, Outcome.ANSWERED,
                         "00000050800100010000000c62617463685f6d7574617465447106c30b00010000000673797374656d0d0002"
-                                + "0b0d00000001000000036b00020b0d00000001000000036b33320b0f000000000800030000000100"));
+                                + "0b0d00000001000000036b00020b0d00000001000000036b33320b0f000000000800030000000100"),
+                // The same with another map of maps, at consistency level ANY. Found with seed 20261123 (1,000,000
+                // cases), thread 1, case 3272.
+                Arguments.of("mutation map holding a map for a list, again", true, Outcome.ANSWERED,
+                        "0000004a800100010000000c62617463685f6d75746174654af1bd080b0001000000000d00020b0d000000"
+                                + "01000000036b31370b0d00000001000000036b31370b0f000000000800030000000600"),
+                // get_slice whose predicate's column_names is a list of bytes, not of binaries, followed by a
+                // second predicate. Found with seed 20261123 (1,000,000 cases), thread 2, case 190566.
+                Arguments.of("column names as a list of bytes", false, Outcome.ANSWERED,
+                        "80010001000000096765745f736c696365a014659c0b00010000000673797374656d0b0002000000036b31"
+                                + "380c00030b0003000000044e6f7065000c00040f000103000000044e6f7065000c00040f00010b0000"
+                                + "0000000800050000000100"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -17,6 +17,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.TApplicationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,8 +34,8 @@ import sibyl.it.TestNode;
  * end the node must still answer, the bystanders must have read back every write, and the heap must have stayed
  * bounded and released what it held.
  *
- * <p>{@code -Dfuzz.cases=N} (default 100,000) sets the number of cases and {@code -Dfuzz.seed=S} the seed, which is
- * printed; a failure prints the offending bytes in hex, ready to be kept in {@link FuzzRegressionTest}.
+ * <p>{@code -Dfuzz.cases=N} (default 100,000) sets the number of cases (a tenth of them again with SimpleAuthenticator)
+ * and {@code -Dfuzz.seed=S} the seed, which is printed; a failure prints the offending bytes in hex, ready to be kept in {@link FuzzRegressionTest}.
  */
 class ProtocolFuzzTest {
     private static final int THREADS = 4;
@@ -52,16 +54,26 @@ class ProtocolFuzzTest {
 
     @Test
     void hostileBytesNeitherStopTheNodeNorDisturbOtherClients() throws Exception {
+        fuzzNode("allow-all", UnaryOperator.identity(), Integer.getInteger("fuzz.cases", 100_000), false);
+    }
+
+    /** The same with logins required: the login and authorization paths get the hostile bytes too (a tenth as many). */
+    @Test
+    void hostileBytesUnderSimpleAuthenticator() throws Exception {
+        fuzzNode("SimpleAuthenticator", AccessControlTest::simpleAuthenticator,
+                Integer.getInteger("fuzz.cases", 100_000) / 10, true);
+    }
+
+    private void fuzzNode(String what, UnaryOperator<String> conf, int cases, boolean login) throws Exception {
         long seed = Long.getLong("fuzz.seed", System.nanoTime());
-        int cases = Integer.getInteger("fuzz.cases", 100_000);
-        System.out.println("ProtocolFuzzTest: seed " + seed + ", " + cases + " cases (-Dfuzz.seed=" + seed
-                + " -Dfuzz.cases=" + cases + " to repeat)");
+        System.out.println("ProtocolFuzzTest " + what + ": seed " + seed + ", " + cases + " cases (-Dfuzz.seed=" + seed
+                + " -Dfuzz.cases=" + Integer.getInteger("fuzz.cases", 100_000) + " to repeat)");
         long started = System.nanoTime();
         try (QuietLog quiet = new QuietLog("sibyl.transport.ThriftMessageDecoder", Level.ERROR);
              QuietLog quieter = new QuietLog("org.apache.thrift.ProcessFunction", Level.OFF);
-             TestNode node = TestNode.start(dir); HeapWatch heap = new HeapWatch()) {
-            try (Bystander framed = new Bystander(node.client(true), "framed");
-                 Bystander unframed = new Bystander(node.client(false), "unframed")) {
+             TestNode node = TestNode.start(dir, conf); HeapWatch heap = new HeapWatch()) {
+            try (Bystander framed = new Bystander(loggedIn(node.client(true), login), "framed");
+                 Bystander unframed = new Bystander(loggedIn(node.client(false), login), "unframed")) {
                 ExecutorService pool = Executors.newFixedThreadPool(THREADS);
                 try {
                     List<Future<?>> runs = new ArrayList<>();
@@ -82,13 +94,13 @@ class ProtocolFuzzTest {
                     pool.shutdownNow();
                 }
                 assertTrue(framed.roundTrips() > 0 && unframed.roundTrips() > 0, "the bystanders made progress");
-                System.out.println("ProtocolFuzzTest: bystanders made " + framed.roundTrips() + " and "
+                System.out.println("ProtocolFuzzTest " + what + ": bystanders made " + framed.roundTrips() + " and "
                         + unframed.roundTrips() + " write-read round trips");
             }
             assertEquals("2.2.0", node.client(true).describe_version(), "the node still answers");
             long retained = HeapWatch.retainedAfterGc() - heap.baseline();
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
-            System.out.println("ProtocolFuzzTest: " + cases + " cases in " + seconds + " s over " + connections
+            System.out.println("ProtocolFuzzTest " + what + ": " + cases + " cases in " + seconds + " s over " + connections
                     + " connections; " + answered + " answered in step, " + refused + " refused; heap after GC grew at"
                     + " most " + HeapWatch.mb(heap.peakGrowth()) + ", retains " + HeapWatch.mb(retained) + " more");
             if (!internalErrors.isEmpty()) {
@@ -98,6 +110,13 @@ class ProtocolFuzzTest {
             assertTrue(heap.peakGrowth() < MAX_PEAK_GROWTH, "heap after GC grew by " + HeapWatch.mb(heap.peakGrowth()));
             assertTrue(retained < MAX_RETAINED_GROWTH, "heap retains " + HeapWatch.mb(retained) + " after the run");
         }
+    }
+
+    private static Cassandra.Client loggedIn(Cassandra.Client client, boolean login) throws Exception {
+        if (login) {
+            AccessControlTest.login(client, "Keyspace1", "jsmith", "havebadpass");
+        }
+        return client;
     }
 
     private void fuzz(int port, Random random, int cases, long seed, int thread) throws Exception {

@@ -84,6 +84,25 @@ class RequestBudgetTest {
     }
 
     @Test
+    void aLongHeaderArrivingWhileTheBudgetIsSpentClosesItsConnection() throws Exception {
+        TransportLimits limits = new TransportLimits(LIMIT, 10, 0, LIMIT);
+        try (TestServer server = new TestServer(limits, 4); LogCapture log = new LogCapture(ThriftMessageDecoder.class)) {
+            RawClient holder = server.raw().send(paddedGatedCall(1, 60 * 1024));
+            assertTrue(server.stub.gatedCallStarted.await(10, java.util.concurrent.TimeUnit.SECONDS));
+            // A strict header whose method name is 8,000 bytes long: its first 6,000 do not fit the budget, and
+            // the header cannot be kept without them.
+            byte[] header = new WireBytes().i32(0x80010000 | TMessageType.CALL).i32(8000).raw(new byte[6000]).toArray();
+            server.raw().send(header).assertClosedByServer();
+            Await.until("a warning", () -> log.messages(ch.qos.logback.classic.Level.WARN).size() == 1);
+            assertTrue(log.messages(ch.qos.logback.classic.Level.WARN).get(0).endsWith("a message header longer than "
+                    + ThriftMessageDecoder.MAX_UNRESERVED_HEADER_BYTES + " bytes arrives while the server holds its "
+                    + "limit of " + LIMIT + " bytes of requests"), log.messages(ch.qos.logback.classic.Level.WARN).get(0));
+            server.stub.gate.countDown();
+            holder.readReply(false, new Cassandra.describe_partitioner_result());
+        }
+    }
+
+    @Test
     void theBudgetIsReleasedWhenCallsFinishAndConnectionsClose() throws Exception {
         TransportLimits limits = new TransportLimits(LIMIT, 10, 0, LIMIT);
         try (TestServer server = new TestServer(limits, 4)) {
