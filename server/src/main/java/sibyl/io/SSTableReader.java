@@ -194,6 +194,44 @@ public final class SSTableReader implements RowSource {
         }
     }
 
+    /**
+     * The stored cells of a row from {@code start} on (an empty start = the first, or the last
+     * when reversed), read block by block as the cursor advances; null when the SSTable holds no
+     * row for the key. For slices with a count: see {@link CellCursor}.
+     */
+    public CellCursor cellsFrom(DecoratedKey key, byte[] start, boolean reversed) {
+        try {
+            IndexEntry entry = find(key);
+            if (entry == null) return null;
+            return new CellCursor(this, entry, readStart(entry), start, reversed);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + descriptor, e);
+        }
+    }
+
+    /**
+     * The first bytes of a row with its decoded header: one small read, which holds all of a
+     * small row; a second one only when the column index is larger than that read.
+     */
+    RowStart readStart(IndexEntry entry) throws IOException {
+        byte[] head = data.read(entry.dataOffset(), Math.min(entry.rowLength(), RowHeader.TYPICAL_SPAN));
+        int span = RowHeader.span(head, entry.rowLength(), data.path(), entry.dataOffset());
+        if (span > head.length) head = data.read(entry.dataOffset(), span);
+        RowHeader header = RowHeader.read(head, entry.rowLength(), data.path(), entry.dataOffset());
+        checkKey(header, entry);
+        return new RowStart(head, header);
+    }
+
+    /** Bytes of a row from its start, and its header. */
+    record RowStart(byte[] bytes, RowHeader header) {
+        /** The bytes of a block, from {@link #bytes} when the first read holds them, else read now. */
+        byte[] block(ColumnIndexBlock block, IndexEntry entry, PositionalFile data) throws IOException {
+            int from = header.blocksStart() + block.offset();
+            if (from + block.length() <= bytes.length) return java.util.Arrays.copyOfRange(bytes, from, from + block.length());
+            return data.read(entry.dataOffset() + from, block.length());
+        }
+    }
+
     /** Rows from {@code from} on, in ring order; hold a reference while iterating (see class comment). */
     @Override
     public Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rowsFrom(DecoratedKey from) {
@@ -258,7 +296,7 @@ public final class SSTableReader implements RowSource {
         return rowOf(header, cells);
     }
 
-    void checkKey(RowHeader header, IndexEntry entry) {
+    private void checkKey(RowHeader header, IndexEntry entry) {
         if (!header.key().equals(entry.key())) {
             throw new CorruptSSTableException(data.path(), entry.dataOffset(), "row of key " + header.key()
                     + " where the index has key " + entry.key());
