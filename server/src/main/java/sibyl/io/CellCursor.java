@@ -22,7 +22,7 @@ import sibyl.db.marshal.AbstractType;
 public final class CellCursor implements Iterator<Cell> {
     private final SSTableReader sstable;
     private final IndexEntry entry;
-    private final SSTableReader.RowStart rowStart;
+    private final RowStart rowStart;
     private final RowHeader header;
     private final byte[] start;
     private final boolean reversed;
@@ -31,7 +31,7 @@ public final class CellCursor implements Iterator<Cell> {
     private Iterator<Cell> current = Collections.emptyIterator();
     private Cell next;
 
-    CellCursor(SSTableReader sstable, IndexEntry entry, SSTableReader.RowStart rowStart, byte[] start, boolean reversed) {
+    CellCursor(SSTableReader sstable, IndexEntry entry, RowStart rowStart, byte[] start, boolean reversed) {
         this.sstable = sstable;
         this.entry = entry;
         this.rowStart = rowStart;

@@ -1,6 +1,5 @@
 package sibyl.io;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,7 +31,6 @@ import sibyl.dht.Partitioner;
  */
 public final class SSTableReader implements RowSource {
     private static final Logger log = LoggerFactory.getLogger(SSTableReader.class);
-    private static final int SCAN_BUFFER = 64 * 1024;
 
     private final Descriptor descriptor;
     private final CFMetaData metadata;
@@ -104,8 +102,7 @@ public final class SSTableReader implements RowSource {
             throws IOException {
         List<DecoratedKey> keys = new ArrayList<>();
         List<Long> positions = new ArrayList<>();
-        IndexEntry.Reader entries = new IndexEntry.Reader(new BufferedInputStream(
-                new PositionalInputStream(index, 0, index.length()), SCAN_BUFFER), index.path(), 0, index.length());
+        IndexEntry.Reader entries = IndexEntry.Reader.scan(index, 0);
         long count = 0;
         DecoratedKey previous = null;
         for (IndexEntry e = entries.next(); e != null; e = entries.next()) {
@@ -222,16 +219,6 @@ public final class SSTableReader implements RowSource {
         return new RowStart(head, header);
     }
 
-    /** Bytes of a row from its start, and its header. */
-    record RowStart(byte[] bytes, RowHeader header) {
-        /** The bytes of a block, from {@link #bytes} when the first read holds them, else read now. */
-        byte[] block(ColumnIndexBlock block, IndexEntry entry, PositionalFile data) throws IOException {
-            int from = header.blocksStart() + block.offset();
-            if (from + block.length() <= bytes.length) return java.util.Arrays.copyOfRange(bytes, from, from + block.length());
-            return data.read(entry.dataOffset() + from, block.length());
-        }
-    }
-
     /** Rows from {@code from} on, in ring order; hold a reference while iterating (see class comment). */
     @Override
     public Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rowsFrom(DecoratedKey from) {
@@ -252,8 +239,7 @@ public final class SSTableReader implements RowSource {
             return samples;
         }
         try {
-            IndexEntry.Reader entries = new IndexEntry.Reader(new BufferedInputStream(
-                    new PositionalInputStream(index, 0, index.length()), SCAN_BUFFER), index.path(), 0, index.length());
+            IndexEntry.Reader entries = IndexEntry.Reader.scan(index, 0);
             long i = 0;
             for (IndexEntry e = entries.next(); e != null; e = entries.next()) {
                 if (i++ % interval == 0) samples.add(partitioner.decorateKey(e.key()));

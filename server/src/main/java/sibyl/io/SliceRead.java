@@ -48,7 +48,7 @@ final class SliceRead {
     }
 
     ColumnFamily read() throws IOException {
-        SSTableReader.RowStart rowStart = sstable.readStart(entry);
+        RowStart rowStart = sstable.readStart(entry);
         RowHeader header = rowStart.header();
         byte[] head = rowStart.bytes();
 
