@@ -45,23 +45,26 @@ public record Descriptor(Path directory, String columnFamily, int generation) {
     record FileName(Descriptor descriptor, Component component, boolean temporary) {
     }
 
-    /** Parses a file name of {@code directory}; null when it is no SSTable component. */
+    /**
+     * Parses a file name of {@code directory}; null when it is no SSTable component. Counting
+     * the dashes tells the two forms apart (column family names have none), so even a column
+     * family called {@code tmp} is read right.
+     */
     static FileName parse(Path directory, String fileName) {
-        boolean temporary = fileName.startsWith(TEMPORARY_PREFIX);
-        String rest = temporary ? fileName.substring(TEMPORARY_PREFIX.length()) : fileName;
-        int first = rest.indexOf('-');
-        int second = first < 0 ? -1 : rest.indexOf('-', first + 1);
-        if (first <= 0 || second < 0) return null;
-        Component component = Component.ofSuffix(rest.substring(second + 1));
-        if (component == null) return null;
+        String[] parts = fileName.split("-", -1);
+        boolean temporary = parts.length == 4 && (parts[0] + "-").equals(TEMPORARY_PREFIX);
+        if (parts.length != 3 && !temporary) return null;
+        int at = temporary ? 1 : 0;
+        Component component = Component.ofSuffix(parts[at + 2]);
+        if (component == null || parts[at].isEmpty()) return null;
         int generation;
         try {
-            generation = Integer.parseInt(rest.substring(first + 1, second));
+            generation = Integer.parseInt(parts[at + 1]);
         } catch (NumberFormatException e) {
             return null;
         }
         if (generation < 0) return null;
-        return new FileName(new Descriptor(directory, rest.substring(0, first), generation), component, temporary);
+        return new FileName(new Descriptor(directory, parts[at], generation), component, temporary);
     }
 
     @Override

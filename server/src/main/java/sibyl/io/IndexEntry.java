@@ -1,5 +1,6 @@
 package sibyl.io;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutput;
@@ -24,6 +25,7 @@ import java.util.zip.CRC32;
 record IndexEntry(String key, long dataOffset, int rowLength, long position) {
     /** Bytes of an entry besides the key's encoded bytes. */
     private static final int FIXED_SIZE = 2 + 8 + 4 + 4;
+    private static final int SCAN_BUFFER = 64 * 1024;
 
     /** Writes an entry; returns the bytes written. */
     static int write(DataOutput out, String key, long dataOffset, int rowLength, GrowableBuffer scratch) throws IOException {
@@ -47,11 +49,17 @@ record IndexEntry(String key, long dataOffset, int rowLength, long position) {
         private final long end;
         private long position;
 
-        Reader(InputStream in, Path file, long start, long end) {
+        private Reader(InputStream in, Path file, long start, long end) {
             this.in = new DataInputStream(in);
             this.file = file;
             this.position = start;
             this.end = end;
+        }
+
+        /** A buffered sequential read of an index file from {@code start} to its end. */
+        static Reader scan(PositionalFile index, long start) {
+            return new Reader(new BufferedInputStream(new PositionalInputStream(index, start, index.length()), SCAN_BUFFER),
+                    index.path(), start, index.length());
         }
 
         /** Where the next entry starts. */

@@ -1,6 +1,5 @@
 package sibyl.io;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,7 +31,6 @@ import sibyl.dht.Partitioner;
  */
 public final class SSTableReader implements RowSource {
     private static final Logger log = LoggerFactory.getLogger(SSTableReader.class);
-    private static final int SCAN_BUFFER = 64 * 1024;
 
     private final Descriptor descriptor;
     private final CFMetaData metadata;
@@ -104,8 +102,7 @@ public final class SSTableReader implements RowSource {
             throws IOException {
         List<DecoratedKey> keys = new ArrayList<>();
         List<Long> positions = new ArrayList<>();
-        IndexEntry.Reader entries = new IndexEntry.Reader(new BufferedInputStream(
-                new PositionalInputStream(index, 0, index.length()), SCAN_BUFFER), index.path(), 0, index.length());
+        IndexEntry.Reader entries = IndexEntry.Reader.scan(index, 0);
         long count = 0;
         DecoratedKey previous = null;
         for (IndexEntry e = entries.next(); e != null; e = entries.next()) {
@@ -194,6 +191,34 @@ public final class SSTableReader implements RowSource {
         }
     }
 
+    /**
+     * The stored cells of a row from {@code start} on (an empty start = the first, or the last
+     * when reversed), read block by block as the cursor advances; null when the SSTable holds no
+     * row for the key. For slices with a count: see {@link CellCursor}.
+     */
+    public CellCursor cellsFrom(DecoratedKey key, byte[] start, boolean reversed) {
+        try {
+            IndexEntry entry = find(key);
+            if (entry == null) return null;
+            return new CellCursor(this, entry, readStart(entry), start, reversed);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + descriptor, e);
+        }
+    }
+
+    /**
+     * The first bytes of a row with its decoded header: one small read, which holds all of a
+     * small row; a second one only when the column index is larger than that read.
+     */
+    RowStart readStart(IndexEntry entry) throws IOException {
+        byte[] head = data.read(entry.dataOffset(), Math.min(entry.rowLength(), RowHeader.TYPICAL_SPAN));
+        int span = RowHeader.span(head, entry.rowLength(), data.path(), entry.dataOffset());
+        if (span > head.length) head = data.read(entry.dataOffset(), span);
+        RowHeader header = RowHeader.read(head, entry.rowLength(), data.path(), entry.dataOffset());
+        checkKey(header, entry);
+        return new RowStart(head, header);
+    }
+
     /** Rows from {@code from} on, in ring order; hold a reference while iterating (see class comment). */
     @Override
     public Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rowsFrom(DecoratedKey from) {
@@ -214,8 +239,7 @@ public final class SSTableReader implements RowSource {
             return samples;
         }
         try {
-            IndexEntry.Reader entries = new IndexEntry.Reader(new BufferedInputStream(
-                    new PositionalInputStream(index, 0, index.length()), SCAN_BUFFER), index.path(), 0, index.length());
+            IndexEntry.Reader entries = IndexEntry.Reader.scan(index, 0);
             long i = 0;
             for (IndexEntry e = entries.next(); e != null; e = entries.next()) {
                 if (i++ % interval == 0) samples.add(partitioner.decorateKey(e.key()));
@@ -258,7 +282,7 @@ public final class SSTableReader implements RowSource {
         return rowOf(header, cells);
     }
 
-    void checkKey(RowHeader header, IndexEntry entry) {
+    private void checkKey(RowHeader header, IndexEntry entry) {
         if (!header.key().equals(entry.key())) {
             throw new CorruptSSTableException(data.path(), entry.dataOffset(), "row of key " + header.key()
                     + " where the index has key " + entry.key());

@@ -29,15 +29,13 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
     /** Starts at the index entry at {@code indexStart}, skipping keys before {@code from}. */
     SSTableScanner(SSTableReader sstable, long indexStart, DecoratedKey from) {
         this.sstable = sstable;
-        PositionalFile file = sstable.indexFile();
-        this.index = new IndexEntry.Reader(new BufferedInputStream(
-                new PositionalInputStream(file, indexStart, file.length()), BUFFER_SIZE), file.path(), indexStart, file.length());
+        this.index = IndexEntry.Reader.scan(sstable.indexFile(), indexStart);
         try {
             do {
                 pending = nextEntry();
             } while (pending != null && pending.getKey().compareTo(from) < 0);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file.path(), e);
+            throw new UncheckedIOException("cannot read " + sstable.indexFile().path(), e);
         }
     }
 

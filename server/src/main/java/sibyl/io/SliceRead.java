@@ -48,14 +48,9 @@ final class SliceRead {
     }
 
     ColumnFamily read() throws IOException {
-        PositionalFile data = sstable.dataFile();
-        long rowOffset = entry.dataOffset();
-        int rowLength = entry.rowLength();
-        byte[] head = data.read(rowOffset, Math.min(rowLength, RowHeader.TYPICAL_SPAN));
-        int span = RowHeader.span(head, rowLength, data.path(), rowOffset);
-        if (span > head.length) head = data.read(rowOffset, span);
-        RowHeader header = RowHeader.read(head, rowLength, data.path(), rowOffset);
-        sstable.checkKey(header, entry);
+        RowStart rowStart = sstable.readStart(entry);
+        RowHeader header = rowStart.header();
+        byte[] head = rowStart.bytes();
 
         List<Cell> cells = new ArrayList<>();
         List<ColumnIndexBlock> blocks = header.blocks();

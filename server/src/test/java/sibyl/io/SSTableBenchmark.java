@@ -113,6 +113,13 @@ class SSTableBenchmark {
             System.out.printf(Locale.ROOT, "bench wide row of %d columns: whole row %d bytes read in %.1f ms; 100-column slice "
                             + "(%d cells) %d bytes read in %.2f ms (%.2f%% of the row)%n", columns, whole, wholeNanos / 1e6,
                     slice.cellCount(), sliceBytes, sliceNanos / 1e6, 100.0 * sliceBytes / whole);
+            before = sstable.dataBytesRead();
+            t = System.nanoTime();
+            CellCursor cursor = sstable.cellsFrom(key, new byte[0], true);
+            for (int i = 0; i < 100; i++) cursor.next();
+            long cursorNanos = System.nanoTime() - t;
+            System.out.printf(Locale.ROOT, "bench wide row: last 100 columns by a reversed cursor: %d bytes read in %.2f ms%n",
+                    sstable.dataBytesRead() - before, cursorNanos / 1e6);
         } finally {
             sstable.release();
         }

@@ -77,6 +77,22 @@ class SSTableLifecycleTest {
     }
 
     @Test
+    void fileNamesParseBackWhateverTheColumnFamilyIsCalled() {
+        for (String cf : List.of("Standard1", "tmp", "t")) {
+            Descriptor d = new Descriptor(dir, cf, 12);
+            for (Component c : Component.values()) {
+                assertEquals(new Descriptor.FileName(d, c, false), Descriptor.parse(dir, d.path(c).getFileName().toString()));
+                assertEquals(new Descriptor.FileName(d, c, true),
+                        Descriptor.parse(dir, d.temporaryPath(c).getFileName().toString()));
+            }
+        }
+        for (String other : List.of("notes.txt", "Standard1-x-Data.db", "Standard1--1-Data.db", "-1-Data.db",
+                "Standard1-1-Other.db", "tmp-Standard1-1-Data", "a-b-1-Data.db")) {
+            assertEquals(null, Descriptor.parse(dir, other), other);
+        }
+    }
+
+    @Test
     void anEmptySSTableIsRefused() throws IOException {
         Descriptor d = new Descriptor(dir, "Standard1", 1);
         try (SSTableWriter writer = SSTableWriter.create(d, cf, partitioner, 1024, 0)) {

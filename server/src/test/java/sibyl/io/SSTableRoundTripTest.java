@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,6 +75,7 @@ class SSTableRoundTripTest {
                 DecoratedKey absent = partitioner.decorateKey("absent" + random.nextInt(100_000));
                 assertNull(sstable.getRow(absent), "seed " + SEED + " " + absent);
                 assertNull(sstable.readSlice(absent, ColumnSelection.all()));
+                assertNull(sstable.cellsFrom(absent, new byte[0], false));
             }
             assertEquals(renderAll(memtable.rowsFrom(start)), renderAll(sstable.rowsFrom(start)), "seed " + SEED);
             for (int k = 0; k < keys.size(); k += 3) {
@@ -117,6 +117,17 @@ class SSTableRoundTripTest {
             for (byte[] n : names) if (random.nextInt(3) == 0) picked.add(n);
             ColumnSelection.Names byName = ColumnSelection.names(picked);
             assertEquals(render(filter(row, byName)), render(sstable.readSlice(key, byName)), "seed " + SEED + " " + byName);
+
+            byte[] from = random.nextInt(4) == 0 ? new byte[0] : a;
+            CellCursor cursor = sstable.cellsFrom(key, from, reversed);
+            assertEquals(row.markedForDeleteAt(), cursor.markedForDeleteAt());
+            assertEquals(row.localDeletionTime(), cursor.localDeletionTime());
+            List<String> expected = new ArrayList<>();
+            row.cellsFrom(from, reversed).forEachRemaining(c -> expected.add(c.toString()));
+            List<String> actual = new ArrayList<>();
+            cursor.forEachRemaining(c -> actual.add(c.toString()));
+            assertEquals(expected, actual, "seed " + SEED + " cellsFrom " + java.util.HexFormat.of().formatHex(from)
+                    + (reversed ? " reversed" : ""));
         }
     }
 

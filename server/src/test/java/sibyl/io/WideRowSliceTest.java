@@ -85,6 +85,32 @@ class WideRowSliceTest {
     }
 
     @Test
+    void aCursorReadsOnlyTheBlocksItWentThrough() throws IOException {
+        SSTableReader sstable = writeWideRow();
+        try {
+            for (boolean reversed : List.of(false, true)) {
+                long before = sstable.dataBytesRead();
+                CellCursor cursor = sstable.cellsFrom(wide, reversed ? new byte[0] : name(1000), reversed);
+                for (int i = 0; i < 10; i++) {
+                    long expected = reversed ? COLUMNS - 1 - i : 1000 + i;
+                    assertEquals(Column.live(name(expected), new byte[32], 10 + expected), cursor.next());
+                }
+                long bytes = sstable.dataBytesRead() - before;
+                assertTrue(bytes < 2 * COLUMN_INDEX_SIZE + RowHeader.TYPICAL_SPAN, "10 cells read " + bytes + " bytes");
+            }
+            CellCursor all = sstable.cellsFrom(wide, new byte[0], false);
+            int n = 0;
+            while (all.hasNext()) {
+                assertEquals(Column.live(name(n), new byte[32], 10 + n), all.next());
+                n++;
+            }
+            assertEquals(COLUMNS, n);
+        } finally {
+            sstable.release();
+        }
+    }
+
+    @Test
     void reversedAndOpenEndedSlicesFindTheirEnds() throws IOException {
         SSTableReader sstable = writeWideRow();
         try {
