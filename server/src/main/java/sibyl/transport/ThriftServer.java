@@ -147,6 +147,11 @@ public final class ThriftServer implements AutoCloseable {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
+    /** Bytes of requests held now over all connections (see {@link RequestBudget}); for tests and monitoring. */
+    long heldRequestBytes() {
+        return budget.held();
+    }
+
     /**
      * Stops accepting, closes every connection, lets calls under way finish (interrupting them after a grace
      * period) and releases all threads. Idempotent. Must not be called from a network thread.
