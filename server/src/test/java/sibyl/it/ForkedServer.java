@@ -20,7 +20,7 @@ import org.apache.thrift.transport.TTransportException;
  * test directory. bin/server execs the JVM, so the process is the server itself: killing it
  * kills the JVM, with no wrapper shell left to absorb the signal.
  */
-final class ForkedServer {
+public final class ForkedServer {
     private static final Pattern SERVING = Pattern.compile("Sibyl is serving on ([^\\s:]+):(\\d+)");
 
     private final Process process;
@@ -31,12 +31,12 @@ final class ForkedServer {
         this.port = port;
     }
 
-    static Path home() {
+    public static Path home() {
         return Path.of(System.getProperty("sibyl.home", "..")).toAbsolutePath().normalize();
     }
 
     /** Installs the shipped conf, edited, into {@code dir}/conf with its data under {@code dir}/var: the conf dir. */
-    static Path installConf(Path dir, UnaryOperator<String> edit) throws IOException {
+    public static Path installConf(Path dir, UnaryOperator<String> edit) throws IOException {
         Path conf = Files.createDirectories(dir.resolve("conf"));
         String xml = Files.readString(home().resolve("conf/storage-conf.xml"))
                 .replaceFirst("<ThriftPort>\\d+</ThriftPort>", "<ThriftPort>0</ThriftPort>")
@@ -48,20 +48,20 @@ final class ForkedServer {
     }
 
     /** A config edit to CommitLogSync=batch with the given window. */
-    static UnaryOperator<String> batchSync(String windowMs) {
+    public static UnaryOperator<String> batchSync(String windowMs) {
         return xml -> xml.replaceFirst("<CommitLogSync>[^<]*</CommitLogSync>", "<CommitLogSync>batch</CommitLogSync>")
                 .replaceFirst("<CommitLogSyncPeriodInMS>\\d+</CommitLogSyncPeriodInMS>",
                         "<CommitLogSyncBatchWindowInMS>" + windowMs + "</CommitLogSyncBatchWindowInMS>");
     }
 
     /** A config edit to CommitLogSync=periodic with the given period. */
-    static UnaryOperator<String> periodicSync(int periodMs) {
+    public static UnaryOperator<String> periodicSync(int periodMs) {
         return xml -> xml.replaceFirst("<CommitLogSyncPeriodInMS>\\d+</CommitLogSyncPeriodInMS>",
                 "<CommitLogSyncPeriodInMS>" + periodMs + "</CommitLogSyncPeriodInMS>");
     }
 
     /** Starts bin/server -f on {@code conf}, its output in {@code out}, and waits until it serves. */
-    static ForkedServer start(Path conf, Path out) throws IOException, InterruptedException {
+    public static ForkedServer start(Path conf, Path out) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(home().resolve("bin/server").toString(), "-f", "--conf", conf.toString())
                 .redirectErrorStream(true).redirectOutput(out.toFile());
         // A small heap starts faster; JVM_OPTS comes after bin/server's own options, so it wins.
@@ -88,30 +88,35 @@ final class ForkedServer {
         assertTrue(process.descendants().findAny().isEmpty(), "no child processes");
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** An open unframed client; the caller closes its transport via {@link #close(Cassandra.Client)}. */
-    Cassandra.Client client() throws TTransportException {
+    public Cassandra.Client client() throws TTransportException {
         TSocket socket = new TSocket("127.0.0.1", port, 10_000);
         socket.open();
         return new Cassandra.Client(new TBinaryProtocol(socket));
     }
 
-    static void close(Cassandra.Client client) {
+    public static void close(Cassandra.Client client) {
         client.getInputProtocol().getTransport().close();
     }
 
+    /** Whether the server process is still running (it has not crashed or been stopped). */
+    public boolean alive() {
+        return process.isAlive();
+    }
+
     /** SIGKILL: no shutdown hook runs, nothing is flushed or synced on the way out. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         assertTrue(process.waitFor(30, TimeUnit.SECONDS), "killed server exits");
         assertTrue(process.exitValue() == 137, "died of SIGKILL (exit 137), not " + process.exitValue());
     }
 
     /** SIGTERM, as an operator stops it: the shutdown hook closes the node. */
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();

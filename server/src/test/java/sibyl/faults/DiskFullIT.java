@@ -1,0 +1,271 @@
+package sibyl.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.cassandra.thrift.Cassandra;
+import org.apache.cassandra.thrift.Column;
+import org.apache.cassandra.thrift.ColumnOrSuperColumn;
+import org.apache.cassandra.thrift.ColumnParent;
+import org.apache.cassandra.thrift.ConsistencyLevel;
+import org.apache.cassandra.thrift.KeyRange;
+import org.apache.cassandra.thrift.KeySlice;
+import org.apache.cassandra.thrift.SlicePredicate;
+import org.apache.thrift.TApplicationException;
+import org.apache.thrift.TException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import sibyl.it.ForkedServer;
+
+/**
+ * bin/server with its commit log and data directories on a tmpfs of a few MB, written to by
+ * several clients until the disk is full. Writes past that point must fail at once with an error
+ * that says so, reads must go on, and the node must not die; when space comes back it takes
+ * writes again without a restart; after a SIGKILL and restart it holds exactly the acknowledged
+ * writes: none lost, none of the refused ones, nothing torn.
+ *
+ * <p>Only the commit log is exercised: the memtables are not flushed to SSTables yet, so the data
+ * directory holds nothing but the node's token. Needs root (for the mount); skipped otherwise.
+ */
+class DiskFullIT {
+    private static final String KS = "Keyspace1";
+    private static final String CF = "Standard1";
+    private static final byte[] COLUMN = "c".getBytes(StandardCharsets.UTF_8);
+    private static final int WRITERS = 4;
+    private static final int DISK_MB = 8;
+    /** What the filler file leaves free: room for about a thousand writes. */
+    private static final long HEADROOM_BYTES = 1 << 20;
+    /** Refusals to collect before the load stops: every writer meets the full disk many times. */
+    private static final int REFUSALS_WANTED = 200;
+    private static final Pattern REPLAYED = Pattern.compile("Replayed (\\d+) commit log entries");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void batchModeRefusesWritesWhenTheDiskIsFullAndLosesNothing() throws Exception {
+        diskFillsUnderWrites(ForkedServer.batchSync("1"), "batch");
+    }
+
+    @Test
+    void periodicModeRefusesWritesWhenTheDiskIsFullAndLosesNothing() throws Exception {
+        diskFillsUnderWrites(ForkedServer.periodicSync(200), "periodic");
+    }
+
+    private void diskFillsUnderWrites(UnaryOperator<String> syncMode, String name) throws Exception {
+        try (SmallDisk disk = SmallDisk.mount(dir.resolve("disk"), DISK_MB)) {
+            Path conf = ForkedServer.installConf(dir, syncMode.andThen(onDisk(disk.path()))::apply);
+            ForkedServer server = ForkedServer.start(conf, dir.resolve(name + "-1.out"));
+            try {
+                WriteLedger ledger = new WriteLedger();
+                disk.fillLeaving(HEADROOM_BYTES);
+                writeUntilRefused(server, ledger, name + "-full-");
+                System.out.printf("%s: disk full after %d acknowledged writes; %d refused; %d bytes free of %d%n",
+                        name, ledger.ackedCount(), ledger.refusedCount(), disk.usableBytes(), disk.totalBytes());
+
+                assertEquals(Map.of(), ledger.unknown(), "every write on the full disk got an answer");
+                assertTrue(ledger.ackedCount() > 0, "writes were acknowledged before the disk filled");
+                for (Map.Entry<String, String> r : ledger.refused().entrySet()) {
+                    assertTrue(r.getValue().startsWith("write failed") && r.getValue().contains("No space left on device"),
+                            "the client is told the write failed and why; key " + r.getKey() + ": " + r.getValue());
+                }
+                assertTrue(server.alive(), "the node survives a full disk");
+                assertHoldsExactly(server, ledger, "with the disk full");
+
+                disk.freeFiller();
+                writeAll(server, ledger, name + "-freed-", 50);
+                assertHoldsExactly(server, ledger, "once space was freed");
+                System.out.printf("%s: after freeing space %d writes acknowledged in all%n", name, ledger.ackedCount());
+
+                server.kill();
+                server = ForkedServer.start(conf, dir.resolve(name + "-2.out"));
+                assertHoldsExactly(server, ledger, "after SIGKILL and restart");
+                String replay = Files.readString(dir.resolve(name + "-2.out"));
+                assertFalse(replay.contains("is damaged"), "no commit log segment is damaged:\n" + replay);
+                Matcher replayed = REPLAYED.matcher(replay);
+                assertTrue(replayed.find(), "the restart replayed the log:\n" + replay);
+                assertEquals(ledger.ackedCount(), Long.parseLong(replayed.group(1)),
+                        "the log holds one entry per acknowledged write and nothing else");
+            } finally {
+                server.stop();
+            }
+        }
+    }
+
+    /** Puts the commit log, data and saved caches directories on {@code disk}. */
+    private static UnaryOperator<String> onDisk(Path disk) {
+        return xml -> xml
+                .replaceFirst("<CommitLogDirectory>[^<]*<", "<CommitLogDirectory>" + disk.resolve("commitlog") + "<")
+                .replaceFirst("<DataFileDirectory>[^<]*<", "<DataFileDirectory>" + disk.resolve("data") + "<")
+                .replaceFirst("<SavedCachesDirectory>[^<]*<", "<SavedCachesDirectory>" + disk.resolve("caches") + "<")
+                .replaceFirst("<JmxPort>\\d+</JmxPort>", "<JmxPort>0</JmxPort>");
+    }
+
+    /**
+     * Writes from {@link #WRITERS} clients until the server has refused {@link #REFUSALS_WANTED}
+     * writes; a writer whose call breaks off without an answer stops there.
+     */
+    private static void writeUntilRefused(ForkedServer server, WriteLedger ledger, String prefix) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+        List<Future<?>> writers = new ArrayList<>();
+        for (int t = 0; t < WRITERS; t++) {
+            String thread = prefix + "t" + t + "-";
+            writers.add(pool.submit(() -> {
+                Cassandra.Client client = server.client();
+                try {
+                    for (int i = 0; !stop.get(); i++) {
+                        if (!write(client, ledger, thread + i)) return null;
+                    }
+                    return null;
+                } finally {
+                    ForkedServer.close(client);
+                }
+            }));
+        }
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (ledger.refusedCount() < REFUSALS_WANTED && ledger.unknown().isEmpty()) {
+                assertTrue(System.nanoTime() < deadline, "the disk fills within 60 s; " + ledger.ackedCount()
+                        + " writes acknowledged, " + ledger.refusedCount() + " refused");
+                Thread.sleep(10);
+            }
+        } finally {
+            stop.set(true);
+            pool.shutdown();
+        }
+        for (Future<?> w : writers) w.get(30, TimeUnit.SECONDS);
+    }
+
+    /** Writes {@code perWriter} keys from each of {@link #WRITERS} clients; every one must be acknowledged. */
+    private static void writeAll(ForkedServer server, WriteLedger ledger, String prefix, int perWriter) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+        try {
+            List<Future<?>> writers = new ArrayList<>();
+            for (int t = 0; t < WRITERS; t++) {
+                String thread = prefix + "t" + t + "-";
+                writers.add(pool.submit(() -> {
+                    Cassandra.Client client = server.client();
+                    try {
+                        for (int i = 0; i < perWriter; i++) write(client, ledger, thread + i);
+                        return null;
+                    } finally {
+                        ForkedServer.close(client);
+                    }
+                }));
+            }
+            for (Future<?> w : writers) w.get(60, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(Map.of(), ledger.refused().entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
+                "writes succeed again once space is freed, without a restart");
+        assertEquals(Map.of(), ledger.unknown());
+    }
+
+    /** One write, recorded in the ledger; false when the call broke off without an answer. */
+    private static boolean write(Cassandra.Client client, WriteLedger ledger, String key) {
+        Column column = new Column(ByteBuffer.wrap(COLUMN), ByteBuffer.wrap(value(key)), System.currentTimeMillis());
+        try {
+            client.batch_insert(KS, key, Map.of(CF, List.of(new ColumnOrSuperColumn().setColumn(column))),
+                    ConsistencyLevel.ONE);
+            ledger.acked(key);
+            return true;
+        } catch (TApplicationException e) {
+            ledger.refused(key, e.getMessage());
+            return true;
+        } catch (TException e) {
+            ledger.unknown(key, e.toString());
+            return false;
+        }
+    }
+
+    /** About a KB derived from the key, so a torn or misplaced value cannot pass for the right one. */
+    private static byte[] value(String key) {
+        return (key + ":").repeat(1024 / (key.length() + 1) + 1).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The node holds every acknowledged write with its value, none of the refused ones, and no
+     * other row: a scan of the whole column family finds exactly the acknowledged keys.
+     */
+    private static void assertHoldsExactly(ForkedServer server, WriteLedger ledger, String when) throws Exception {
+        Cassandra.Client client = server.client();
+        try {
+            List<String> acked = ledger.ackedKeys();
+            assertEquals(acked.size(), countReadable(client, acked), "acknowledged writes readable " + when);
+            List<String> refused = new ArrayList<>(ledger.refused().keySet());
+            assertEquals(0, countPresent(client, refused), "refused writes present " + when);
+            assertEquals(new HashSet<>(acked), scanKeys(client), "the rows of " + CF + " " + when);
+        } finally {
+            ForkedServer.close(client);
+        }
+    }
+
+    /** How many of the keys read back with their value. */
+    private static int countReadable(Cassandra.Client client, List<String> keys) throws TException {
+        int readable = 0;
+        for (Map.Entry<String, List<ColumnOrSuperColumn>> row : read(client, keys).entrySet()) {
+            List<ColumnOrSuperColumn> cells = row.getValue();
+            if (cells.size() == 1 && java.util.Arrays.equals(cells.get(0).getColumn().getValue(), value(row.getKey()))) {
+                readable++;
+            }
+        }
+        return readable;
+    }
+
+    /** How many of the keys have any column at all. */
+    private static int countPresent(Cassandra.Client client, List<String> keys) throws TException {
+        int present = 0;
+        for (List<ColumnOrSuperColumn> cells : read(client, keys).values()) if (!cells.isEmpty()) present++;
+        return present;
+    }
+
+    private static Map<String, List<ColumnOrSuperColumn>> read(Cassandra.Client client, List<String> keys)
+            throws TException {
+        SlicePredicate predicate = new SlicePredicate().setColumn_names(List.of(ByteBuffer.wrap(COLUMN)));
+        Map<String, List<ColumnOrSuperColumn>> rows = new java.util.HashMap<>();
+        for (int from = 0; from < keys.size(); from += 500) {
+            List<String> some = keys.subList(from, Math.min(keys.size(), from + 500));
+            rows.putAll(client.multiget_slice(KS, some, new ColumnParent(CF), predicate, ConsistencyLevel.ONE));
+        }
+        return rows;
+    }
+
+    /** Every key of the column family that has a column, paging through get_range_slices. */
+    private static Set<String> scanKeys(Cassandra.Client client) throws TException {
+        SlicePredicate predicate = new SlicePredicate().setColumn_names(List.of(ByteBuffer.wrap(COLUMN)));
+        Set<String> keys = new HashSet<>();
+        String start = "";
+        while (true) {
+            List<KeySlice> page = client.get_range_slices(KS, new ColumnParent(CF), predicate,
+                    new KeyRange(1000).setStart_key(start).setEnd_key(""), ConsistencyLevel.ONE);
+            boolean more = false;
+            for (KeySlice row : page) {
+                if (!row.getColumns().isEmpty()) keys.add(row.getKey());
+                if (!row.getKey().equals(start)) more = true;
+            }
+            if (!more || page.size() < 1000) return keys;
+            start = page.get(page.size() - 1).getKey();
+        }
+    }
+}
