@@ -4,6 +4,10 @@
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SIBYL_HOME=$(cd "$BENCH_DIR/.." && pwd)
 CLK_TCK=$(getconf CLK_TCK)
+# Another build's bin/server or bin/stress can be measured instead of this one's, for before/after comparisons in
+# one session: SERVER_HOME=/path/to/other/checkout (its jars built), likewise STRESS_HOME.
+SERVER_HOME=${SERVER_HOME:-$SIBYL_HOME}
+STRESS_HOME=${STRESS_HOME:-$SIBYL_HOME}
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
@@ -33,7 +37,7 @@ build_if_missing() {
 start_server() {
   local dir=$1
   mkdir -p "$dir/conf" "$dir/data" "$dir/commitlog" "$dir/saved_caches"
-  cp "$SIBYL_HOME"/conf/* "$dir/conf/"
+  cp "$SERVER_HOME"/conf/* "$dir/conf/"
   SERVER_PORT=$(free_port)
   local storage_port
   storage_port=$(free_port)
@@ -45,7 +49,7 @@ start_server() {
     -e "s|<DataFileDirectory>[^<]*</DataFileDirectory>|<DataFileDirectory>$dir/data</DataFileDirectory>|" \
     -e "s|<SavedCachesDirectory>[^<]*</SavedCachesDirectory>|<SavedCachesDirectory>$dir/saved_caches</SavedCachesDirectory>|" \
     "$dir/conf/storage-conf.xml"
-  JVM_OPTS="${SERVER_JVM_OPTS:-}" "$SIBYL_HOME/bin/server" -f --conf "$dir/conf" > "$dir/server.out" 2>&1 &
+  JVM_OPTS="${SERVER_JVM_OPTS:-}" "$SERVER_HOME/bin/server" -f --conf "$dir/conf" > "$dir/server.out" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 600); do
     if grep -q "Sibyl is serving" "$dir/server.out"; then
@@ -78,7 +82,7 @@ run_stress() {
   before=$(cpu_ticks "$SERVER_PID")
   local timing
   timing=$(mktemp)
-  /usr/bin/time -f "%U %S" -o "$timing" "$SIBYL_HOME/bin/stress" -p "$SERVER_PORT" "$@" > "$RUN_LOG" 2>&1 || true
+  /usr/bin/time -f "%U %S" -o "$timing" "$STRESS_HOME/bin/stress" -p "$SERVER_PORT" "$@" > "$RUN_LOG" 2>&1 || true
   after=$(cpu_ticks "$SERVER_PID")
   local done_line lat_line
   done_line=$(grep '^Done:' "$RUN_LOG" | tail -n 1)
