@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.LinkedHashMap;
@@ -60,8 +61,10 @@ public final class SibylNode implements AutoCloseable {
         Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
         String token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
         // Replays the commit log before anything is served.
+        StorageOptions options = engineOptions(conf);
         LocalStorageService storage = LocalStorageService.open(Partitioners.forName(conf.partitioner()),
-                ConfiguredSchema.keyspaces(conf), engineOptions(conf));
+                ConfiguredSchema.keyspaces(conf), options,
+                LocalStorageService.engineSettings(options, Clock.systemUTC()).withCaches(ConfiguredSchema.rowCaches(conf)));
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
         CassandraProcessorFactory processors = new CassandraProcessorFactory(

@@ -50,12 +50,15 @@ public final class ColumnFamilyStore {
     private final LatencyTracker reads = new LatencyTracker();
     private final LatencyTracker writes = new LatencyTracker();
     private final AtomicLong switches = new AtomicLong();
+    private final AtomicLong bloomHits = new AtomicLong();
+    private final AtomicLong bloomFalsePositives = new AtomicLong();
     /** Replaced SSTables, kept here until their last reader lets go, for the total disk space. */
     private final List<SSTableReader> retired = new CopyOnWriteArrayList<>();
     /** Held while this store's pending flushes are written, so they finish in switch order. */
     final ReentrantLock flushLock = new ReentrantLock();
     private final Object viewLock = new Object();
     private volatile View view;
+    private volatile RowCache rowCache = new RowCache(0);
 
     public ColumnFamilyStore(CFMetaData metadata, Partitioner partitioner) {
         this.metadata = metadata;
@@ -125,6 +128,16 @@ public final class ColumnFamilyStore {
             if (p.compareTo(newest) > 0) newest = p;
         }
         return newest;
+    }
+
+    /** RowsCached; disabled until {@link #enableRowCache} (memory-only stores have none). */
+    public RowCache rowCache() {
+        return rowCache;
+    }
+
+    /** Sets up the row cache at start-up, before the first read. */
+    void enableRowCache(int capacity) {
+        rowCache = new RowCache(capacity);
     }
 
     // ---- view changes (by the flush and compaction code, and at start-up)
@@ -238,6 +251,9 @@ public final class ColumnFamilyStore {
         if (delta.row().isEmpty()) return;
         long start = System.nanoTime();
         view.memtable().apply(key, delta.row(), delta.operations());
+        // After the memtable: a read that reserved the key before this write cannot cache a row without it.
+        RowCache cache = rowCache;
+        if (cache.isEnabled()) cache.write(key, delta.row());
         writes.record(System.nanoTime() - start);
     }
 
@@ -297,27 +313,62 @@ public final class ColumnFamilyStore {
             ColumnFamily merged = null;
             for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
             for (SSTableReader r : v.view.sstables()) {
-                if (r.mayContain(key)) merged = merge(merged, r.getRow(key));
+                if (r.mayContain(key)) merged = merge(merged, counted(r.getRow(key)));
             }
             return merged;
         }
     }
 
     /**
-     * The part of the row a selection under {@code superColumn} needs, merged from every source:
-     * memtables give their whole row, SSTables only the column index blocks the selection meets.
+     * At least the part of the row a selection under {@code superColumn} needs: the whole row when
+     * the row cache is on (filling it on a miss), else the parts {@link #readParts} reads.
      */
     private ColumnFamily readRow(DecoratedKey key, byte[] superColumn, ColumnSelection selection) {
+        RowCache cache = rowCache;
+        if (cache.isEnabled()) {
+            ColumnFamily cached = cache.get(key);
+            if (cached != null) return cached;
+            RowCache.Reservation reservation = cache.reserve(key);
+            ColumnFamily row = getRow(key);
+            cache.fill(key, reservation, row);
+            return row;
+        }
+        return readParts(key, superColumn, selection);
+    }
+
+    /**
+     * Merged from every source: memtables give their whole row, SSTables only the column index
+     * blocks the selection meets.
+     */
+    private ColumnFamily readParts(DecoratedKey key, byte[] superColumn, ColumnSelection selection) {
         // Below a super column the SSTable selects that super column whole.
         ColumnSelection stored = superColumn == null ? selection : ColumnSelection.names(superColumn);
         try (ReadView v = new ReadView()) {
             ColumnFamily merged = null;
             for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
             for (SSTableReader r : v.view.sstables()) {
-                if (r.mayContain(key)) merged = merge(merged, r.readSlice(key, stored));
+                if (r.mayContain(key)) merged = merge(merged, counted(r.readSlice(key, stored)));
             }
             return merged;
         }
+    }
+
+    /** Notes whether an SSTable whose bloom filter said yes really held the row. */
+    private ColumnFamily counted(ColumnFamily row) {
+        (row == null ? bloomFalsePositives : bloomHits).incrementAndGet();
+        return row;
+    }
+
+    /** Reads an SSTable's key range and bloom filter sent to it that found no row there. */
+    public long bloomFilterFalsePositives() {
+        return bloomFalsePositives.get();
+    }
+
+    /** False positives among all reads the bloom filters let through; 0 before any. */
+    public double bloomFilterFalseRatio() {
+        long fp = bloomFalsePositives.get();
+        long all = fp + bloomHits.get();
+        return all == 0 ? 0 : (double) fp / all;
     }
 
     private static ColumnFamily merge(ColumnFamily merged, ColumnFamily row) {

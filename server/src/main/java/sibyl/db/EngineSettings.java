@@ -21,10 +21,11 @@ import sibyl.io.SizeTieredBuckets;
  *                          whose switch would pass it waits for a flush to finish
  * @param flushRetryDelay   how long after a failed flush it is tried again
  * @param clock             the time tombstones are judged by (injectable so tests need not sleep)
+ * @param caches            each column family's row cache size
  */
 public record EngineSettings(List<Path> dataDirectories, int indexInterval, int columnIndexSize,
                              MemtableLimits memtableLimits, int gcGraceSeconds, SizeTieredBuckets buckets,
-                             int maxPendingFlushes, Duration flushRetryDelay, Clock clock) {
+                             int maxPendingFlushes, Duration flushRetryDelay, Clock clock, CacheCapacities caches) {
     public EngineSettings {
         dataDirectories = List.copyOf(dataDirectories);
         if (dataDirectories.isEmpty()) throw new IllegalArgumentException("at least one data directory is needed");
@@ -32,6 +33,7 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
         Objects.requireNonNull(buckets, "buckets");
         Objects.requireNonNull(flushRetryDelay, "flushRetryDelay");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(caches, "caches");
         if (indexInterval <= 0) throw new IllegalArgumentException("IndexInterval must be positive: " + indexInterval);
         if (columnIndexSize <= 0) throw new IllegalArgumentException("column index size must be positive: " + columnIndexSize);
         if (gcGraceSeconds < 0) throw new IllegalArgumentException("GCGraceSeconds must not be negative: " + gcGraceSeconds);
@@ -45,6 +47,16 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
 
     public EngineSettings withClock(Clock clock) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, clock);
+                buckets, maxPendingFlushes, flushRetryDelay, clock, caches);
+    }
+
+    public EngineSettings withFlushRetryDelay(Duration delay) {
+        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
+                buckets, maxPendingFlushes, delay, clock, caches);
+    }
+
+    public EngineSettings withCaches(CacheCapacities caches) {
+        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
+                buckets, maxPendingFlushes, flushRetryDelay, clock, caches);
     }
 }

@@ -72,6 +72,9 @@ public final class StorageEngine implements AutoCloseable {
             }
             store.addSSTables(readers);
             opened += readers.size();
+            long keys = 0;
+            for (SSTableReader r : readers) keys += r.statistics().rowCount();
+            store.enableRowCache(settings.caches().rowCacheCapacity(store.metadata(), keys));
         }
         return opened;
     }

@@ -41,4 +41,18 @@ public interface ColumnFamilyStoreMBean {
 
     /** Memtables switched out and not yet written. */
     int getPendingTasks();
+
+    /** SSTable reads its key range and bloom filter let through that found no row. */
+    long getBloomFilterFalsePositives();
+
+    /** Those false positives as a fraction of all reads the filters let through. */
+    double getBloomFilterFalseRatio();
+
+    /** Rows the row cache (RowsCached) holds at most; 0 when it is off. */
+    int getRowCacheCapacity();
+
+    int getRowCacheSize();
+
+    /** Row cache hits as a fraction of lookups; NaN before any. */
+    double getRowCacheHitRate();
 }

@@ -79,4 +79,29 @@ final class ColumnFamilyStoreStats implements ColumnFamilyStoreMBean {
     public int getPendingTasks() {
         return store.pendingFlushes().size();
     }
+
+    @Override
+    public long getBloomFilterFalsePositives() {
+        return store.bloomFilterFalsePositives();
+    }
+
+    @Override
+    public double getBloomFilterFalseRatio() {
+        return store.bloomFilterFalseRatio();
+    }
+
+    @Override
+    public int getRowCacheCapacity() {
+        return store.rowCache().capacity();
+    }
+
+    @Override
+    public int getRowCacheSize() {
+        return store.rowCache().size();
+    }
+
+    @Override
+    public double getRowCacheHitRate() {
+        return store.rowCache().hitRate();
+    }
 }

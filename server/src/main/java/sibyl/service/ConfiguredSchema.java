@@ -1,11 +1,15 @@
 package sibyl.service;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import sibyl.config.CacheSize;
 import sibyl.config.ColumnFamilyConf;
 import sibyl.config.KeyspaceConf;
 import sibyl.config.StorageConf;
 import sibyl.db.CFMetaData;
+import sibyl.db.CacheCapacities;
 import sibyl.db.KSMetaData;
 import sibyl.db.SystemKeyspace;
 import sibyl.db.marshal.MarshalTypes;
@@ -30,5 +34,20 @@ public final class ConfiguredSchema {
         }
         all.add(SystemKeyspace.metadata());
         return all;
+    }
+
+    /**
+     * RowsCached of each configured column family; a fraction is of the keys its SSTables hold
+     * at start-up.
+     */
+    public static CacheCapacities rowCaches(StorageConf conf) {
+        Map<String, CacheSize> sizes = new HashMap<>();
+        for (KeyspaceConf ks : conf.keyspaces()) {
+            for (ColumnFamilyConf cf : ks.columnFamilies()) sizes.put(ks.name() + "/" + cf.name(), cf.rowsCached());
+        }
+        return (cf, keys) -> {
+            CacheSize size = sizes.getOrDefault(cf.keyspace() + "/" + cf.name(), CacheSize.NONE);
+            return (int) Math.min(Integer.MAX_VALUE, size.entriesFor(keys));
+        };
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sibyl.db.CacheCapacities;
 import sibyl.db.Cell;
 import sibyl.db.ColumnFamilyStore;
 import sibyl.db.ColumnSelection;
@@ -91,7 +92,8 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
         return new EngineSettings(options.dataDirectories(), options.indexInterval(), options.columnIndexSizeBytes(),
                 new MemtableLimits(options.memtableThroughputBytes(), options.memtableOperations(),
                         options.memtableFlushAfter()),
-                options.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES, FLUSH_RETRY_DELAY, clock);
+                options.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES, FLUSH_RETRY_DELAY, clock,
+                CacheCapacities.NONE);
     }
 
     /**

@@ -278,7 +278,8 @@ public final class CommitLog implements WriteLog, AutoCloseable {
         try {
             if (last.sync()) syncs.incrementAndGet();
             last.close();
-            if (!last.hasEntries()) {
+            // Empty, or every entry flushed (after a drain): nothing for the next start to replay.
+            if (!last.hasEntries() || last.isClean()) {
                 last.delete();
                 segments.remove(last.id());
             }

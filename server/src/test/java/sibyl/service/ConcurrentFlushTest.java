@@ -8,6 +8,7 @@ import static sibyl.service.EngineFixture.b;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,15 +22,19 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnSelection;
+import sibyl.db.EngineSettings;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
 import sibyl.db.RowSlice;
+import sibyl.dht.RandomPartitioner;
+import sibyl.storage.StorageOptions;
 
 /**
  * Writers, readers, automatic and forced flushes and compactions all at once: no reader ever
@@ -43,8 +48,10 @@ class ConcurrentFlushTest {
     @TempDir
     Path dir;
 
-    @Test
-    void readsDuringFlushesAndCompactionsSeeEverythingAcknowledged() throws Exception {
+    /** @param rowCache rows the row cache holds; 0 for none (reads then go to memtables and SSTables every time) */
+    @ParameterizedTest(name = "row cache {0}")
+    @ValueSource(ints = {0, 40})
+    void readsDuringFlushesAndCompactionsSeeEverythingAcknowledged(int rowCache) throws Exception {
         long seed = Long.getLong("sibyl.seed", System.nanoTime());
         System.out.println("ConcurrentFlushTest seed " + seed);
         int writers = 3;
@@ -58,7 +65,11 @@ class ConcurrentFlushTest {
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(writers + readers + 1);
         // 64 KB memtables: flushes happen on their own too.
-        try (LocalStorageService db = EngineFixture.open(EngineFixture.options(dir, 64 << 10, 864000, 512))) {
+        StorageOptions options = EngineFixture.options(dir, 64 << 10, 864000, 512);
+        EngineSettings settings = LocalStorageService.engineSettings(options, Clock.systemUTC())
+                .withCaches((cf, keys) -> cf.name().equals(STD) ? rowCache : 0);
+        try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
+                options, settings)) {
             List<Future<?>> writerTasks = new ArrayList<>();
             for (int w = 0; w < writers; w++) {
                 int writer = w;
@@ -66,7 +77,7 @@ class ConcurrentFlushTest {
                     Random random = new Random(seed + writer);
                     start.await();
                     // Each writer owns its keys, so its model entries are written by it alone.
-                    for (long ts = 1; ts <= 6000; ts++) {
+                    for (long ts = 1; ts <= 4000; ts++) {
                         String key = "w" + writer + "k" + random.nextInt(keysPerWriter);
                         String col = "c" + random.nextInt(columns);
                         boolean delete = random.nextInt(5) == 0;
@@ -115,6 +126,11 @@ class ConcurrentFlushTest {
             for (Future<?> f : readerTasks) f.get(60, TimeUnit.SECONDS);
             flusher.get(60, TimeUnit.SECONDS);
             assertTrue(reads.get() > 100, "readers ran: " + reads.get());
+            if (rowCache > 0) {
+                double hitRate = db.openKeyspaces().stream().filter(k -> k.name().equals(KS)).findFirst().orElseThrow()
+                        .store(STD).rowCache().hitRate();
+                assertTrue(hitRate > 0, "the row cache served reads: " + hitRate);
+            }
             assertTrue(db.openKeyspaces().stream().filter(k -> k.name().equals(KS)).findFirst().orElseThrow()
                     .store(STD).memtableSwitchCount() > 5);
             assertEquals(expected(model), actual(db), "seed " + seed);

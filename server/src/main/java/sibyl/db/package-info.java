@@ -1,0 +1,29 @@
+/**
+ * Rows, mutations and the storage engine of one node.
+ *
+ * <h2>Write path</h2>
+ * {@link sibyl.db.Keyspace#apply} resolves a mutation under its row lock and the keyspace's
+ * switch lock (read mode), appends it to the {@link sibyl.db.WriteLog}, applies it to each
+ * column family's current {@link sibyl.db.Memtable} (and row cache), then lets the
+ * {@link sibyl.db.StorageEngine} check the memtable limits.
+ *
+ * <h2>Flush</h2>
+ * {@link sibyl.db.Flusher} switches a full memtable out under the switch lock in write mode at
+ * the log's current position; the old memtable stays readable as a {@link sibyl.db.PendingFlush}
+ * until {@link sibyl.db.MemtableWriter} has written it as an SSTable, which then replaces it in
+ * the store's view; only then is the log told it may forget that column family's entries before
+ * the position. A store's flushes complete in switch order.
+ *
+ * <h2>Read path</h2>
+ * {@link sibyl.db.ColumnFamilyStore} reads one immutable view (memtable, pending flushes,
+ * SSTables), holding a reference on each SSTable for the read; point reads ask only SSTables
+ * whose key range and bloom filter admit the key, and read only the column index blocks a
+ * selection needs.
+ *
+ * <h2>Compaction and restart</h2>
+ * {@link sibyl.db.Compactor} merges similar-sized SSTables in the background and all of them on
+ * request; replaced SSTables are deleted once no reader holds them. At start-up the engine opens
+ * every SSTable and the commit log replays only what is newer than the newest log position each
+ * column family's SSTables recorded.
+ */
+package sibyl.db;
