@@ -253,8 +253,10 @@ class SibylClientTest {
 
     @Test
     void aSlowReplyHitsTheReadTimeoutAndTheNextCallReconnects() {
-        server.handler().delayDescribeClusterName(1_000);
-        ClientConfig config = ClientConfig.builder().hosts(List.of(server.address())).readTimeoutMillis(200).build();
+        // The timeout must also let the next call through on a loaded machine, so it is not tiny;
+        // the delay is far beyond it, so the first call cannot slip in under it.
+        server.handler().delayDescribeClusterName(5_000);
+        ClientConfig config = ClientConfig.builder().hosts(List.of(server.address())).readTimeoutMillis(1_500).build();
         try (SibylClient client = SibylClient.connect(config)) {
             ClientException e = assertThrows(ClientException.class, client::describeClusterName);
             assertEquals(ClientException.Kind.READ_TIMEOUT, e.kind());

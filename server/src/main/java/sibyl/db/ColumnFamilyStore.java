@@ -1,31 +1,43 @@
 package sibyl.db;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
+import sibyl.io.SSTableReader;
 
 /**
- * The rows of one column family on this node: a memtable now, later also memtables being
- * flushed and SSTables. Every read merges the versions all {@link RowSource}s hold, so new kinds
- * of source plug in here without changing any caller.
+ * The rows of one column family on this node: the memtable written to now, memtables being
+ * flushed, and SSTables. Every read merges the versions all of them hold; a point read asks only
+ * the SSTables whose key range and bloom filter may hold the key, and reads of a slice read only
+ * the column index blocks the slice needs.
+ *
+ * <p>The set of sources is an immutable {@link View} replaced as a whole (switch, flush done,
+ * compaction done), so a reader sees one consistent set. SSTables in a view hold one reference,
+ * the view's; a reader takes its own for the duration of the read ({@link SSTableReader#acquire})
+ * so a compaction replacing them cannot close the files under it. A view change installs the
+ * new view first and only then gives up the old SSTables' references.
  *
  * <p>Writes arrive already serialized per row by {@link Keyspace} (which holds the row lock); the
  * store itself is safe for any number of concurrent readers.
  */
 public final class ColumnFamilyStore {
-    /** The sources of one moment, newest first; replaced as a whole so readers see a consistent set. */
-    private record View(Memtable memtable, List<RowSource> older) {
-        List<RowSource> all() {
-            if (older.isEmpty()) return List.of(memtable);
-            List<RowSource> all = new ArrayList<>(older.size() + 1);
-            all.add(memtable);
-            all.addAll(older);
-            return all;
+    /**
+     * The sources of one moment: the memtable written to, memtables being flushed (oldest first)
+     * and the live SSTables (oldest first).
+     */
+    private record View(Memtable memtable, List<PendingFlush> flushing, List<SSTableReader> sstables) {
+        View {
+            flushing = List.copyOf(flushing);
+            sstables = List.copyOf(sstables);
         }
     }
 
@@ -37,12 +49,18 @@ public final class ColumnFamilyStore {
     private final Partitioner partitioner;
     private final LatencyTracker reads = new LatencyTracker();
     private final LatencyTracker writes = new LatencyTracker();
+    private final AtomicLong switches = new AtomicLong();
+    /** Replaced SSTables, kept here until their last reader lets go, for the total disk space. */
+    private final List<SSTableReader> retired = new CopyOnWriteArrayList<>();
+    /** Held while this store's pending flushes are written, so they finish in switch order. */
+    final ReentrantLock flushLock = new ReentrantLock();
+    private final Object viewLock = new Object();
     private volatile View view;
 
     public ColumnFamilyStore(CFMetaData metadata, Partitioner partitioner) {
         this.metadata = metadata;
         this.partitioner = partitioner;
-        this.view = new View(new Memtable(metadata), List.of());
+        this.view = new View(new Memtable(metadata), List.of(), List.of());
     }
 
     public CFMetaData metadata() {
@@ -64,9 +82,122 @@ public final class ColumnFamilyStore {
         return view.memtable();
     }
 
-    /** Every source of this store at this moment, newest first. */
-    public List<RowSource> sources() {
-        return view.all();
+    /** Memtables switched out and not yet in an SSTable, oldest first. */
+    public List<PendingFlush> pendingFlushes() {
+        return view.flushing();
+    }
+
+    /** The live SSTables, oldest first. Readers that use one past this moment acquire it. */
+    public List<SSTableReader> liveSSTables() {
+        return view.sstables();
+    }
+
+    /** Times the memtable was switched out for flushing since start. */
+    public long memtableSwitchCount() {
+        return switches.get();
+    }
+
+    /** Bytes of the live SSTables' data and index files. */
+    public long liveDiskSpaceUsed() {
+        return diskSpace(view.sstables());
+    }
+
+    /** Live bytes plus those of replaced SSTables that readers still hold open. */
+    public long totalDiskSpaceUsed() {
+        retired.removeIf(r -> r.referenceCount() == 0);
+        return liveDiskSpaceUsed() + diskSpace(retired);
+    }
+
+    private static long diskSpace(Collection<SSTableReader> sstables) {
+        long bytes = 0;
+        for (SSTableReader r : sstables) bytes += r.statistics().dataLength() + r.statistics().indexLength();
+        return bytes;
+    }
+
+    /**
+     * The log position up to which this store's SSTables hold every write: the newest any of them
+     * recorded (flushes of a store finish in switch order, so all before it are in SSTables too).
+     */
+    public LogPosition flushedPosition() {
+        LogPosition newest = LogPosition.NONE;
+        for (SSTableReader r : view.sstables()) {
+            LogPosition p = r.statistics().logPosition();
+            if (p.compareTo(newest) > 0) newest = p;
+        }
+        return newest;
+    }
+
+    // ---- view changes (by the flush and compaction code, and at start-up)
+
+    /** Adds SSTables found at start-up; the store takes over the reference each was opened with. */
+    void addSSTables(List<SSTableReader> found) {
+        synchronized (viewLock) {
+            View v = view;
+            List<SSTableReader> all = new ArrayList<>(v.sstables());
+            all.addAll(found);
+            view = new View(v.memtable(), v.flushing(), all);
+        }
+    }
+
+    /**
+     * Puts a fresh memtable in place of the current one, which stays readable as a pending flush.
+     * The caller holds the keyspace's switch lock in write mode, so {@code position} separates the
+     * two memtables' writes exactly.
+     */
+    PendingFlush switchMemtable(LogPosition position) {
+        synchronized (viewLock) {
+            View v = view;
+            PendingFlush pending = new PendingFlush(v.memtable(), position);
+            List<PendingFlush> flushing = new ArrayList<>(v.flushing());
+            flushing.add(pending);
+            view = new View(new Memtable(metadata), flushing, v.sstables());
+            switches.incrementAndGet();
+            return pending;
+        }
+    }
+
+    /** The flushed memtable's SSTable takes its place, in one view change. */
+    void replaceFlushed(PendingFlush flushed, SSTableReader sstable) {
+        synchronized (viewLock) {
+            View v = view;
+            List<PendingFlush> flushing = new ArrayList<>(v.flushing());
+            if (!flushing.remove(flushed)) throw new IllegalStateException("not a pending flush of " + metadata.name());
+            List<SSTableReader> sstables = new ArrayList<>(v.sstables());
+            sstables.add(sstable);
+            view = new View(v.memtable(), flushing, sstables);
+        }
+    }
+
+    /**
+     * A compaction's output takes the place of its inputs (none when nothing survived); the
+     * inputs are marked obsolete and the view's references to them given up, so their files go
+     * once the last reader releases them.
+     */
+    void replaceCompacted(List<SSTableReader> inputs, Optional<SSTableReader> output) {
+        synchronized (viewLock) {
+            View v = view;
+            List<SSTableReader> sstables = new ArrayList<>(v.sstables());
+            if (!sstables.containsAll(inputs)) throw new IllegalStateException("compacted sstables are not all live");
+            sstables.removeAll(inputs);
+            output.ifPresent(sstables::add);
+            view = new View(v.memtable(), v.flushing(), sstables);
+        }
+        for (SSTableReader input : inputs) {
+            input.markObsolete();
+            retired.add(input);
+            input.release();
+        }
+    }
+
+    /** Gives up the view's references to every SSTable (at shutdown); reads must have stopped. */
+    void closeSSTables() {
+        List<SSTableReader> open;
+        synchronized (viewLock) {
+            View v = view;
+            open = v.sstables();
+            view = new View(v.memtable(), v.flushing(), List.of());
+        }
+        for (SSTableReader r : open) r.release();
     }
 
     // ---- writes (called by Keyspace under the row lock)
@@ -112,21 +243,93 @@ public final class ColumnFamilyStore {
 
     // ---- reads
 
+    /**
+     * A view whose SSTables this reader holds a reference to; close gives them back. A view
+     * whose SSTables were closed meanwhile (replaced and released) is passed over for the newer
+     * one that replaced it.
+     */
+    private final class ReadView implements AutoCloseable {
+        final View view;
+
+        ReadView() {
+            while (true) {
+                View v = ColumnFamilyStore.this.view;
+                if (acquireAll(v.sstables())) {
+                    view = v;
+                    return;
+                }
+            }
+        }
+
+        /** The memtables, newest first. */
+        List<Memtable> memtables() {
+            List<Memtable> all = new ArrayList<>(view.flushing().size() + 1);
+            all.add(view.memtable());
+            for (int i = view.flushing().size() - 1; i >= 0; i--) all.add(view.flushing().get(i).memtable());
+            return all;
+        }
+
+        List<RowSource> all() {
+            List<RowSource> all = new ArrayList<>(memtables());
+            all.addAll(view.sstables());
+            return all;
+        }
+
+        @Override
+        public void close() {
+            for (SSTableReader r : view.sstables()) r.release();
+        }
+    }
+
+    private static boolean acquireAll(List<SSTableReader> sstables) {
+        for (int i = 0; i < sstables.size(); i++) {
+            if (!sstables.get(i).acquire()) {
+                for (int j = 0; j < i; j++) sstables.get(j).release();
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The row merged from every source, tombstones and all; null when no source holds it. */
     public ColumnFamily getRow(DecoratedKey key) {
-        ColumnFamily merged = null;
-        for (RowSource source : view.all()) {
-            ColumnFamily row = source.getRow(key);
-            if (row != null) merged = merged == null ? row : ColumnFamily.merge(merged, row);
+        try (ReadView v = new ReadView()) {
+            ColumnFamily merged = null;
+            for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
+            for (SSTableReader r : v.view.sstables()) {
+                if (r.mayContain(key)) merged = merge(merged, r.getRow(key));
+            }
+            return merged;
         }
-        return merged;
+    }
+
+    /**
+     * The part of the row a selection under {@code superColumn} needs, merged from every source:
+     * memtables give their whole row, SSTables only the column index blocks the selection meets.
+     */
+    private ColumnFamily readRow(DecoratedKey key, byte[] superColumn, ColumnSelection selection) {
+        // Below a super column the SSTable selects that super column whole.
+        ColumnSelection stored = superColumn == null ? selection : ColumnSelection.names(superColumn);
+        try (ReadView v = new ReadView()) {
+            ColumnFamily merged = null;
+            for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
+            for (SSTableReader r : v.view.sstables()) {
+                if (r.mayContain(key)) merged = merge(merged, r.readSlice(key, stored));
+            }
+            return merged;
+        }
+    }
+
+    private static ColumnFamily merge(ColumnFamily merged, ColumnFamily row) {
+        if (row == null) return merged;
+        return merged == null ? row : ColumnFamily.merge(merged, row);
     }
 
     /** get_slice: the live entries {@code selection} picks below {@code parent}. */
     public List<Cell> getSlice(DecoratedKey key, QueryPath parent, ColumnSelection selection) {
         checkParent(parent);
         long start = System.nanoTime();
-        List<Cell> cells = SliceReader.read(getRow(key), parent.superColumn(), selection);
+        List<Cell> cells = SliceReader.read(readRow(key, parent.superColumn(), selection), parent.superColumn(), selection);
         reads.record(System.nanoTime() - start);
         return cells;
     }
@@ -135,7 +338,8 @@ public final class ColumnFamilyStore {
     public Optional<Cell> get(DecoratedKey key, QueryPath path) {
         checkPath(path);
         long start = System.nanoTime();
-        ColumnFamily row = getRow(key);
+        ColumnSelection wanted = ColumnSelection.names(path.superColumn() != null ? path.superColumn() : path.column());
+        ColumnFamily row = readRow(key, null, wanted);
         Optional<Cell> cell = row == null ? Optional.empty()
                 : Optional.ofNullable(SliceReader.readOne(row, path.superColumn(), path.column()));
         reads.record(System.nanoTime() - start);
@@ -157,15 +361,17 @@ public final class ColumnFamilyStore {
         if (count <= 0) throw new IllegalArgumentException("maxRows must be positive");
         long start = System.nanoTime();
         List<RowSlice> result = new ArrayList<>();
-        for (Segment segment : segments(range)) {
-            Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = rowsFrom(segment.from());
-            while (rows.hasNext() && result.size() < count) {
-                Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
-                if (segment.to() != null && row.getKey().compareTo(segment.to()) > 0) break;
-                result.add(new RowSlice(row.getKey().key(),
-                        SliceReader.read(row.getValue(), parent.superColumn(), selection)));
+        try (ReadView v = new ReadView()) {
+            for (Segment segment : segments(range)) {
+                Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = rowsFrom(v, segment.from());
+                while (rows.hasNext() && result.size() < count) {
+                    Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
+                    if (segment.to() != null && row.getKey().compareTo(segment.to()) > 0) break;
+                    result.add(new RowSlice(row.getKey().key(),
+                            SliceReader.read(row.getValue(), parent.superColumn(), selection)));
+                }
+                if (result.size() >= count) break;
             }
-            if (result.size() >= count) break;
         }
         reads.record(System.nanoTime() - start);
         return result;
@@ -174,13 +380,15 @@ public final class ColumnFamilyStore {
     /** Every {@code interval}-th key of each source, in no particular order (see describe_splits). */
     public List<DecoratedKey> sampleKeys(int interval) {
         List<DecoratedKey> samples = new ArrayList<>();
-        for (RowSource source : view.all()) samples.addAll(source.sampleKeys(interval));
+        try (ReadView v = new ReadView()) {
+            for (RowSource source : v.all()) samples.addAll(source.sampleKeys(interval));
+        }
         return samples;
     }
 
-    private Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rowsFrom(DecoratedKey from) {
+    private static Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rowsFrom(ReadView v, DecoratedKey from) {
         List<Iterator<Map.Entry<DecoratedKey, ColumnFamily>>> iterators = new ArrayList<>();
-        for (RowSource source : view.all()) iterators.add(source.rowsFrom(from));
+        for (RowSource source : v.all()) iterators.add(source.rowsFrom(from));
         return MergingRowIterator.of(iterators);
     }
 

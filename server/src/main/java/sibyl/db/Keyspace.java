@@ -30,12 +30,22 @@ public final class Keyspace {
     private final ReentrantLock[] rowLocks = new ReentrantLock[LOCK_STRIPES];
     private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
     private final WriteLog log;
+    private final StorageEngine engine; // null when memory-only
+    private volatile String refusal; // why writes are refused (after drain); null while they are accepted
 
     /** @param log where each write is recorded before it is applied; {@link WriteLog#NONE} for memory only */
     public Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log) {
+        this(metadata, partitioner, log, null);
+    }
+
+    /**
+     * @param engine flushes this keyspace's memtables once full; null to keep everything in memory
+     */
+    public Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log, StorageEngine engine) {
         this.metadata = metadata;
         this.partitioner = partitioner;
         this.log = log;
+        this.engine = engine;
         for (CFMetaData cf : metadata.columnFamilies()) stores.put(cf.name(), new ColumnFamilyStore(cf, partitioner));
         for (int i = 0; i < LOCK_STRIPES; i++) rowLocks[i] = new ReentrantLock();
     }
@@ -67,6 +77,23 @@ public final class Keyspace {
         return switchLock;
     }
 
+    WriteLog log() {
+        return log;
+    }
+
+    /**
+     * From now on every write fails with {@code reason}; writes already logged are applied
+     * before this returns (it takes the switch lock in write mode).
+     */
+    public void refuseWrites(String reason) {
+        switchLock.writeLock().lock();
+        try {
+            refusal = reason;
+        } finally {
+            switchLock.writeLock().unlock();
+        }
+    }
+
     /**
      * Applies a mutation of one row: all its changes are checked and resolved first, so a bad
      * change (unknown column family, wrong shape) applies nothing; then the resolved deltas are
@@ -83,11 +110,12 @@ public final class Keyspace {
         }
         DecoratedKey key = partitioner.decorateKey(mutation.key());
         ReentrantLock lock = rowLock(mutation.key());
+        List<ColumnFamilyStore> targets = new ArrayList<>();
         switchLock.readLock().lock();
         try {
+            if (refusal != null) throw new WriteFailedException(refusal);
             lock.lock();
             try {
-                List<ColumnFamilyStore> targets = new ArrayList<>();
                 List<ColumnFamilyStore.Delta> deltas = new ArrayList<>();
                 List<ColumnFamily> logged = new ArrayList<>();
                 for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
@@ -105,6 +133,10 @@ public final class Keyspace {
             }
         } finally {
             switchLock.readLock().unlock();
+        }
+        // Outside the switch lock: a switch takes it in write mode.
+        if (engine != null) {
+            for (ColumnFamilyStore store : targets) engine.afterWrite(this, store);
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import sibyl.db.CFMetaData;
 import sibyl.db.ColumnFamily;
+import sibyl.db.LogPosition;
 import sibyl.db.MergingRowIterator;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
@@ -86,7 +87,20 @@ public final class Compaction {
             if (writer.rowCount() == 0) return new Result(Optional.empty(), rowsIn, 0, bytesIn, 0);
             long rowsOut = writer.rowCount();
             long bytesOut = writer.dataLength();
-            return new Result(Optional.of(writer.finish(LogPosition.NONE)), rowsIn, rowsOut, bytesIn, bytesOut);
+            return new Result(Optional.of(writer.finish(newestLogPosition(inputs))), rowsIn, rowsOut, bytesIn, bytesOut);
         }
+    }
+
+    /**
+     * The output holds everything its inputs held, so it owes the commit log no more than the
+     * newest of them: restart may skip replay up to that position.
+     */
+    private static LogPosition newestLogPosition(List<SSTableReader> inputs) {
+        LogPosition newest = LogPosition.NONE;
+        for (SSTableReader sstable : inputs) {
+            LogPosition p = sstable.statistics().logPosition();
+            if (p.compareTo(newest) > 0) newest = p;
+        }
+        return newest;
     }
 }

@@ -4,6 +4,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Objects;
+import sibyl.db.LogPosition;
 
 /**
  * What the Statistics component says about one SSTable. Immutable.
@@ -45,8 +46,8 @@ public record SSTableMetadata(int formatVersion, int generation, String partitio
         out.writeUTF(lastKey);
         out.writeLong(minTimestamp);
         out.writeLong(maxTimestamp);
-        out.writeLong(logPosition.segment());
-        out.writeLong(logPosition.position());
+        out.writeLong(logPosition.segmentId());
+        out.writeLong(logPosition.offset());
         out.writeLong(dataLength);
         out.writeLong(indexLength);
     }

@@ -27,7 +27,9 @@ import sibyl.dht.Partitioner;
  * may outlive a change of the set of SSTables ({@code rowsFrom} iterations, reads racing a
  * compaction) take their own with {@link #acquire} and give it back with {@link #release}. Once
  * the last reference is released the files are closed, and deleted if {@link #markObsolete} was
- * called.
+ * called. Acquiring succeeds while any reference is held, obsolete or not; so a store first
+ * takes a replaced SSTable out of the set new readers see, then releases its own reference, and
+ * a reader whose acquire fails reads from the current set instead.
  */
 public final class SSTableReader implements RowSource {
     private static final Logger log = LoggerFactory.getLogger(SSTableReader.class);

@@ -14,6 +14,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.LogPosition;
 import sibyl.db.SuperColumn;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;

@@ -26,4 +26,19 @@ public interface ColumnFamilyStoreMBean {
     long getTotalWriteLatencyMicros();
 
     double getRecentWriteLatencyMicros();
+
+    /** SSTables reads consult now. */
+    int getLiveSSTableCount();
+
+    /** Bytes of the live SSTables (data and index files). */
+    long getLiveDiskSpaceUsed();
+
+    /** Live bytes plus those of compacted SSTables still held open by reads. */
+    long getTotalDiskSpaceUsed();
+
+    /** Memtables switched out for flushing since start. */
+    long getMemtableSwitchCount();
+
+    /** Memtables switched out and not yet written. */
+    int getPendingTasks();
 }

@@ -54,4 +54,29 @@ final class ColumnFamilyStoreStats implements ColumnFamilyStoreMBean {
     public double getRecentWriteLatencyMicros() {
         return store.writeLatency().recentMeanMicros();
     }
+
+    @Override
+    public int getLiveSSTableCount() {
+        return store.liveSSTables().size();
+    }
+
+    @Override
+    public long getLiveDiskSpaceUsed() {
+        return store.liveDiskSpaceUsed();
+    }
+
+    @Override
+    public long getTotalDiskSpaceUsed() {
+        return store.totalDiskSpaceUsed();
+    }
+
+    @Override
+    public long getMemtableSwitchCount() {
+        return store.memtableSwitchCount();
+    }
+
+    @Override
+    public int getPendingTasks() {
+        return store.pendingFlushes().size();
+    }
 }

@@ -1,5 +1,6 @@
 package sibyl.jmx;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
@@ -16,11 +17,26 @@ public interface StorageServiceMBean {
     /** The address this node is known by on the ring. */
     String getEndpoint();
 
-    /** Bytes of data this node holds (memtables and data files). */
+    /** Bytes of data this node holds: memtables and live SSTables. */
     long getLoad();
 
     /** Token to endpoint, for every node of the ring (this one alone). */
     Map<String, String> getTokenToEndpointMap();
 
     List<String> getKeyspaces();
+
+    /**
+     * Flushes the memtables of the named column families of {@code keyspace} (all when none is
+     * named); returns once they are in SSTables.
+     *
+     * @throws IllegalArgumentException for an unknown keyspace or column family
+     * @throws IOException              when a flush failed (it is retried in the background)
+     */
+    void forceTableFlush(String keyspace, String... columnFamilies) throws IOException, InterruptedException;
+
+    /** Major compaction: every column family of {@code keyspace} into one SSTable, expired tombstones purged. */
+    void forceTableCompaction(String keyspace) throws IOException, InterruptedException;
+
+    /** Flushes everything and refuses writes from then on: the step before a clean shutdown. */
+    void drain() throws IOException, InterruptedException;
 }

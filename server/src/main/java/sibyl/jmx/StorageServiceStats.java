@@ -1,9 +1,11 @@
 package sibyl.jmx;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import sibyl.db.ColumnFamilyStore;
+import sibyl.db.InvalidQueryException;
 import sibyl.db.Keyspace;
 import sibyl.service.LocalStorageService;
 
@@ -40,7 +42,9 @@ final class StorageServiceStats implements StorageServiceMBean {
     public long getLoad() {
         long bytes = 0;
         for (Keyspace ks : storage.openKeyspaces()) {
-            for (ColumnFamilyStore store : ks.stores()) bytes += store.memtable().throughputBytes();
+            for (ColumnFamilyStore store : ks.stores()) {
+                bytes += store.memtable().throughputBytes() + store.liveDiskSpaceUsed();
+            }
         }
         return bytes;
     }
@@ -55,5 +59,39 @@ final class StorageServiceStats implements StorageServiceMBean {
         List<String> names = new ArrayList<>();
         for (Keyspace ks : storage.openKeyspaces()) names.add(ks.name());
         return names;
+    }
+
+    // Operations: errors go back as JDK exceptions with the message only, since a JMX client
+    // cannot deserialize the server's own exception classes.
+
+    @Override
+    public void forceTableFlush(String keyspace, String... columnFamilies) throws IOException, InterruptedException {
+        try {
+            storage.forceFlush(keyspace, columnFamilies == null ? new String[0] : columnFamilies);
+        } catch (InvalidQueryException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        } catch (IOException e) {
+            throw new IOException(e.getMessage());
+        }
+    }
+
+    @Override
+    public void forceTableCompaction(String keyspace) throws IOException, InterruptedException {
+        try {
+            storage.forceMajorCompaction(keyspace);
+        } catch (InvalidQueryException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        } catch (IOException e) {
+            throw new IOException(e.getMessage());
+        }
+    }
+
+    @Override
+    public void drain() throws IOException, InterruptedException {
+        try {
+            storage.drain();
+        } catch (IOException e) {
+            throw new IOException(e.getMessage());
+        }
     }
 }

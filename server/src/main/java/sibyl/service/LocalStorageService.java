@@ -1,6 +1,8 @@
 package sibyl.service;
 
 import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -9,23 +11,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import sibyl.db.Cell;
 import sibyl.db.ColumnFamilyStore;
 import sibyl.db.ColumnSelection;
+import sibyl.db.EngineSettings;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.KSMetaData;
 import sibyl.db.Keyspace;
+import sibyl.db.MemtableLimits;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
 import sibyl.db.ResolvedMutation;
 import sibyl.db.RowSlice;
+import sibyl.db.StorageEngine;
 import sibyl.db.SystemKeyspace;
 import sibyl.db.WriteLog;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Range;
 import sibyl.dht.Token;
+import sibyl.io.SizeTieredBuckets;
 import sibyl.storage.CommitLog;
 import sibyl.storage.ReplaySummary;
 import sibyl.storage.StorageOptions;
@@ -35,11 +45,19 @@ import sibyl.storage.StorageOptions;
  * {@link #open} builds a durable one over a commit log; the constructor a memory-only one.
  */
 public final class LocalStorageService implements StorageService, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(LocalStorageService.class);
+    /** Memtables switched out and not yet written, over the node, before writers wait. */
+    private static final int MAX_PENDING_FLUSHES = 4;
+    private static final Duration FLUSH_RETRY_DELAY = Duration.ofSeconds(10);
+
     private final Partitioner partitioner;
     private final int indexInterval;
     private final Map<String, Keyspace> keyspaces = new LinkedHashMap<>();
     private final CommitLog commitLog; // null when memory-only
+    private final StorageEngine engine; // null when memory-only
     private volatile ReplaySummary lastReplay; // set once by open, before the service is handed out
+    private volatile Duration startUp = Duration.ZERO;
+    private volatile int sstablesAtStartUp;
 
     /**
      * A memory-only store: nothing is logged, nothing survives a restart.
@@ -48,22 +66,32 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
      * @param indexInterval how many keys one index sample stands for (IndexInterval, default 128)
      */
     public LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval) {
-        this(partitioner, keyspaces, indexInterval, null);
+        this(partitioner, keyspaces, indexInterval, null, null);
     }
 
     private LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval,
-                                CommitLog commitLog) {
+                                CommitLog commitLog, StorageEngine engine) {
         if (indexInterval <= 0) throw new IllegalArgumentException("IndexInterval must be positive: " + indexInterval);
         this.partitioner = partitioner;
         this.indexInterval = indexInterval;
         this.commitLog = commitLog;
+        this.engine = engine;
         WriteLog log = commitLog == null ? WriteLog.NONE : commitLog;
         for (KSMetaData ks : keyspaces) {
-            if (this.keyspaces.put(ks.name(), new Keyspace(ks, partitioner, log)) != null) {
+            if (this.keyspaces.put(ks.name(), new Keyspace(ks, partitioner, log, engine)) != null) {
                 throw new IllegalArgumentException("keyspace " + ks.name() + " defined twice");
             }
         }
-        this.keyspaces.computeIfAbsent(SystemKeyspace.NAME, n -> new Keyspace(SystemKeyspace.metadata(), partitioner, log));
+        this.keyspaces.computeIfAbsent(SystemKeyspace.NAME,
+                n -> new Keyspace(SystemKeyspace.metadata(), partitioner, log, engine));
+    }
+
+    /** The engine settings the storage options stand for, judging tombstone age by {@code clock}. */
+    public static EngineSettings engineSettings(StorageOptions options, Clock clock) {
+        return new EngineSettings(options.dataDirectories(), options.indexInterval(), options.columnIndexSizeBytes(),
+                new MemtableLimits(options.memtableThroughputBytes(), options.memtableOperations(),
+                        options.memtableFlushAfter()),
+                options.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES, FLUSH_RETRY_DELAY, clock);
     }
 
     /**
@@ -75,14 +103,103 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
      */
     public static LocalStorageService open(Partitioner partitioner, List<KSMetaData> keyspaces, StorageOptions options)
             throws IOException {
-        CommitLog commitLog = CommitLog.open(options);
+        return open(partitioner, keyspaces, options, engineSettings(options, Clock.systemUTC()));
+    }
+
+    /**
+     * Opens the durable store: removes leftovers of interrupted SSTable writes, opens every
+     * SSTable, replays the commit log entries no SSTable holds yet into the memtables, and only
+     * then starts flushing and compacting in the background.
+     *
+     * @throws IOException when an SSTable or the commit log cannot be opened or read
+     */
+    public static LocalStorageService open(Partitioner partitioner, List<KSMetaData> keyspaces, StorageOptions options,
+                                           EngineSettings settings) throws IOException {
+        long started = System.nanoTime();
+        StorageEngine engine = new StorageEngine(settings, partitioner);
+        CommitLog commitLog = null;
+        LocalStorageService service = null;
         try {
-            LocalStorageService service = new LocalStorageService(partitioner, keyspaces, options.indexInterval(), commitLog);
-            service.lastReplay = commitLog.recover(service::keyspace, service::replay);
+            commitLog = CommitLog.open(options);
+            service = new LocalStorageService(partitioner, keyspaces, options.indexInterval(), commitLog, engine);
+            int sstables = 0;
+            for (Keyspace ks : service.keyspaces.values()) sstables += engine.load(ks);
+            LocalStorageService s = service;
+            service.lastReplay = commitLog.recover(service::keyspace,
+                    (ks, cf) -> s.keyspaceNamed(ks).store(cf).flushedPosition(), service::replay);
+            engine.start(service.keyspaces.values());
+            service.sstablesAtStartUp = sstables;
+            service.startUp = Duration.ofNanos(System.nanoTime() - started);
+            log.info("Storage opened in {} ms: {} sstables, {} commit log entries replayed", service.startUp.toMillis(),
+                    sstables, service.lastReplay.entries());
             return service;
         } catch (IOException | RuntimeException | Error e) {
-            commitLog.close();
+            engine.close(service == null ? List.of() : service.keyspaces.values());
+            if (commitLog != null) commitLog.close();
             throw e;
+        }
+    }
+
+    /** How long {@link #open} took, SSTables and replay included; zero for a memory-only store. */
+    public Duration startUpTime() {
+        return startUp;
+    }
+
+    /** SSTables found at start-up. */
+    public int sstablesAtStartUp() {
+        return sstablesAtStartUp;
+    }
+
+    /** The durable engine; empty for a memory-only store. */
+    public Optional<StorageEngine> engine() {
+        return Optional.ofNullable(engine);
+    }
+
+    /**
+     * Flushes the memtables of the named column families of {@code keyspace} (all of them when
+     * none is named) and returns once they are in SSTables. A memory-only store has nothing to do.
+     *
+     * @throws InvalidQueryException for an unknown keyspace or column family
+     * @throws IOException           when a flush failed (it is retried in the background)
+     */
+    public void forceFlush(String keyspace, String... columnFamilies) throws IOException, InterruptedException {
+        Keyspace ks = keyspaceNamed(keyspace);
+        List<ColumnFamilyStore> stores = new ArrayList<>();
+        if (columnFamilies.length == 0) stores.addAll(ks.stores());
+        for (String cf : columnFamilies) stores.add(ks.store(cf));
+        if (engine == null) return;
+        List<CompletableFuture<Void>> flushes = new ArrayList<>();
+        for (ColumnFamilyStore store : stores) flushes.add(engine.forceFlush(ks, store));
+        await(flushes, "flush of keyspace " + keyspace);
+    }
+
+    /** Compacts every column family of {@code keyspace} into one SSTable each, purging tombstones past GCGraceSeconds. */
+    public void forceMajorCompaction(String keyspace) throws IOException, InterruptedException {
+        Keyspace ks = keyspaceNamed(keyspace);
+        if (engine == null) return;
+        List<CompletableFuture<Void>> compactions = new ArrayList<>();
+        for (ColumnFamilyStore store : ks.stores()) compactions.add(engine.forceMajorCompaction(store));
+        await(compactions, "major compaction of keyspace " + keyspace);
+    }
+
+    /**
+     * For a clean shutdown: refuses every write from now on, then flushes every memtable, so the
+     * commit log holds nothing a restart must replay.
+     */
+    public void drain() throws IOException, InterruptedException {
+        for (Keyspace ks : keyspaces.values()) {
+            ks.refuseWrites("write failed: this node is drained (nodetool drain) and accepts no more writes;"
+                    + " restart it to write again");
+        }
+        for (Keyspace ks : keyspaces.values()) forceFlush(ks.name());
+        log.info("Drained: writes refused, every memtable flushed");
+    }
+
+    private static void await(List<CompletableFuture<Void>> futures, String what) throws IOException, InterruptedException {
+        try {
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get();
+        } catch (ExecutionException e) {
+            throw new IOException(what + " failed: " + e.getCause(), e.getCause());
         }
     }
 
@@ -96,9 +213,13 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
         return Optional.ofNullable(commitLog);
     }
 
-    /** Syncs and closes the commit log; writes fail afterwards, reads go on working. */
+    /**
+     * Stops flushing and compacting, closes the SSTables, then syncs and closes the commit log;
+     * writes fail afterwards. Memtables not flushed are replayed from the log at the next start.
+     */
     @Override
     public void close() {
+        if (engine != null) engine.close(keyspaces.values());
         if (commitLog != null) commitLog.close();
     }
 

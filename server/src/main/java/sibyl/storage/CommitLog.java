@@ -137,6 +137,17 @@ public final class CommitLog implements WriteLog, AutoCloseable {
      */
     public ReplaySummary recover(Function<String, Optional<KSMetaData>> schema, Consumer<ResolvedMutation> sink)
             throws IOException {
+        return recover(schema, FlushedPositions.NONE, sink);
+    }
+
+    /**
+     * As {@link #recover(Function, Consumer)}, skipping what SSTables already hold: a column
+     * family's delta in an entry ending at or before {@code flushed.upTo(ks, cf)} is not
+     * replayed, and does not keep its segment alive.
+     */
+    public ReplaySummary recover(Function<String, Optional<KSMetaData>> schema,
+                                 FlushedPositions flushed, Consumer<ResolvedMutation> sink)
+            throws IOException {
         List<CommitLogReplayer.SegmentFile> toReplay;
         lock.lock();
         try {
@@ -147,7 +158,7 @@ public final class CommitLog implements WriteLog, AutoCloseable {
         }
         CommitLogReplayer.Result result;
         try {
-            result = CommitLogReplayer.replay(toReplay, schema, sink);
+            result = CommitLogReplayer.replay(toReplay, schema, flushed, sink);
         } catch (SegmentHeader.UnsupportedVersionException e) {
             throw new IOException(e.getMessage() + "; in " + directory, e);
         }

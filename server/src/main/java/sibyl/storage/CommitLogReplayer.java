@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.db.ColumnFamily;
 import sibyl.db.KSMetaData;
+import sibyl.db.LogPosition;
 import sibyl.db.ResolvedMutation;
 import sibyl.db.ResolvedMutationSerializer;
 
@@ -44,21 +45,33 @@ final class CommitLogReplayer {
     /**
      * @param segments oldest first
      * @param schema   the keyspaces configured now, by name
+     * @param flushed  per column family, the log position up to which its SSTables hold everything:
+     *                 its deltas in entries ending at or before it are skipped
      * @param sink     applies one mutation (to the memtables)
      */
     static Result replay(List<SegmentFile> segments, Function<String, Optional<KSMetaData>> schema,
-                         Consumer<ResolvedMutation> sink) throws IOException {
+                         FlushedPositions flushed, Consumer<ResolvedMutation> sink) throws IOException {
         long started = System.nanoTime();
         List<Replayed> replayed = new ArrayList<>();
         Set<String> unknown = new TreeSet<>();
         long entries = 0;
+        long[] skipped = {0};
         int damaged = 0;
         for (SegmentFile segment : segments) {
             Set<ColumnFamilyId> dirty = new HashSet<>();
             SegmentReader.Outcome outcome = SegmentReader.read(segment.file(), segment.id(), (payload, end) -> {
-                ResolvedMutation m = ResolvedMutationSerializer.deserialize(payload, schema, unknown::add);
-                for (ColumnFamily cf : m.columnFamilies()) dirty.add(new ColumnFamilyId(m.keyspace(), cf.metadata().name()));
-                if (!m.columnFamilies().isEmpty()) sink.accept(m);
+                ResolvedMutation read = ResolvedMutationSerializer.deserialize(payload, schema, unknown::add);
+                LogPosition at = new LogPosition(segment.id(), end);
+                List<ColumnFamily> unflushed = new ArrayList<>(read.columnFamilies().size());
+                for (ColumnFamily cf : read.columnFamilies()) {
+                    if (at.compareTo(flushed.upTo(read.keyspace(), cf.metadata().name())) > 0) unflushed.add(cf);
+                    else skipped[0]++;
+                }
+                for (ColumnFamily cf : unflushed) dirty.add(new ColumnFamilyId(read.keyspace(), cf.metadata().name()));
+                if (!unflushed.isEmpty()) {
+                    sink.accept(unflushed.size() == read.columnFamilies().size() ? read
+                            : new ResolvedMutation(read.keyspace(), read.key(), unflushed));
+                }
             });
             if (outcome.damaged()) {
                 damaged++;
@@ -68,6 +81,9 @@ final class CommitLogReplayer {
             }
             entries += outcome.entries();
             replayed.add(new Replayed(segment, outcome.end(), dirty));
+        }
+        if (skipped[0] > 0) {
+            log.info("Commit log replay skipped {} column family deltas already in sstables", skipped[0]);
         }
         if (!unknown.isEmpty()) {
             log.warn("Commit log replay skipped entries of column families no longer configured: {}", unknown);

@@ -31,10 +31,18 @@ import org.slf4j.LoggerFactory;
  * thread-per-connection server of Cassandra 0.6; the connection closes after the last one is written. When the
  * connection closes, calls not yet started are dropped, as their replies could not be delivered; the close actions
  * run once the call under way, if any, has finished.
+ *
+ * <p>Replies are encoded by the worker into the connection's reply buffer, a heap buffer reused from call to call
+ * (there is one call at a time), and copied into a network buffer allocated on the event loop. Allocating pooled
+ * network buffers on the workers instead, which the event loop then frees, made every reply miss the workers'
+ * thread-local caches and contend for the shared pool arenas.
  */
 final class CallDispatcher extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(CallDispatcher.class);
     static final int MAX_QUEUED_CALLS = 16;
+    private static final int INITIAL_REPLY_BYTES = 256;
+    /** A reply buffer grown past this by a large reply is dropped once the reply is sent, not kept for the next. */
+    private static final int MAX_KEPT_REPLY_BYTES = 64 * 1024;
 
     private final ProcessorFactory processorFactory;
     private final CallRunner runner;
@@ -48,6 +56,8 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private Connection connection;
     private TProcessor processor;
+    /** Written by the worker running this connection's call, read on the event loop once it has finished. */
+    private ByteBuf replyBuffer;
     private boolean callRunning;
     private boolean inputShutdown;
     private boolean closed;
@@ -67,6 +77,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         connection = new Connection(ctx.channel().remoteAddress());
+        replyBuffer = Unpooled.buffer(INITIAL_REPLY_BYTES);
         try {
             processor = processorFactory.newProcessor(connection);
             if (processor == null) {
@@ -179,35 +190,37 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
 
     /** On a worker thread. */
     private void runCall(ThriftCall call) {
-        ByteBuf reply = null;
+        boolean replied = false;
         Throwable failure = null;
         try {
-            reply = runner.run(processor, call, ctx.alloc(), connection.remoteAddress());
+            replied = runner.run(processor, call, replyBuffer, connection.remoteAddress());
         } catch (Throwable t) { // only a fatal error gets out of the runner
             failure = t;
         }
         // The message has been read; the reply is not counted, as a client not reading it stops this connection.
         budget.release(call.heldBytes());
-        ByteBuf finishedReply = reply;
+        boolean finishedReplied = replied;
         Throwable finishedFailure = failure;
         try {
-            ctx.executor().execute(() -> callFinished(finishedReply, finishedFailure));
+            ctx.executor().execute(() -> callFinished(finishedReplied, finishedFailure));
         } catch (RejectedExecutionException e) {
             // The event loop has shut down, so the server is closing and the channel is gone.
-            if (reply != null) {
-                reply.release();
-            }
             connection.closed();
         }
     }
 
-    private void callFinished(ByteBuf reply, Throwable failure) {
+    private void callFinished(boolean replied, Throwable failure) {
         callRunning = false;
         if (failure != null) {
             LOG.error("Closing {}: fatal error while processing a call", connection, failure);
             ctx.close();
         }
-        if (reply != null) {
+        if (replied) {
+            ByteBuf reply = ctx.alloc().ioBuffer(replyBuffer.readableBytes());
+            reply.writeBytes(replyBuffer, replyBuffer.readerIndex(), replyBuffer.readableBytes());
+            if (replyBuffer.capacity() > MAX_KEPT_REPLY_BYTES) {
+                replyBuffer = Unpooled.buffer(INITIAL_REPLY_BYTES);
+            }
             ctx.writeAndFlush(reply); // on a closed channel the write fails and releases the reply
         }
         if (closed) {

@@ -43,56 +43,50 @@ final class CallRunner {
     }
 
     /**
-     * @return the reply, length-prefixed if the call came framed, for the caller to write and release; null when
-     *         there is none (a oneway call)
-     * @throws VirtualMachineError a fatal error out of the processor (other than a stack overflow, which has unwound),
-     *                             after the reply buffer has been released
+     * Writes the reply into {@code reply}, which is cleared first: length-prefixed if the call came framed.
+     *
+     * @param reply a buffer of the caller's, reused from call to call: the connection's reply buffer (see
+     *              {@link CallDispatcher})
+     * @return whether there is a reply; false for a oneway call
+     * @throws VirtualMachineError a fatal error out of the processor (other than a stack overflow, which has unwound)
      */
-    ByteBuf run(TProcessor processor, ThriftCall call, ByteBufAllocator allocator, SocketAddress peer) {
+    boolean run(TProcessor processor, ThriftCall call, ByteBuf reply, SocketAddress peer) {
         int bodyStart = call.mode() == WireMode.FRAMED ? WireMode.FRAME_HEADER_BYTES : 0;
-        ByteBuf reply = allocator.buffer(INITIAL_REPLY_BYTES);
-        boolean handedOver = false;
+        reply.clear();
+        reply.writeZero(bodyStart);
+        TProtocol out = new TBinaryProtocol(new ByteBufTransport(reply));
         try {
-            reply.writeZero(bodyStart);
-            TProtocol out = new TBinaryProtocol(new ByteBufTransport(reply));
-            try {
-                TProtocol in = new TBinaryProtocol(new TMemoryInputTransport(inputConfiguration, call.message()),
-                        maxMessageBytes, maxMessageBytes, false, true);
-                processor.process(in, out);
-            } catch (TTransportException e) {
-                // The handler does no I/O, so this came from reading the message: the generated readers check a
-                // field's type but not a container's element types, so arguments of the wrong shape can run past
-                // the end of the message. libthrift answers arguments it cannot read with PROTOCOL_ERROR.
-                LOG.debug("Unreadable arguments of {} from {}: {}", call.methodName(), peer, e.getMessage());
-                reply.writerIndex(bodyStart);
-                if (!call.isOneway()) {
-                    writeException(out, call, TApplicationException.PROTOCOL_ERROR, "Cannot read the arguments of "
-                            + call.methodName() + ": " + e.getMessage());
-                }
-            } catch (Throwable t) {
-                if (t instanceof VirtualMachineError fatal && !(t instanceof StackOverflowError)) {
-                    throw fatal;
-                }
-                LOG.error("Internal error processing {} for {}", call.methodName(), peer, t);
-                reply.writerIndex(bodyStart);
-                if (!call.isOneway()) {
-                    writeException(out, call, TApplicationException.INTERNAL_ERROR,
-                            "Internal error processing " + call.methodName());
-                }
+            TProtocol in = new TBinaryProtocol(new TMemoryInputTransport(inputConfiguration, call.message()),
+                    maxMessageBytes, maxMessageBytes, false, true);
+            processor.process(in, out);
+        } catch (TTransportException e) {
+            // The handler does no I/O, so this came from reading the message: the generated readers check a
+            // field's type but not a container's element types, so arguments of the wrong shape can run past
+            // the end of the message. libthrift answers arguments it cannot read with PROTOCOL_ERROR.
+            LOG.debug("Unreadable arguments of {} from {}: {}", call.methodName(), peer, e.getMessage());
+            reply.writerIndex(bodyStart);
+            if (!call.isOneway()) {
+                writeException(out, call, TApplicationException.PROTOCOL_ERROR, "Cannot read the arguments of "
+                        + call.methodName() + ": " + e.getMessage());
             }
-            if (reply.writerIndex() == bodyStart) {
-                return null;
+        } catch (Throwable t) {
+            if (t instanceof VirtualMachineError fatal && !(t instanceof StackOverflowError)) {
+                throw fatal;
             }
-            if (bodyStart > 0) {
-                reply.setInt(0, reply.writerIndex() - bodyStart);
-            }
-            handedOver = true;
-            return reply;
-        } finally {
-            if (!handedOver) {
-                reply.release();
+            LOG.error("Internal error processing {} for {}", call.methodName(), peer, t);
+            reply.writerIndex(bodyStart);
+            if (!call.isOneway()) {
+                writeException(out, call, TApplicationException.INTERNAL_ERROR,
+                        "Internal error processing " + call.methodName());
             }
         }
+        if (reply.writerIndex() == bodyStart) {
+            return false;
+        }
+        if (bodyStart > 0) {
+            reply.setInt(0, reply.writerIndex() - bodyStart);
+        }
+        return true;
     }
 
     /**

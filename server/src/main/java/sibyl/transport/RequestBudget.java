@@ -1,6 +1,8 @@
 package sibyl.transport;
 
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The bytes of requests the server holds, over all connections, against {@link TransportLimits#maxHeldBytes}: bytes
@@ -12,6 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * its connection closes; a call's bytes are released when it has run or been dropped.
  */
 final class RequestBudget {
+    private static final Logger LOG = LoggerFactory.getLogger(RequestBudget.class);
+
     private final long limit;
     private final AtomicLong held = new AtomicLong();
 
@@ -31,9 +35,13 @@ final class RequestBudget {
         return true;
     }
 
+    /** Releases what was reserved. Never throws: it runs on workers, where a throw would leave a call unanswered. */
     void release(long bytes) {
         long after = held.addAndGet(-bytes);
-        assert after >= 0 : "released more than was reserved: " + after;
+        if (after < 0) {
+            LOG.error("Request budget released {} bytes more than were reserved; counting from zero again", -after);
+            held.addAndGet(-after);
+        }
     }
 
     long held() {

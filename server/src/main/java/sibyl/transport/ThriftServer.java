@@ -7,6 +7,10 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -95,16 +99,23 @@ public final class ThriftServer implements AutoCloseable {
         if (acceptGroup != null || closing) {
             throw new IllegalStateException("a ThriftServer can be started once");
         }
-        acceptGroup = new NioEventLoopGroup(1, new DefaultThreadFactory("sibyl-thrift-accept"));
-        ioGroup = new NioEventLoopGroup(Runtime.getRuntime().availableProcessors(),
-                new DefaultThreadFactory("sibyl-thrift-io"));
+        // Netty's native epoll transport where it loads (Linux on the architectures netty-all ships it for): fewer
+        // system calls and less garbage per read and write than the JDK's selector. NIO elsewhere.
+        boolean epoll = Epoll.isAvailable();
+        int ioThreads = Runtime.getRuntime().availableProcessors();
+        acceptGroup = epoll ? new EpollEventLoopGroup(1, new DefaultThreadFactory("sibyl-thrift-accept"))
+                : new NioEventLoopGroup(1, new DefaultThreadFactory("sibyl-thrift-accept"));
+        ioGroup = epoll ? new EpollEventLoopGroup(ioThreads, new DefaultThreadFactory("sibyl-thrift-io"))
+                : new NioEventLoopGroup(ioThreads, new DefaultThreadFactory("sibyl-thrift-io"));
+        Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class
+                : NioServerSocketChannel.class;
         // Each connection has at most one call queued or running, so a queue as long as the connection limit
         // overflows only when connections closed with their call still waiting have been replaced by new ones.
         workers = new ThreadPoolExecutor(workerThreads, workerThreads, 0, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(limits.maxConnections()), new DefaultThreadFactory("sibyl-thrift-worker"));
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptGroup, ioGroup)
-                .channel(NioServerSocketChannel.class)
+                .channel(channelType)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -130,7 +141,8 @@ public final class ThriftServer implements AutoCloseable {
                     + ":" + port + ": " + cause.getMessage(), cause);
         }
         serverChannel = bound.channel();
-        LOG.info("Listening for Thrift clients on {} (framed and unframed)", serverChannel.localAddress());
+        LOG.info("Listening for Thrift clients on {} (framed and unframed, {})", serverChannel.localAddress(),
+                epoll ? "epoll" : "NIO");
     }
 
     /** The pool calls run on, for tpstats; null before {@link #start()}. */
@@ -145,6 +157,11 @@ public final class ThriftServer implements AutoCloseable {
             throw new IllegalStateException("the server has not been started");
         }
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** Bytes of requests held now over all connections (see {@link RequestBudget}); for tests and monitoring. */
+    long heldRequestBytes() {
+        return budget.held();
     }
 
     /**

@@ -61,6 +61,46 @@ class ConcurrentReadTest {
     }
 
     @Test
+    void readersHoldingAReferenceOutliveTheSSTablesReplacement() throws Exception {
+        Memtable memtable = SSTableFixtures.randomMemtable(cf, partitioner, new Random(7), 50, 5);
+        Descriptor d = SSTableFixtures.write(dir, 1, memtable, partitioner, 128);
+        SSTableReader sstable = SSTableReader.open(d, cf, partitioner, 4);
+        DecoratedKey key = memtable.rowsFrom(DecoratedKey.startOf(partitioner.getMinimumToken())).next().getKey();
+        String expected = render(memtable.getRow(key));
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(4);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Integer>> readers = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                readers.add(pool.submit(() -> {
+                    int reads = 0;
+                    started.countDown();
+                    // Every read under a reference succeeds; once all are gone, acquiring fails.
+                    for (int i = 0; i < 500 && sstable.acquire(); i++) {
+                        try {
+                            assertEquals(expected, render(sstable.getRow(key)));
+                            reads++;
+                        } finally {
+                            sstable.release();
+                        }
+                    }
+                    return reads;
+                }));
+            }
+            started.await();
+            sstable.markObsolete();
+            sstable.release(); // the owner's reference; the last reader to release deletes the files
+            for (Future<Integer> f : readers) f.get();
+            assertEquals(0, sstable.referenceCount());
+            try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+                assertEquals(0, files.count(), "files deleted once the last reference went");
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    @Test
     void anInterruptedReaderFailsAloneAndTheFileStaysReadable() throws Exception {
         Memtable memtable = SSTableFixtures.randomMemtable(cf, partitioner, new Random(6), 30, 5);
         SSTableReader sstable = SSTableReader.open(SSTableFixtures.write(dir, 1, memtable, partitioner, 128), cf, partitioner, 4);

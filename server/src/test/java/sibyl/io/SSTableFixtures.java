@@ -12,6 +12,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.LogPosition;
 import sibyl.db.Memtable;
 import sibyl.db.SuperColumn;
 import sibyl.db.marshal.AbstractType;

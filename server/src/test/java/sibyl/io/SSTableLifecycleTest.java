@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.CFMetaData;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.LogPosition;
 import sibyl.db.Memtable;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.DecoratedKey;

@@ -20,6 +20,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
+import sibyl.db.LogPosition;
 import sibyl.db.Memtable;
 import sibyl.db.marshal.AbstractType;
 import sibyl.dht.CollatingOrderPreservingPartitioner;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.Column;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
@@ -37,6 +40,10 @@ class KillNineIT {
     private static final byte[] COLUMN = "c".getBytes(StandardCharsets.UTF_8);
     private static final int WRITERS = 4;
     private static final int CYCLES = 3;
+    private static final byte[] PAD = "pad".getBytes(StandardCharsets.UTF_8);
+
+    /** Bytes of a second column written with each key; none unless a test sets it. */
+    private byte[] padding = new byte[0];
 
     @TempDir
     Path dir;
@@ -47,17 +54,43 @@ class KillNineIT {
 
     @Test
     void batchModeKeepsEveryAcknowledgedWriteAcrossKills() throws Exception {
+        killCycles("batch", ForkedServer.batchSync("1"), 0);
+    }
+
+    /**
+     * As above with memtables of 500 operations and 1 MB commit log segments, and bigger writes
+     * for longer: memtables are flushed, SSTables compacted and segments deleted while the
+     * writers run, so the kills land in the middle of all of them.
+     */
+    @Test
+    void batchModeWithSmallMemtablesKeepsEveryAcknowledgedWriteAcrossKills() throws Exception {
+        padding = new byte[512];
+        UnaryOperator<String> smallMemtables = xml -> xml
+                .replaceFirst("<MemtableOperationsInMillions>[^<]*</MemtableOperationsInMillions>",
+                        "<MemtableOperationsInMillions>0.0005</MemtableOperationsInMillions>")
+                .replaceFirst("<CommitLogRotationThresholdInMB>\\d+</CommitLogRotationThresholdInMB>",
+                        "<CommitLogRotationThresholdInMB>1</CommitLogRotationThresholdInMB>");
+        Path data = killCycles("small-memtables", ForkedServer.batchSync("1").andThen(smallMemtables)::apply, 2000);
+        try (Stream<Path> files = Files.walk(data)) {
+            long sstables = files.filter(p -> p.getFileName().toString().startsWith(CF + "-")
+                    && p.getFileName().toString().endsWith("-Statistics.db")).count();
+            assertTrue(sstables > 0, "memtables were flushed to sstables under " + data);
+        }
+    }
+
+    /** Kills the server {@link #CYCLES} times under writers; returns the data directory. */
+    private Path killCycles(String label, UnaryOperator<String> confEdit, int minRunMs) throws Exception {
         long seed = Long.getLong("sibyl.seed", System.nanoTime());
-        System.out.println("KillNineIT batch seed " + seed + " (-Dsibyl.seed=" + seed + " to repeat)");
+        System.out.println("KillNineIT " + label + " seed " + seed + " (-Dsibyl.seed=" + seed + " to repeat)");
         Random random = new Random(seed);
-        Path conf = ForkedServer.installConf(dir, ForkedServer.batchSync("1"));
+        Path conf = ForkedServer.installConf(dir, confEdit);
         List<Ack> acked = new ArrayList<>();
         for (int cycle = 0; cycle < CYCLES; cycle++) {
             ForkedServer server = ForkedServer.start(conf, dir.resolve("server-" + cycle + ".out"));
             assertAllReadable(server, acked, "after kill " + cycle + ", seed " + seed);
-            List<Ack> written = writeUntilKilled(server, "c" + cycle, random);
-            System.out.printf("cycle %d: %d writes acknowledged before SIGKILL of pid %d%n", cycle, written.size(),
-                    server.pid());
+            List<Ack> written = writeUntilKilled(server, "c" + cycle, random, minRunMs, new long[1]);
+            System.out.printf("%s cycle %d: %d writes acknowledged before SIGKILL of pid %d%n", label, cycle,
+                    written.size(), server.pid());
             acked.addAll(written);
         }
         ForkedServer server = ForkedServer.start(conf, dir.resolve("server-final.out"));
@@ -66,6 +99,7 @@ class KillNineIT {
         } finally {
             server.stop();
         }
+        return dir.resolve("var");
     }
 
     @Test
@@ -139,11 +173,15 @@ class KillNineIT {
         return new ArrayList<>(acks);
     }
 
-    private static void insert(Cassandra.Client client, String key) throws TException {
-        Column column = new Column(ByteBuffer.wrap(COLUMN), ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8)),
-                System.currentTimeMillis());
-        client.batch_insert(KS, key, Map.of(CF, List.of(new ColumnOrSuperColumn().setColumn(column))),
-                ConsistencyLevel.ONE);
+    private void insert(Cassandra.Client client, String key) throws TException {
+        long now = System.currentTimeMillis();
+        Column column = new Column(ByteBuffer.wrap(COLUMN), ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8)), now);
+        List<ColumnOrSuperColumn> columns = new ArrayList<>();
+        columns.add(new ColumnOrSuperColumn().setColumn(column));
+        if (padding.length > 0) {
+            columns.add(new ColumnOrSuperColumn().setColumn(new Column(ByteBuffer.wrap(PAD), ByteBuffer.wrap(padding), now)));
+        }
+        client.batch_insert(KS, key, Map.of(CF, columns), ConsistencyLevel.ONE);
     }
 
     private static void assertAllReadable(ForkedServer server, List<Ack> acked, String when) throws Exception {

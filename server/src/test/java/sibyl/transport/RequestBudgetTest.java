@@ -80,6 +80,7 @@ class RequestBudgetTest {
             Cassandra.get_string_property_result result = new Cassandra.get_string_property_result();
             assertNull(client.readReply(false, result).exception());
             assertEquals(30 * 1024, result.getSuccess().length());
+            Await.until("every byte reserved is released", () -> server.server.heldRequestBytes() == 0);
         }
     }
 
@@ -105,7 +106,7 @@ class RequestBudgetTest {
     @Test
     void theBudgetIsReleasedWhenCallsFinishAndConnectionsClose() throws Exception {
         TransportLimits limits = new TransportLimits(LIMIT, 10, 0, LIMIT);
-        try (TestServer server = new TestServer(limits, 4)) {
+        try (TestServer server = new TestServer(limits, 4); LogCapture log = new LogCapture(RequestBudget.class)) {
             // Many large calls one after another, and half-sent ones abandoned: none may leak budget.
             for (int i = 0; i < 20; i++) {
                 RawClient client = server.raw();
@@ -120,6 +121,14 @@ class RequestBudgetTest {
             }
             RawClient last = server.raw().send(propertyCall(99, 60 * 1024));
             assertNull(last.readReply(false, new Cassandra.get_string_property_result()).exception());
+            // Half a message buffered, then dropped with its connection; and pipelined calls, some refused.
+            last.send(Arrays.copyOf(propertyCall(100, 50 * 1024), 30 * 1024)).close();
+            RawClient pipelined = server.raw();
+            for (int i = 0; i < 5; i++) pipelined.send(propertyCall(200 + i, 30 * 1024));
+            for (int i = 0; i < 5; i++) pipelined.readReply(false, new Cassandra.get_string_property_result());
+            pipelined.close();
+            Await.until("every byte reserved is released", () -> server.server.heldRequestBytes() == 0);
+            assertEquals(List.of(), log.messages(ch.qos.logback.classic.Level.ERROR), "nothing released twice");
         }
     }
 
@@ -166,6 +175,7 @@ class RequestBudgetTest {
                 }
                 assertEquals(flood - refusedWhileBusy, admitted, "nothing was refused once the worker was free");
                 assertEquals(1 + admitted, server.stub.calls.get());
+                Await.until("every byte reserved is released", () -> server.server.heldRequestBytes() == 0);
             } finally {
                 readers.shutdownNow();
             }

@@ -59,6 +59,11 @@ final class NodeProbe implements AutoCloseable {
         return server.invoke(new ObjectName(STORAGE_SERVICE), operation, args, signature);
     }
 
+    @SuppressWarnings("unchecked")
+    List<String> keyspaces() throws IOException, JMException {
+        return (List<String>) storage("Keyspaces");
+    }
+
     long uptimeMillis() throws IOException, JMException {
         return (Long) attribute(new ObjectName("java.lang:type=Runtime"), "Uptime");
     }

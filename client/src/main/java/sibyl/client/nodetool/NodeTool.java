@@ -29,6 +29,13 @@ public final class NodeTool {
               ring              the nodes of the ring with their tokens and load
               cfstats           per keyspace and column family: counts, latencies, memtable
               tpstats           worker pools: active, pending and completed tasks
+              flush [KS [CF...]] write memtables to SSTables: of the named column families,
+                                all of keyspace KS, or of every keyspace; returns when done
+              compact [KS]      major compaction: each column family's SSTables into one,
+                                tombstones older than GCGraceSeconds dropped (all keyspaces
+                                when none is named)
+              drain             flush everything and refuse writes from then on: run before
+                                stopping the node for a clean shutdown
             """;
 
     private final PrintStream out;
@@ -69,8 +76,15 @@ public final class NodeTool {
             return 2;
         }
         String command = rest.get(0);
-        if (!List.of("info", "ring", "cfstats", "tpstats").contains(command)) {
+        if (!List.of("info", "ring", "cfstats", "tpstats", "flush", "compact", "drain").contains(command)) {
             err.println("nodetool: unknown command '" + command + "'");
+            err.print(USAGE);
+            return 2;
+        }
+        List<String> arguments = rest.subList(1, rest.size());
+        if ((command.equals("compact") && arguments.size() > 1) || (command.equals("drain") && !arguments.isEmpty())
+                || (List.of("info", "ring", "cfstats", "tpstats").contains(command) && !arguments.isEmpty())) {
+            err.println("nodetool: too many arguments for " + command + ": " + String.join(" ", arguments));
             err.print(USAGE);
             return 2;
         }
@@ -80,6 +94,9 @@ public final class NodeTool {
                 case "info" -> tool.info(probe);
                 case "ring" -> tool.ring(probe);
                 case "cfstats" -> tool.cfstats(probe);
+                case "flush" -> tool.flush(probe, arguments);
+                case "compact" -> tool.compact(probe, arguments);
+                case "drain" -> tool.drain(probe);
                 default -> tool.tpstats(probe);
             }
             return 0;
@@ -167,6 +184,30 @@ public final class NodeTool {
                     (Integer) probe.attribute(pool, "ActiveCount"), (Long) probe.attribute(pool, "PendingTasks"),
                     (Long) probe.attribute(pool, "CompletedTasks"));
         }
+    }
+
+    void flush(NodeProbe probe, List<String> arguments) throws IOException, JMException {
+        List<String> keyspaces = arguments.isEmpty() ? probe.keyspaces() : List.of(arguments.get(0));
+        String[] cfs = arguments.size() > 1 ? arguments.subList(1, arguments.size()).toArray(String[]::new) : new String[0];
+        for (String ks : keyspaces) {
+            probe.invokeStorage("forceTableFlush", new Object[] {ks, cfs},
+                    new String[] {String.class.getName(), String[].class.getName()});
+        }
+        out.println("Flushed " + (arguments.isEmpty() ? "every keyspace" : arguments.size() == 1 ? "keyspace " + arguments.get(0)
+                : String.join(", ", arguments.subList(1, arguments.size())) + " of keyspace " + arguments.get(0)));
+    }
+
+    void compact(NodeProbe probe, List<String> arguments) throws IOException, JMException {
+        List<String> keyspaces = arguments.isEmpty() ? probe.keyspaces() : arguments;
+        for (String ks : keyspaces) {
+            probe.invokeStorage("forceTableCompaction", new Object[] {ks}, new String[] {String.class.getName()});
+        }
+        out.println("Compacted " + (arguments.isEmpty() ? "every keyspace" : "keyspace " + arguments.get(0)));
+    }
+
+    void drain(NodeProbe probe) throws IOException, JMException {
+        probe.invokeStorage("drain", new Object[0], new String[0]);
+        out.println("Drained: every memtable is flushed and the node accepts no more writes");
     }
 
     /** Mean latency in milliseconds with three decimals; NaN without operations, as 0.6 printed. */

@@ -94,8 +94,51 @@ class ToolsAgainstServerIT {
                 file.toString()), null);
     }
 
-    private static Result nodetool(String command) throws Exception {
-        return run(List.of("bin/nodetool", "-h", "127.0.0.1", "-p", String.valueOf(jmxPort), command), null);
+    private static Result nodetool(String... command) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bin/nodetool", "-h", "127.0.0.1", "-p", String.valueOf(jmxPort)));
+        cmd.addAll(List.of(command));
+        return run(cmd, null);
+    }
+
+    /** A line of one column family's cfstats section, as a number. */
+    private static long cfstat(String output, String columnFamily, String label) {
+        Matcher m = Pattern.compile("Column Family: " + columnFamily + "\\n(?:\\t\\t.*\\n)*?\\t\\t" + label + ": (\\d+)")
+                .matcher(output);
+        assertTrue(m.find(), label + " of " + columnFamily + " in:\n" + output);
+        return Long.parseLong(m.group(1));
+    }
+
+    @Test
+    void nodetoolFlushWritesSSTablesAndCompactMergesThem() throws Exception {
+        // Twitter.Users is used by no other test here.
+        Result write = cli("set Twitter.Users['flush-1']['name'] = 'Ada'\nset Twitter.Users['flush-2']['name'] = 'Bo'\n");
+        assertEquals(0, write.status(), write.output());
+        Result before = nodetool("cfstats");
+        assertEquals(0, before.status(), before.output());
+        long sstables = cfstat(before.output(), "Users", "SSTable count");
+        assertTrue(cfstat(before.output(), "Users", "Memtable Columns Count") >= 2, before.output());
+
+        Result flush = nodetool("flush", "Twitter", "Users");
+        assertEquals(0, flush.status(), flush.output());
+        Result after = nodetool("cfstats");
+        assertEquals(sstables + 1, cfstat(after.output(), "Users", "SSTable count"), after.output());
+        assertEquals(0, cfstat(after.output(), "Users", "Memtable Columns Count"), after.output());
+        assertEquals(1, cfstat(after.output(), "Users", "Memtable Switch Count"), after.output());
+        assertTrue(cfstat(after.output(), "Users", "Space used \\(live\\)") > 0, after.output());
+
+        assertEquals(0, cli("set Twitter.Users['flush-3']['name'] = 'Cy'\n").status());
+        assertEquals(0, nodetool("flush", "Twitter").status());
+        assertEquals(sstables + 2, cfstat(nodetool("cfstats").output(), "Users", "SSTable count"));
+
+        Result compact = nodetool("compact", "Twitter");
+        assertEquals(0, compact.status(), compact.output());
+        assertEquals(1, cfstat(nodetool("cfstats").output(), "Users", "SSTable count"));
+        Result read = cli("get Twitter.Users['flush-1']\nget Twitter.Users['flush-3']\n");
+        assertTrue(read.output().contains("value=Ada") && read.output().contains("value=Cy"), read.output());
+
+        Result unknown = nodetool("flush", "NoSuchKeyspace");
+        assertEquals(1, unknown.status(), unknown.output());
+        assertTrue(unknown.output().contains("NoSuchKeyspace"), unknown.output());
     }
 
     @Test

@@ -177,6 +177,9 @@ class StressTest {
     @Test
     void keysArePaddedDecimalAndValuesReproducible() {
         assertEquals("0000000123", Payload.key(123));
+        assertEquals("0000000000", Payload.key(0));
+        assertEquals("9999999999", Payload.key(9_999_999_999L));
+        assertEquals("12345678901", Payload.key(12_345_678_901L));
         assertEquals(123, Payload.keyIndex("0000000123"));
         assertEquals(new String(Payload.value(7, -1, 2, 16)), new String(Payload.value(7, -1, 2, 16)));
         assertTrue(!new String(Payload.value(7, -1, 2, 16)).equals(new String(Payload.value(7, -1, 3, 16))));

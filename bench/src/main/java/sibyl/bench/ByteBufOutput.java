@@ -1,0 +1,51 @@
+package sibyl.bench;
+
+import io.netty.buffer.ByteBuf;
+import org.apache.thrift.TConfiguration;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.TTransportException;
+
+/** A write-only transport appending to a Netty buffer, as the server's replies are written. */
+final class ByteBufOutput extends TTransport {
+    private final ByteBuf out;
+
+    ByteBufOutput(ByteBuf out) {
+        this.out = out;
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) {
+        out.writeBytes(bytes, offset, length);
+    }
+
+    @Override
+    public int read(byte[] bytes, int offset, int length) throws TTransportException {
+        throw new TTransportException(TTransportException.NOT_OPEN, "write-only");
+    }
+
+    @Override
+    public boolean isOpen() {
+        return true;
+    }
+
+    @Override
+    public void open() {
+    }
+
+    @Override
+    public void close() {
+    }
+
+    @Override
+    public TConfiguration getConfiguration() {
+        return TConfiguration.DEFAULT;
+    }
+
+    @Override
+    public void updateKnownMessageSize(long size) {
+    }
+
+    @Override
+    public void checkReadBytesAvailable(long numBytes) {
+    }
+}

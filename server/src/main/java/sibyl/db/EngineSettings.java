@@ -1,0 +1,50 @@
+package sibyl.db;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import sibyl.io.SizeTieredBuckets;
+
+/**
+ * What the durable engine (flush, SSTables, compaction) is configured with; built once from the
+ * storage options and passed down. Immutable.
+ *
+ * @param dataDirectories   DataFileDirectories: where each keyspace's SSTables go
+ * @param indexInterval     IndexInterval: one index key in this many is kept in memory
+ * @param columnIndexSize   ColumnIndexSizeInKB × 1024: a row's column index entry per this many bytes
+ * @param memtableLimits    when a memtable is flushed
+ * @param gcGraceSeconds    GCGraceSeconds: how long major compactions keep tombstones
+ * @param buckets           size-tiered compaction's grouping
+ * @param maxPendingFlushes memtables switched out but not yet written, over the node; a writer
+ *                          whose switch would pass it waits for a flush to finish
+ * @param flushRetryDelay   how long after a failed flush it is tried again
+ * @param clock             the time tombstones are judged by (injectable so tests need not sleep)
+ */
+public record EngineSettings(List<Path> dataDirectories, int indexInterval, int columnIndexSize,
+                             MemtableLimits memtableLimits, int gcGraceSeconds, SizeTieredBuckets buckets,
+                             int maxPendingFlushes, Duration flushRetryDelay, Clock clock) {
+    public EngineSettings {
+        dataDirectories = List.copyOf(dataDirectories);
+        if (dataDirectories.isEmpty()) throw new IllegalArgumentException("at least one data directory is needed");
+        Objects.requireNonNull(memtableLimits, "memtableLimits");
+        Objects.requireNonNull(buckets, "buckets");
+        Objects.requireNonNull(flushRetryDelay, "flushRetryDelay");
+        Objects.requireNonNull(clock, "clock");
+        if (indexInterval <= 0) throw new IllegalArgumentException("IndexInterval must be positive: " + indexInterval);
+        if (columnIndexSize <= 0) throw new IllegalArgumentException("column index size must be positive: " + columnIndexSize);
+        if (gcGraceSeconds < 0) throw new IllegalArgumentException("GCGraceSeconds must not be negative: " + gcGraceSeconds);
+        if (maxPendingFlushes <= 0) throw new IllegalArgumentException("maxPendingFlushes must be positive: " + maxPendingFlushes);
+    }
+
+    /** Seconds since the epoch before which a tombstone's local deletion time lets it be purged. */
+    public int gcBefore() {
+        return (int) Math.min(Integer.MAX_VALUE, clock.instant().getEpochSecond() - gcGraceSeconds);
+    }
+
+    public EngineSettings withClock(Clock clock) {
+        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
+                buckets, maxPendingFlushes, flushRetryDelay, clock);
+    }
+}

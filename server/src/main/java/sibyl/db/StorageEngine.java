@@ -1,0 +1,141 @@
+package sibyl.db;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sibyl.dht.Partitioner;
+import sibyl.io.Descriptor;
+import sibyl.io.SSTableReader;
+
+/**
+ * The durable side of the stores: loads their SSTables at start-up, flushes memtables into
+ * new ones ({@link Flusher}) and compacts them ({@link Compactor}). A memory-only node has none.
+ */
+public final class StorageEngine implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(StorageEngine.class);
+
+    private final EngineSettings settings;
+    private final Partitioner partitioner;
+    private final Map<String, SSTableFiles> files = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer;
+    private final Flusher flusher;
+    private final Compactor compactor;
+
+    public StorageEngine(EngineSettings settings, Partitioner partitioner) {
+        this.settings = settings;
+        this.partitioner = partitioner;
+        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, EngineThreads.named("memtable-timer"));
+        t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.timer = t;
+        this.compactor = new Compactor(settings, partitioner, store -> filesOf(store.metadata().keyspace()));
+        this.flusher = new Flusher(settings, partitioner, ks -> filesOf(ks.name()), compactor::maybeCompact, timer);
+    }
+
+    public EngineSettings settings() {
+        return settings;
+    }
+
+    private SSTableFiles filesOf(String keyspace) {
+        SSTableFiles f = files.get(keyspace);
+        if (f == null) throw new IllegalStateException("keyspace " + keyspace + " was not loaded");
+        return f;
+    }
+
+    /**
+     * Cleans the keyspace's directories of leftovers and opens every SSTable of its column
+     * families into their stores. Before the commit log is replayed and before any write.
+     *
+     * @return SSTables opened
+     */
+    public int load(Keyspace keyspace) throws IOException {
+        SSTableFiles ksFiles = SSTableFiles.open(settings.dataDirectories(), keyspace.name());
+        files.put(keyspace.name(), ksFiles);
+        int opened = 0;
+        for (ColumnFamilyStore store : keyspace.stores()) {
+            List<SSTableReader> readers = new ArrayList<>();
+            try {
+                for (Descriptor d : ksFiles.list(store.metadata().name())) {
+                    readers.add(SSTableReader.open(d, store.metadata(), partitioner, settings.indexInterval()));
+                }
+            } catch (IOException | RuntimeException e) {
+                for (SSTableReader r : readers) r.release();
+                throw e;
+            }
+            store.addSSTables(readers);
+            opened += readers.size();
+        }
+        return opened;
+    }
+
+    /**
+     * Starts background work once replay is done: flushes memtables replay filled past their
+     * limits, queues compaction checks, and checks memtable ages periodically.
+     */
+    public void start(Collection<Keyspace> keyspaces) {
+        for (Keyspace ks : keyspaces) {
+            for (ColumnFamilyStore store : ks.stores()) {
+                flusher.afterWrite(ks, store);
+                compactor.maybeCompact(store);
+            }
+        }
+        long period = Math.max(100, Math.min(10_000, settings.memtableLimits().flushAfter().toMillis() / 4));
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                flusher.flushOld(keyspaces);
+            } catch (RuntimeException e) {
+                log.error("Memtable age check failed", e);
+            }
+        }, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** After a write to the store: switches its memtable out if full (may wait for a pending flush). */
+    void afterWrite(Keyspace keyspace, ColumnFamilyStore store) {
+        flusher.afterWrite(keyspace, store);
+    }
+
+    /** Flushes the store's memtable; the future completes when it and all older ones are in SSTables. */
+    public CompletableFuture<Void> forceFlush(Keyspace keyspace, ColumnFamilyStore store) throws InterruptedException {
+        return flusher.forceFlush(keyspace, store);
+    }
+
+    /** Compacts all of the store's SSTables into one, purging tombstones older than GCGraceSeconds. */
+    public CompletableFuture<Void> forceMajorCompaction(ColumnFamilyStore store) {
+        return compactor.major(store);
+    }
+
+    /** Flushes and compactions queued or running. */
+    public int pendingTasks() {
+        return flusher.pendingCount() + compactor.pendingCount();
+    }
+
+    public long flushFailures() {
+        return flusher.failureCount();
+    }
+
+    /**
+     * Stops background work: lets flushes under way end, interrupts compaction (its partial
+     * output is deleted), and closes every SSTable. What was not flushed is in the commit log.
+     */
+    public void close(Collection<Keyspace> keyspaces) {
+        timer.shutdownNow();
+        flusher.close();
+        compactor.close();
+        for (Keyspace ks : keyspaces) {
+            for (ColumnFamilyStore store : ks.stores()) store.closeSSTables();
+        }
+    }
+
+    @Override
+    public void close() {
+        close(List.of());
+    }
+}
