@@ -77,6 +77,7 @@ public final class CommitLog implements WriteLog, AutoCloseable {
     private final AtomicLong entries = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock:
+    private final WriteFailureReport failures = new WriteFailureReport(log);
     private final TreeMap<Long, CommitLogSegment> segments = new TreeMap<>();
     private CommitLogSegment active; // null after a failure, until the next write begins a new segment
     private long lastId;
@@ -113,6 +114,8 @@ public final class CommitLog implements WriteLog, AutoCloseable {
             commitLog.lock.lock();
             try {
                 commitLog.beginSegment();
+            } catch (IOException e) {
+                throw new IOException("could not create a commit log segment in " + directory + ": " + e.getMessage(), e);
             } finally {
                 commitLog.lock.unlock();
             }
@@ -317,14 +320,23 @@ public final class CommitLog implements WriteLog, AutoCloseable {
         lock.lock();
         try {
             if (closed) throw new WriteFailedException("write failed: the commit log is closed");
-            CommitLogSegment segment = segmentForWrite();
+            CommitLogSegment segment;
+            try {
+                segment = segmentForWrite();
+            } catch (WriteFailedException e) {
+                failures.failed(e);
+                throw e;
+            }
             long start = segment.end();
             try {
                 segment.write(bytes, length);
             } catch (IOException e) {
                 giveUp(segment);
-                throw failure("write", segment, e);
+                WriteFailedException f = failure("write", segment, e);
+                failures.failed(f);
+                throw f;
             }
+            failures.succeeded();
             List<LogPosition> ends = new ArrayList<>(entries.size());
             long end = start;
             for (Pending p : entries) {
@@ -356,10 +368,12 @@ public final class CommitLog implements WriteLog, AutoCloseable {
                     e.addSuppressed(again);
                 }
                 giveUp(segment);
+                WriteFailedException f = failure("sync", segment, e);
+                failures.failed(f);
+                throw f;
             } finally {
                 lock.unlock();
             }
-            throw failure("sync", segment, e);
         }
     }
 

@@ -40,7 +40,8 @@ import sibyl.it.ForkedServer;
  * several clients until the disk is full. Writes past that point must fail at once with an error
  * that says so, reads must go on, and the node must not die; when space comes back it takes
  * writes again without a restart; after a SIGKILL and restart it holds exactly the acknowledged
- * writes: none lost, none of the refused ones, nothing torn.
+ * writes: none lost, none of the refused ones, nothing torn. The node's log reports the full disk
+ * in a line, not a line per refused write; a node started on a full disk exits saying why.
  *
  * <p>Only the commit log is exercised: the memtables are not flushed to SSTables yet, so the data
  * directory holds nothing but the node's token. Needs root (for the mount); skipped otherwise.
@@ -89,13 +90,20 @@ class DiskFullIT {
                 }
                 assertTrue(server.alive(), "the node survives a full disk");
                 assertHoldsExactly(server, ledger, "with the disk full");
+                Path log = dir.resolve(name + "-1.out");
+                assertReportedOnce(Files.readString(log), ledger.refusedCount());
 
                 disk.freeFiller();
                 writeAll(server, ledger, name + "-freed-", 50);
                 assertHoldsExactly(server, ledger, "once space was freed");
+                assertTrue(Files.readString(log).contains("The commit log is written again, after refusing"),
+                        "the node says when writes go through again:\n" + Files.readString(log));
                 System.out.printf("%s: after freeing space %d writes acknowledged in all%n", name, ledger.ackedCount());
 
+                disk.fillLeaving(0);
                 server.kill();
+                assertRefusesToStart(conf, dir.resolve(name + "-full-start.out"), disk.path().resolve("commitlog"));
+                disk.freeFiller();
                 server = ForkedServer.start(conf, dir.resolve(name + "-2.out"));
                 assertHoldsExactly(server, ledger, "after SIGKILL and restart");
                 String replay = Files.readString(dir.resolve(name + "-2.out"));
@@ -108,6 +116,37 @@ class DiskFullIT {
                 server.stop();
             }
         }
+    }
+
+    /**
+     * A full disk is reported in the node's log in a line or two, not a line (and stack trace) per
+     * refused write.
+     */
+    private static void assertReportedOnce(String log, int refused) {
+        assertFalse(log.contains("Internal application error processing"),
+                "refused writes are not logged one by one as internal errors:\n" + log);
+        long reports = log.lines().filter(l -> l.contains("ERROR") && l.contains("commit log")).count();
+        assertTrue(reports >= 1 && reports <= 3, reports + " ERROR lines about the commit log for " + refused
+                + " refused writes:\n" + log);
+        assertTrue(log.contains("The commit log cannot be written, so writes are refused until it can: write failed")
+                && log.contains("No space left on device"), "the node's log says what is wrong:\n" + log);
+    }
+
+    /** bin/server on a full disk exits at once, saying where it could not write and why. */
+    private static void assertRefusesToStart(Path conf, Path out, Path commitLog) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(ForkedServer.home().resolve("bin/server").toString(), "-f", "--conf",
+                conf.toString()).redirectErrorStream(true).redirectOutput(out.toFile());
+        pb.environment().put("JVM_OPTS", "-Xms64m -Xmx512m -XX:TieredStopAtLevel=1");
+        Process p = pb.start();
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("bin/server on a full disk neither served nor exited within 90 s:\n"
+                    + Files.readString(out));
+        }
+        String output = Files.readString(out);
+        assertTrue(p.exitValue() != 0, "bin/server on a full disk exits non-zero:\n" + output);
+        assertTrue(output.contains("Sibyl could not start: could not create a commit log segment in " + commitLog
+                + ": No space left on device"), "it says why:\n" + output);
     }
 
     /** Puts the commit log, data and saved caches directories on {@code disk}. */

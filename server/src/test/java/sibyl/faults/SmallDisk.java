@@ -54,7 +54,7 @@ final class SmallDisk implements AutoCloseable {
     /** Writes a filler file that leaves about {@code freeBytes} free (and synced, so tmpfs has it). */
     void fillLeaving(long freeBytes) throws IOException {
         long toWrite = usableBytes() - freeBytes;
-        if (toWrite <= 0) throw new IllegalStateException("only " + usableBytes() + " bytes free on " + mountPoint);
+        if (toWrite < 0) throw new IllegalStateException("only " + usableBytes() + " bytes free on " + mountPoint);
         byte[] block = new byte[64 << 10];
         try (OutputStream out = Files.newOutputStream(filler)) {
             for (long left = toWrite; left > 0; left -= block.length) out.write(block, 0, (int) Math.min(left, block.length));
