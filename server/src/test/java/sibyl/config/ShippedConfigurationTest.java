@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import sibyl.testing.LogCapture;
 
 /** The files in conf/ as shipped: they load, and say what the documentation says they say. */
 class ShippedConfigurationTest {
@@ -168,7 +169,7 @@ class ShippedConfigurationTest {
 
     @Test
     void loadsWithoutWarnings() throws Exception {
-        try (LogCapture log = new LogCapture()) {
+        try (LogCapture log = new LogCapture(StorageConfLoader.class)) {
             shipped();
             assertEquals(List.of(), log.messages(ch.qos.logback.classic.Level.WARN));
         }

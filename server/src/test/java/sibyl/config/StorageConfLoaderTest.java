@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import sibyl.testing.LogCapture;
 
 /** Files that load: what the model holds after defaults, aliases and path resolution. */
 class StorageConfLoaderTest {
@@ -59,7 +60,7 @@ class StorageConfLoaderTest {
 
     @Test
     void absentClusterNameAndRpcTimeoutUseTheShippedValuesAndSaySo() throws Exception {
-        try (LogCapture log = new LogCapture()) {
+        try (LogCapture log = new LogCapture(StorageConfLoader.class)) {
             StorageConf conf = load(dir, MINIMAL);
             assertEquals("Test Cluster", conf.clusterName());
             assertEquals(10000, conf.rpcTimeoutInMillis());
@@ -175,7 +176,7 @@ class StorageConfLoaderTest {
 
     @Test
     void keysCachedFractionIsADeprecatedAlias() throws Exception {
-        try (LogCapture log = new LogCapture()) {
+        try (LogCapture log = new LogCapture(StorageConfLoader.class)) {
             ColumnFamilyConf cf = load(dir, minimalWithColumnFamilies(
                     "<ColumnFamily Name=\"C\" KeysCachedFraction=\"0.1\"/>"))
                     .keyspace("Keyspace1").orElseThrow().columnFamily("C").orElseThrow();
@@ -301,7 +302,7 @@ class StorageConfLoaderTest {
                 .replace("<Keyspace Name=\"Keyspace1\">", "<Keyspace Name=\"Keyspace1\" Colour=\"blue\">")
                 .replace("<ColumnFamily Name=\"Standard1\"/>",
                         "<ColumnFamily Name=\"Standard1\" FlushPeriodInMinutes=\"5\"><Extra/></ColumnFamily>");
-        try (LogCapture log = new LogCapture()) {
+        try (LogCapture log = new LogCapture(StorageConfLoader.class)) {
             StorageConf conf = load(dir, xml);
             assertTrue(conf.keyspace("Keyspace1").orElseThrow().columnFamily("Standard1").isPresent());
             List<String> warnings = log.messages(Level.WARN);

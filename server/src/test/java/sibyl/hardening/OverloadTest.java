@@ -30,6 +30,7 @@ import org.apache.thrift.TApplicationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.it.TestNode;
+import sibyl.testing.LogCapture;
 
 /**
  * A real node under more connections, slower clients and bigger requests than it will serve: it refuses the excess
@@ -72,7 +73,7 @@ class OverloadTest {
 
     @Test
     void connectionsPastTheLimitAreRefusedAndLoggedOncePerBurst() throws Exception {
-        try (CapturedLog log = new CapturedLog("sibyl.transport.ConnectionLimiter");
+        try (LogCapture log = new LogCapture("sibyl.transport.ConnectionLimiter");
              TestNode node = TestNode.start(dir, set("ThriftMaxConnections", 20))) {
             List<Cassandra.Client> served = new ArrayList<>();
             for (int i = 0; i < 20; i++) {

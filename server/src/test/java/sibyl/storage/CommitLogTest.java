@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.LogPosition;
 import sibyl.db.WriteFailedException;
+import sibyl.testing.LogCapture;
 
 class CommitLogTest {
     @TempDir

@@ -16,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.WriteFailedException;
+import sibyl.testing.LogCapture;
 
 /**
  * A commit log that cannot be written (here: its directory is replaced by a file, so no segment

@@ -12,6 +12,7 @@ import org.apache.thrift.TApplicationException;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TType;
 import org.junit.jupiter.api.Test;
+import sibyl.testing.LogCapture;
 
 /**
  * The bytes of requests held over all connections stay within {@link TransportLimits#maxHeldBytes}: a call that

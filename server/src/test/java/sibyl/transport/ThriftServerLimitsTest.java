@@ -18,6 +18,7 @@ import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TType;
 import org.junit.jupiter.api.Test;
+import sibyl.testing.LogCapture;
 
 /** Input that is not Thrift or breaks the limits closes only its own connection, with one WARN line. */
 class ThriftServerLimitsTest {

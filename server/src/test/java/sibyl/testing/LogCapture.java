@@ -1,4 +1,4 @@
-package sibyl.storage;
+package sibyl.testing;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -7,19 +7,23 @@ import ch.qos.logback.core.read.ListAppender;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
-/** Collects what one class logs while open. */
-final class LogCapture implements AutoCloseable {
+/** Collects what one logger (and those below it) logs while open; close it to detach. */
+public final class LogCapture implements AutoCloseable {
     private final Logger logger;
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-    LogCapture(Class<?> source) {
-        logger = (Logger) LoggerFactory.getLogger(source);
+    public LogCapture(Class<?> source) {
+        this(source.getName());
+    }
+
+    public LogCapture(String loggerName) {
+        logger = (Logger) LoggerFactory.getLogger(loggerName);
         appender.start();
         logger.addAppender(appender);
     }
 
     /** The formatted messages logged at {@code level} so far. */
-    List<String> messages(Level level) {
+    public List<String> messages(Level level) {
         synchronized (appender.list) {
             return appender.list.stream()
                     .filter(event -> event.getLevel() == level)
