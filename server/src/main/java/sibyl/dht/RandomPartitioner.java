@@ -48,11 +48,16 @@ public final class RandomPartitioner implements Partitioner {
         return false;
     }
 
-    private static byte[] md5(byte[] data) {
+    /** Every key of every call is hashed: looking the algorithm up each time cost more than hashing. */
+    private static final ThreadLocal<MessageDigest> MD5 = ThreadLocal.withInitial(() -> {
         try {
-            return MessageDigest.getInstance("MD5").digest(data);
+            return MessageDigest.getInstance("MD5");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has MD5", e);
         }
+    });
+
+    private static byte[] md5(byte[] data) {
+        return MD5.get().digest(data);
     }
 }
