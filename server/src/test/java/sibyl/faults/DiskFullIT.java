@@ -43,8 +43,9 @@ import sibyl.it.ForkedServer;
  * writes: none lost, none of the refused ones, nothing torn. The node's log reports the full disk
  * in a line, not a line per refused write; a node started on a full disk exits saying why.
  *
- * <p>Only the commit log is exercised: the memtables are not flushed to SSTables yet, so the data
- * directory holds nothing but the node's token. Needs root (for the mount); skipped otherwise.
+ * <p>The first two tests fill the disk through the commit log (memtables at their default size are
+ * not flushed in them); the third puts only the data directory on the small disk and fills it
+ * during flushes. Needs root (for the mount); skipped otherwise.
  */
 class DiskFullIT {
     private static final String KS = "Keyspace1";
@@ -69,6 +70,81 @@ class DiskFullIT {
     @Test
     void periodicModeRefusesWritesWhenTheDiskIsFullAndLosesNothing() throws Exception {
         diskFillsUnderWrites(ForkedServer.periodicSync(200), "periodic");
+    }
+
+    /**
+     * Only the data directory on the small disk, memtables of 500 operations: flushes hit the full
+     * disk while writes, logged on a disk with room, go on being acknowledged. A failed flush keeps
+     * its memtable readable and is retried; once there is space it completes without a restart,
+     * and after SIGKILL and restart nothing is lost and no SSTable is damaged.
+     */
+    @Test
+    void flushesOnAFullDiskKeepTheirMemtablesAndCompleteOnceThereIsSpace() throws Exception {
+        try (SmallDisk disk = SmallDisk.mount(dir.resolve("disk"), DISK_MB)) {
+            Path data = disk.path().resolve("data");
+            Path conf = ForkedServer.installConf(dir, ForkedServer.batchSync("1").andThen(onDisk(disk.path()))
+                    .andThen(xml -> xml
+                            .replaceFirst("<CommitLogDirectory>[^<]*<", "<CommitLogDirectory>" + dir.resolve("commitlog") + "<")
+                            .replaceFirst("<MemtableOperationsInMillions>[^<]*<", "<MemtableOperationsInMillions>0.0005<"))::apply);
+            Path log = dir.resolve("flush-1.out");
+            ForkedServer server = ForkedServer.start(conf, log);
+            try {
+                WriteLedger ledger = new WriteLedger();
+                writeAll(server, ledger, "flush-before-", 200);
+                awaitLog(log, "Flushed Keyspace1.Standard1", 1, "memtables are flushed");
+                int sstables = sstables(data);
+                assertTrue(sstables > 0, "SSTables in " + data);
+
+                disk.fillLeaving(0);
+                writeAll(server, ledger, "flush-full-", 200);
+                awaitLog(log, "Flush of Keyspace1.Standard1", 1, "a flush fails on the full disk");
+                assertTrue(server.alive(), "the node survives a failed flush");
+                assertHoldsExactly(server, ledger, "while flushes fail");
+                int flushedBefore = count(Files.readString(log), "Flushed Keyspace1.Standard1");
+
+                disk.freeFiller();
+                awaitLog(log, "Flushed Keyspace1.Standard1", flushedBefore + 1, "the flush completes once there is space");
+                try {
+                    writeAll(server, ledger, "flush-freed-", 50);
+                } catch (AssertionError e) {
+                    throw new AssertionError(e.getMessage() + "\nserver alive: " + server.alive() + "; its log:\n"
+                            + Files.readString(log), e);
+                }
+                assertHoldsExactly(server, ledger, "once space was freed");
+                System.out.printf("flush: %d writes acknowledged; SSTables %d before the disk filled, %d now%n",
+                        ledger.ackedCount(), sstables, sstables(data));
+
+                server.kill();
+                Path restart = dir.resolve("flush-2.out");
+                server = ForkedServer.start(conf, restart);
+                assertHoldsExactly(server, ledger, "after SIGKILL and restart");
+                String restartLog = Files.readString(restart);
+                assertFalse(restartLog.contains("is damaged") || restartLog.toLowerCase().contains("corrupt"),
+                        "nothing on disk is damaged:\n" + restartLog);
+            } finally {
+                server.stop();
+            }
+        }
+    }
+
+    /** Waits (up to 60 s) until {@code log} holds {@code line} at least {@code times} times. */
+    private static void awaitLog(Path log, String line, int times, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (count(Files.readString(log), line) < times) {
+            assertTrue(System.nanoTime() < deadline, what + " within 60 s:\n" + Files.readString(log));
+            Thread.sleep(50);
+        }
+    }
+
+    private static int count(String text, String line) {
+        return (int) text.lines().filter(l -> l.contains(line)).count();
+    }
+
+    /** Finished SSTables of Standard1 (their Data.db files) under {@code data}. */
+    private static int sstables(Path data) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = Files.walk(data)) {
+            return (int) files.filter(f -> f.getFileName().toString().matches("Standard1-\\d+-Data\\.db")).count();
+        }
     }
 
     private void diskFillsUnderWrites(UnaryOperator<String> syncMode, String name) throws Exception {
