@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import sibyl.transport.ByteBufTransport;
 
 /**
  * Decoding and encoding get_slice and batch_mutate messages with the generated classes over TBinaryProtocol, the way
@@ -94,7 +95,7 @@ public class ThriftCodecBenchmark {
 
     private int write(String method, TBase<?, ?> body) throws TException {
         out.clear();
-        TBinaryProtocol protocol = new TBinaryProtocol(new ByteBufOutput(out));
+        TBinaryProtocol protocol = new TBinaryProtocol(new ByteBufTransport(out));
         protocol.writeMessageBegin(new TMessage(method, org.apache.thrift.protocol.TMessageType.REPLY, 1));
         body.write(protocol);
         protocol.writeMessageEnd();

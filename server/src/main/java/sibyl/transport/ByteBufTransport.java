@@ -5,11 +5,14 @@ import org.apache.thrift.TConfiguration;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 
-/** A write-only Thrift transport that appends to a Netty buffer, which grows as needed. Does not own the buffer. */
-final class ByteBufTransport extends TTransport {
+/**
+ * A write-only Thrift transport that appends to a Netty buffer, which grows as needed. Does not own the buffer.
+ * Public so the benchmarks encode exactly as replies are encoded.
+ */
+public final class ByteBufTransport extends TTransport {
     private final ByteBuf out;
 
-    ByteBufTransport(ByteBuf out) {
+    public ByteBufTransport(ByteBuf out) {
         this.out = out;
     }
 
