@@ -15,6 +15,8 @@ public final class DecoratedKey implements Comparable<DecoratedKey> {
     private static final int AFTER = 1;
 
     private final Token token;
+    /** The token's order prefix, here so that most comparisons touch no other object. */
+    private final long orderPrefix;
     private final String key;
     private final int kind;
 
@@ -24,6 +26,7 @@ public final class DecoratedKey implements Comparable<DecoratedKey> {
 
     private DecoratedKey(Token token, String key, int kind) {
         this.token = Objects.requireNonNull(token, "token");
+        this.orderPrefix = token.orderPrefix();
         this.key = key;
         this.kind = kind;
     }
@@ -53,7 +56,9 @@ public final class DecoratedKey implements Comparable<DecoratedKey> {
 
     @Override
     public int compareTo(DecoratedKey o) {
-        int c = token.compareTo(o.token);
+        int c = Long.compareUnsigned(orderPrefix, o.orderPrefix);
+        if (c != 0) return c;
+        c = token.compareTo(o.token);
         if (c != 0) return c;
         if (kind != KEY || o.kind != KEY) return Integer.compare(kind, o.kind);
         return key.compareTo(o.key);
@@ -66,7 +71,8 @@ public final class DecoratedKey implements Comparable<DecoratedKey> {
 
     @Override
     public int hashCode() {
-        return Objects.hash(token, key, kind);
+        // Equal keys have equal tokens, hence equal prefixes; the prefix spares hashing the token itself.
+        return (Long.hashCode(orderPrefix) * 31 + Objects.hashCode(key)) * 31 + kind;
     }
 
     @Override
