@@ -12,7 +12,7 @@ record StressOptions(
         int valueSize, boolean superFamily, int supers, ConsistencyLevel consistency, String distribution,
         double stdevFraction, double readRatio, int rangeCount, int keysPerMultiget, String keyspace,
         String columnFamily, List<HostAddress> hosts, boolean framed, double intervalSeconds, String csvFile,
-        boolean verify, long seed, int timeoutSeconds, boolean help) {
+        boolean verify, long seed, int timeoutSeconds, int eventLoops, boolean help) {
 
     static final String USAGE = """
             Usage: stress [options]
@@ -20,7 +20,10 @@ record StressOptions(
               -n, --num-keys N         keys 0..N-1, written as 0000000123 (default 1000000)
                   --count N            operations to run (default: as many as keys)
               -d, --duration SECONDS   run this long instead of a number of operations
-              -t, --threads N          threads, each with its own connection (default 50)
+              -t, --threads N          connections, each with a thread of its own (default 50)
+                  --event-loops N      instead, drive the connections from N threads, each waiting on
+                                       all of its connections at once, as redis-benchmark does; a
+                                       broken connection is reopened to the same host (no failover)
               -c, --columns N          columns per row, or per super column (default 5)
               -S, --value-size N       bytes per value (default 34)
               -y, --family-type TYPE   standard or super (default standard)
@@ -52,7 +55,7 @@ record StressOptions(
             "-d", "--duration", "-t", "--threads", "-c", "--columns", "-S", "--value-size", "-y", "--family-type",
             "--supers", "-e", "--consistency", "--distribution", "--stdev", "--read-ratio", "--range-count",
             "--keys-per-multiget", "-K", "--keyspace", "-C", "--column-family", "-h", "--host", "-p", "--port",
-            "-i", "--interval", "--csv", "--seed", "--timeout");
+            "-i", "--interval", "--csv", "--seed", "--timeout", "--event-loops");
 
     static StressOptions parse(String[] args) {
         Operation operation = Operation.INSERT;
@@ -80,6 +83,7 @@ record StressOptions(
         boolean verify = false;
         long seed = System.nanoTime();
         int timeout = 10;
+        int eventLoops = 0;
         boolean help = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -129,6 +133,7 @@ record StressOptions(
                 case "--verify" -> verify = true;
                 case "--seed" -> seed = parseLong(v, name);
                 case "--timeout" -> timeout = nonNegativeInt(v, name);
+                case "--event-loops" -> eventLoops = positiveInt(v, name);
                 case "--help" -> help = true;
                 default -> throw new IllegalArgumentException("unknown option " + arg);
             }
@@ -143,7 +148,7 @@ record StressOptions(
         return new StressOptions(operation, numKeys, count, duration, threads, columns, valueSize, superFamily,
                 supers, consistency, distribution.toLowerCase(Locale.ROOT), stdev, readRatio, rangeCount,
                 keysPerMultiget, keyspace, columnFamily, HostAddress.parseList(hosts, port), framed, interval, csv,
-                verify, seed, timeout, help);
+                verify, seed, timeout, eventLoops, help);
     }
 
     /** Operations to run in count mode: --count, else one per key. Null in duration mode. */
