@@ -44,6 +44,9 @@ final class LoopConnection {
     long callStartNanos;
     /** When a broken connection may be reopened (nanoTime); meaningful while it is closed. */
     long reopenAt;
+    /** Under --rate: when the next call may start (nanoTime), and whether the connection waits for that. */
+    long nextStart;
+    boolean waitingToStart;
 
     LoopConnection(HostAddress host, StressCalls calls, boolean framed, int maxReplyBytes) {
         this.host = host;
@@ -95,6 +98,7 @@ final class LoopConnection {
         channel = null;
         key = null;
         call = null;
+        waitingToStart = false;
     }
 
     /** Encodes and writes {@code next}; what the socket does not take now is written when it becomes writable. */

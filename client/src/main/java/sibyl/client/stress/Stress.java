@@ -157,7 +157,7 @@ public final class Stress {
             LatencyRecorder recorder = new LatencyRecorder();
             recorders.add(recorder);
             workers.add(new StressWorker(clients.get(i), new StressCalls(options, keys, options.seed() + i, counters),
-                    recorder, counters, budget, stop));
+                    recorder, counters, budget, stop, options.pacingNanos()));
         }
         return workers;
     }
@@ -182,7 +182,7 @@ public final class Stress {
                 LatencyRecorder recorder = new LatencyRecorder();
                 recorders.add(recorder);
                 loops.add(new StressEventLoop(connections, recorder, counters, budget, stop,
-                        options.timeoutSeconds()));
+                        options.timeoutSeconds(), options.pacingNanos()));
             }
         } catch (ClientException | IOException e) {
             perLoop.forEach(connections -> connections.forEach(LoopConnection::close));

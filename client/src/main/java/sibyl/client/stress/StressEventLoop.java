@@ -27,6 +27,7 @@ final class StressEventLoop implements Runnable {
     private final AtomicLong budget;
     private final AtomicBoolean stop;
     private final long timeoutNanos;
+    private final long pacingNanos;
 
     /**
      * Opens every connection now, so that an unreachable server fails the run before it starts.
@@ -34,8 +35,9 @@ final class StressEventLoop implements Runnable {
      * @throws ClientException if a connection cannot be opened
      */
     StressEventLoop(List<LoopConnection> connections, LatencyRecorder recorder,
-                    StressCounters counters, AtomicLong budget, AtomicBoolean stop, int timeoutSeconds)
-            throws IOException {
+                    StressCounters counters, AtomicLong budget, AtomicBoolean stop, int timeoutSeconds,
+                    long pacingNanos) throws IOException {
+        this.pacingNanos = pacingNanos;
         this.selector = Selector.open();
         this.connections = connections;
         this.recorder = recorder;
@@ -58,11 +60,13 @@ final class StressEventLoop implements Runnable {
     public void run() {
         try {
             long now = System.nanoTime();
-            for (LoopConnection c : connections) {
-                startNext(c, now);
+            for (int i = 0; i < connections.size(); i++) {
+                // Under --rate, the connections' schedules are spread over one period.
+                connections.get(i).nextStart = now + pacingNanos * i / connections.size();
+                startNext(connections.get(i), now);
             }
             while (busy()) {
-                selector.select(SELECT_MILLIS);
+                selector.select(selectMillis(System.nanoTime()));
                 now = System.nanoTime();
                 for (SelectionKey key : selector.selectedKeys()) {
                     LoopConnection c = (LoopConnection) key.attachment();
@@ -80,6 +84,7 @@ final class StressEventLoop implements Runnable {
                 }
                 selector.selectedKeys().clear();
                 checkTimeoutsAndReopen(now);
+                startScheduled(System.nanoTime());
             }
         } catch (IOException e) {
             counters.error(e);
@@ -109,8 +114,17 @@ final class StressEventLoop implements Runnable {
         startNext(c, now);
     }
 
-    /** Starts the connection's next call, unless the run is over. */
+    /** Starts the connection's next call, unless the run is over or, under --rate, its time has not come. */
     private void startNext(LoopConnection c, long now) {
+        if (pacingNanos > 0 && !stop.get()) {
+            if (now - c.nextStart < 0) {
+                c.waitingToStart = true;
+                return;
+            }
+            // Not earlier than a period ago: a stall is not made up in a burst.
+            c.nextStart = Math.max(c.nextStart, now - pacingNanos) + pacingNanos;
+        }
+        c.waitingToStart = false;
         if (stop.get() || (budget != null && budget.getAndDecrement() <= 0)) {
             c.close();
             return;
@@ -149,10 +163,30 @@ final class StressEventLoop implements Runnable {
         }
     }
 
-    /** Whether any connection has a call outstanding or is waiting to be reopened. */
+    /** Under --rate: starts the calls whose time has come. */
+    private void startScheduled(long now) {
+        for (LoopConnection c : connections) {
+            if (c.waitingToStart && c.isOpen()) {
+                startNext(c, now);
+            }
+        }
+    }
+
+    /** How long to wait for sockets: until the next scheduled start under --rate, else a while. */
+    private long selectMillis(long now) {
+        long millis = SELECT_MILLIS;
+        for (LoopConnection c : connections) {
+            if (c.waitingToStart) {
+                millis = Math.min(millis, Math.max(1, (c.nextStart - now + 999_999) / 1_000_000));
+            }
+        }
+        return millis;
+    }
+
+    /** Whether any connection has a call outstanding or waiting to start, or is waiting to be reopened. */
     private boolean busy() {
         for (LoopConnection c : connections) {
-            if (c.isOpen() ? c.call != null : c.reopenAt != 0 && !stop.get()) {
+            if (c.isOpen() ? c.call != null || c.waitingToStart : c.reopenAt != 0 && !stop.get()) {
                 return true;
             }
         }

@@ -2,6 +2,7 @@ package sibyl.client.stress;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import sibyl.client.ClientException;
 import sibyl.client.SibylClient;
 
@@ -15,9 +16,12 @@ final class StressWorker implements Runnable {
     /** Operations left to start in count mode; null in duration mode. */
     private final AtomicLong budget;
     private final AtomicBoolean stop;
+    /** Nanoseconds from one operation's start to the next under --rate; 0 for none. */
+    private final long pacingNanos;
 
     StressWorker(SibylClient client, StressCalls calls, LatencyRecorder recorder, StressCounters counters,
-                 AtomicLong budget, AtomicBoolean stop) {
+                 AtomicLong budget, AtomicBoolean stop, long pacingNanos) {
+        this.pacingNanos = pacingNanos;
         this.client = client;
         this.calls = calls;
         this.recorder = recorder;
@@ -29,7 +33,11 @@ final class StressWorker implements Runnable {
     @Override
     public void run() {
         try {
+            long slot = System.nanoTime();
             while (!stop.get() && (budget == null || budget.getAndDecrement() > 0)) {
+                if (pacingNanos > 0) {
+                    slot = waitFor(slot);
+                }
                 StressCall call = calls.next();
                 long start = System.nanoTime();
                 try {
@@ -49,6 +57,15 @@ final class StressWorker implements Runnable {
         } finally {
             client.close();
         }
+    }
+
+    /** Waits until {@code slot}; returns the next one (not earlier than a period ago, so a stall is not made up). */
+    private long waitFor(long slot) {
+        long now;
+        while ((now = System.nanoTime()) - slot < 0 && !stop.get()) {
+            LockSupport.parkNanos(slot - now);
+        }
+        return Math.max(slot, now - pacingNanos) + pacingNanos;
     }
 
     private static void pause() {

@@ -191,6 +191,25 @@ class StressTest {
     }
 
     @Test
+    void rateLimitsTheOperationsStartedBothWays() {
+        for (String loops : List.of("0", "2")) {
+            String[] mode = loops.equals("0") ? new String[0] : new String[] {"--event-loops", loops};
+            String[] args = concat(new String[] {"-o", "insert", "-n", "100000", "-t", "4", "-d", "1", "--rate", "400",
+                "-i", "10"}, mode);
+            Run r = stress(args);
+            assertEquals(0, r.status(), r.out() + r.err());
+            // 400/s for 1 s, each connection on its own schedule: about 400, never many more.
+            assertTrue(r.reported() >= 300 && r.reported() <= 410, loops + " loops: " + r.reported());
+        }
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    @Test
     void eventLoopsCountRefusedCallsAndKeepTheirConnections() throws IOException {
         Run r = stress("-n", "50", "-t", "2", "-C", "NoSuchFamily", "--event-loops", "1");
         assertEquals(1, r.status());
