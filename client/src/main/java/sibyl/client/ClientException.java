@@ -82,8 +82,13 @@ public class ClientException extends RuntimeException {
         return kind == Kind.CONNECTION || kind == Kind.READ_TIMEOUT || kind == Kind.PROTOCOL;
     }
 
-    /** Translates any exception a generated client method can throw. */
-    static ClientException wrap(String operation, Exception e, HostAddress host) {
+    /** A failed socket operation of a call to {@code host}, as a connection failure. */
+    public static ClientException wrapIo(String operation, java.io.IOException e, HostAddress host) {
+        return new ClientException(Kind.CONNECTION, operation, host + ": " + e.getMessage(), e);
+    }
+
+    /** Translates any exception a generated client method can throw; {@code host} is where it was sent. */
+    public static ClientException wrap(String operation, Exception e, HostAddress host) {
         if (e instanceof ClientException ce) {
             return ce;
         }

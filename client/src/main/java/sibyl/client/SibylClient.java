@@ -281,13 +281,18 @@ public final class SibylClient implements AutoCloseable {
 
     // ---- connection handling ----
 
+    /** Any use of the generated client, e.g. its send and receive halves of a call (as bin/stress makes). */
     @FunctionalInterface
-    interface ThriftCall<T> {
+    public interface ThriftCall<T> {
         T apply(Cassandra.Client client) throws TException;
     }
 
-    /** Runs one call, reconnecting first if the connection is down, and translates its failures. */
-    <T> T call(String operation, ThriftCall<T> body) {
+    /**
+     * Runs one call, reconnecting first if the connection is down, and translates its failures.
+     *
+     * @param operation names the call in a failure's message
+     */
+    public <T> T call(String operation, ThriftCall<T> body) {
         ensureOpen();
         HostAddress host = connectedHost;
         try {

@@ -70,6 +70,11 @@ final class Flusher implements AutoCloseable {
         return settings.maxPendingFlushes() - permits.availablePermits();
     }
 
+    /** Whether a writer that fills a memtable now would wait for a flush to finish: every pending place is taken. */
+    boolean backlogged() {
+        return permits.availablePermits() == 0;
+    }
+
     /** After a write: switches the store's memtable out if it has passed its size limits. */
     void afterWrite(Keyspace keyspace, ColumnFamilyStore store) {
         if (!settings.memtableLimits().isFullBySize(store.memtable())) return;

@@ -120,6 +120,11 @@ public final class StorageEngine implements AutoCloseable {
         return flusher.pendingCount() + compactor.pendingCount();
     }
 
+    /** Whether writers may have to wait for flushes now: as many memtables wait to be written as may. */
+    public boolean flushBacklogged() {
+        return flusher.backlogged();
+    }
+
     public long flushFailures() {
         return flusher.failureCount();
     }

@@ -9,7 +9,17 @@ public final class BytesToken extends Token {
 
     /** Takes ownership of {@code bytes}. */
     public BytesToken(byte[] bytes) {
+        super(prefixOf(bytes));
         this.bytes = bytes;
+    }
+
+    /** The first eight bytes, big-endian, a missing one as 0: unsigned lexicographic order. */
+    private static long prefixOf(byte[] bytes) {
+        long prefix = 0;
+        for (int i = 0; i < 8; i++) {
+            prefix = prefix << 8 | (i < bytes.length ? bytes[i] & 0xff : 0);
+        }
+        return prefix;
     }
 
     public byte[] bytes() {

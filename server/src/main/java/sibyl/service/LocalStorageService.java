@@ -229,6 +229,13 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
         keyspaceNamed(mutation.keyspace()).replay(mutation);
     }
 
+    /** Batch-mode commit log: every write waits for a sync. Periodic: only when flushes are backlogged. */
+    @Override
+    public boolean writesMayWait() {
+        return commitLog != null && commitLog.syncsBeforeAcknowledging()
+                || engine != null && engine.flushBacklogged();
+    }
+
     @Override
     public Partitioner partitioner() {
         return partitioner;

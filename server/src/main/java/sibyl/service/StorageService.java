@@ -36,6 +36,15 @@ public interface StorageService {
     void apply(RowMutation mutation);
 
     /**
+     * Whether {@link #apply} may wait now, for a disk sync, a flush or another server, rather than return in
+     * microseconds; the front end runs quick calls on its network threads (see sibyl.transport.CallPlacement).
+     * True unless the store knows better.
+     */
+    default boolean writesMayWait() {
+        return true;
+    }
+
+    /**
      * get: the live column (standard CF), subcolumn (super CF, path with super column and
      * column) or super column with its live subcolumns (path with super column only); empty
      * when there is none (NotFoundException for a Thrift caller).

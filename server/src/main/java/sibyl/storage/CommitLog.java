@@ -73,6 +73,7 @@ public final class CommitLog implements WriteLog, AutoCloseable {
     private final DirectoryLock directoryLock;
     private final long segmentSizeBytes;
     private final Syncer syncer;
+    private final boolean syncsBeforeAcknowledging;
     private final AtomicLong syncs = new AtomicLong();
     private final AtomicLong entries = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
@@ -92,6 +93,12 @@ public final class CommitLog implements WriteLog, AutoCloseable {
         this.unreplayed = List.copyOf(found);
         this.lastId = found.isEmpty() ? 0 : found.get(found.size() - 1).id();
         this.syncer = Syncer.forMode(sync, this);
+        this.syncsBeforeAcknowledging = sync instanceof SyncMode.Batch;
+    }
+
+    /** Whether {@link #append} waits for its entry to be synced to disk (batch mode) rather than returning at once. */
+    public boolean syncsBeforeAcknowledging() {
+        return syncsBeforeAcknowledging;
     }
 
     /** Opens the log in the options' directory; see {@link #open(Path, SyncMode, long)}. */

@@ -1,5 +1,6 @@
 package sibyl.thrift;
 
+import java.util.Set;
 import java.util.concurrent.Executor;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.TProcessor;
@@ -17,6 +18,17 @@ import sibyl.transport.ProcessorFactory;
  * before they are applied; its owner shuts it down after the transport.
  */
 public final class CassandraProcessorFactory implements ProcessorFactory {
+    /**
+     * Calls that read one key or a few from memory or the page cache, or describe the node: quick. Range scans
+     * and describe_splits walk many rows or index entries and go to the workers, as does login (an authenticator
+     * may read files).
+     */
+    private static final Set<String> QUICK_READS = Set.of("get", "get_slice", "multiget", "multiget_slice",
+            "get_count", "describe_keyspace", "describe_keyspaces", "describe_cluster_name", "describe_version",
+            "describe_ring", "get_string_property", "get_string_list_property");
+    /** Quick while the store says writes don't wait (periodic commit log, flushes keeping up). */
+    private static final Set<String> WRITES = Set.of("insert", "batch_insert", "remove", "batch_mutate");
+
     private final SchemaDescription schema;
     private final NodeDescription node;
     private final Authenticator authenticator;
@@ -39,6 +51,11 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
         this.node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint, configText);
         this.storage = storage;
         this.authenticator = authenticator;
+    }
+
+    @Override
+    public boolean isQuick(String method) {
+        return QUICK_READS.contains(method) || WRITES.contains(method) && !storage.writesMayWait();
     }
 
     @Override

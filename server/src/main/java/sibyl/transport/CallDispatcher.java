@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * The last handler of a connection: runs its calls on the worker pool one at a time, in the order they arrived,
  * and writes each reply before the next call starts, so replies leave in request order.
  *
- * <p>All fields are used on the connection's event loop only; a worker is handed a call and posts its reply back.
+ * <p>A call the {@link CallPlacement} deems quick runs on the event loop itself; any other is handed to a worker,
+ * which posts its reply back. All fields are used on the connection's event loop only.
  * Back-pressure: reading stops while {@value #MAX_QUEUED_CALLS} calls or a message limit's worth of bytes wait, and
  * no call starts while the channel is not writable (a client that does not read its replies).
  *
@@ -48,6 +49,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     private final CallRunner runner;
     private final RequestBudget budget;
     private final Executor workers;
+    private final CallPlacement placement;
     private final BurstLog overload;
     private final long maxQueuedBytes;
 
@@ -60,15 +62,18 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     private ByteBuf replyBuffer;
     private boolean callRunning;
     private boolean inputShutdown;
+    /** Set once the close after a half-closed client's last reply has been arranged. */
+    private boolean closingAfterReplies;
     private boolean closed;
 
     /** @param overload where refusals by a full worker pool are logged; shared by all connections */
     CallDispatcher(ProcessorFactory processorFactory, CallRunner runner, RequestBudget budget, Executor workers,
-            BurstLog overload, int maxMessageBytes) {
+            CallPlacement placement, BurstLog overload, int maxMessageBytes) {
         this.processorFactory = processorFactory;
         this.runner = runner;
         this.budget = budget;
         this.workers = workers;
+        this.placement = placement;
         this.overload = overload;
         this.maxQueuedBytes = maxMessageBytes;
     }
@@ -165,6 +170,11 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
                 refuse(call, "the server holds its limit of " + budget.limit() + " bytes of requests");
                 continue;
             }
+            long start = System.nanoTime();
+            if (placement.onNetworkThread(call, start)) {
+                runHere(call, start);
+                continue;
+            }
             callRunning = true;
             try {
                 workers.execute(() -> runCall(call));
@@ -178,6 +188,32 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
                 refuse(call, "the queue of calls waiting for a worker is full");
             }
         }
+    }
+
+    /**
+     * Runs a quick call on this network thread and writes its reply, encoded straight into a network buffer. The
+     * connection's state is as if a worker had run it and finished: the caller's loop goes on to the next call.
+     */
+    private void runHere(ThriftCall call, long start) {
+        ByteBuf reply = ctx.alloc().ioBuffer(INITIAL_REPLY_BYTES);
+        boolean replied;
+        try {
+            replied = runner.run(processor, call, reply, connection.remoteAddress());
+        } catch (Throwable t) { // only a fatal error gets out of the runner
+            reply.release();
+            budget.release(call.heldBytes());
+            LOG.error("Closing {}: fatal error while processing a call", connection, t);
+            ctx.close();
+            return;
+        }
+        placement.ranOnNetworkThread(call, start, System.nanoTime());
+        budget.release(call.heldBytes());
+        if (replied) {
+            ctx.writeAndFlush(reply); // on a closed channel the write fails and releases the reply
+        } else {
+            reply.release();
+        }
+        closeIfInputDone();
     }
 
     /** Answers a call that will not run with an overload error, in its turn. */
@@ -233,7 +269,8 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
 
     /** Once a half-closed client has all its replies, closes the connection, after the writes under way. */
     private void closeIfInputDone() {
-        if (inputShutdown && !callRunning && waiting.isEmpty()) {
+        if (inputShutdown && !callRunning && waiting.isEmpty() && !closingAfterReplies) {
+            closingAfterReplies = true;
             ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         }
     }

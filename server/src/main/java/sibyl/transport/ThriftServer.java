@@ -61,6 +61,7 @@ public final class ThriftServer implements AutoCloseable {
     private final BurstLog budgetSpent = new BurstLog(LOG, "Thrift calls refused for want of request budget");
     private final RequestBudget budget;
     private final CallRunner runner;
+    private final CallPlacement placement;
 
     private EventLoopGroup acceptGroup;
     private EventLoopGroup ioGroup;
@@ -87,6 +88,7 @@ public final class ThriftServer implements AutoCloseable {
         this.processorFactory = Objects.requireNonNull(processorFactory, "processorFactory");
         this.connectionLimiter = new ConnectionLimiter(limits.maxConnections());
         this.runner = new CallRunner(limits.maxMessageBytes());
+        this.placement = CallPlacement.of(processorFactory);
         this.budget = new RequestBudget(limits.maxHeldBytes());
     }
 
@@ -200,7 +202,7 @@ public final class ThriftServer implements AutoCloseable {
             pipeline.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeoutSeconds()));
         }
         pipeline.addLast("messages", new ThriftMessageDecoder(limits.maxMessageBytes(), budget, budgetSpent));
-        pipeline.addLast("calls", new CallDispatcher(processorFactory, runner, budget, workers, overload,
+        pipeline.addLast("calls", new CallDispatcher(processorFactory, runner, budget, workers, placement, overload,
                 limits.maxMessageBytes()));
     }
 

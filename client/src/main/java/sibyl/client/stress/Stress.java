@@ -20,6 +20,8 @@ import sibyl.client.SibylClient;
  * and a line of throughput and latency is printed every interval.
  */
 public final class Stress {
+    /** The largest reply an event-loop connection accepts: the client library's default limit. */
+    private static final int MAX_REPLY_BYTES = 64 * 1024 * 1024;
 
     private final StressOptions options;
     private final PrintStream out;
@@ -62,23 +64,22 @@ public final class Stress {
 
     /** Connects every thread, runs the load, prints progress and the summary. */
     StressResult execute() throws IOException {
-        List<SibylClient> clients = connectAll();
         KeyDistribution keys = KeyDistribution.of(options.distribution(), options.numKeys(), options.stdevFraction());
         Long ops = options.operationBudget();
         AtomicLong budget = ops == null ? null : new AtomicLong(ops);
         AtomicBoolean stop = new AtomicBoolean();
         StressCounters counters = new StressCounters();
         List<LatencyRecorder> recorders = new ArrayList<>();
-        CountDownLatch finished = new CountDownLatch(clients.size());
+        List<Runnable> loads = options.eventLoops() > 0
+                ? eventLoops(keys, counters, recorders, budget, stop)
+                : threadPerConnection(keys, counters, recorders, budget, stop);
+        CountDownLatch finished = new CountDownLatch(loads.size());
         List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < clients.size(); i++) {
-            LatencyRecorder recorder = new LatencyRecorder();
-            recorders.add(recorder);
-            StressWorker worker = new StressWorker(options, clients.get(i), keys, options.seed() + i, recorder,
-                    counters, budget, stop);
+        for (int i = 0; i < loads.size(); i++) {
+            Runnable load = loads.get(i);
             Thread t = new Thread(() -> {
                 try {
-                    worker.run();
+                    load.run();
                 } finally {
                     finished.countDown();
                 }
@@ -148,6 +149,48 @@ public final class Stress {
         }
     }
 
+    private List<Runnable> threadPerConnection(KeyDistribution keys, StressCounters counters,
+                                               List<LatencyRecorder> recorders, AtomicLong budget, AtomicBoolean stop) {
+        List<SibylClient> clients = connectAll();
+        List<Runnable> workers = new ArrayList<>();
+        for (int i = 0; i < clients.size(); i++) {
+            LatencyRecorder recorder = new LatencyRecorder();
+            recorders.add(recorder);
+            workers.add(new StressWorker(clients.get(i), new StressCalls(options, keys, options.seed() + i, counters),
+                    recorder, counters, budget, stop, options.pacingNanos()));
+        }
+        return workers;
+    }
+
+    /** Connection i goes to host i mod hosts and to event loop i mod loops. */
+    private List<Runnable> eventLoops(KeyDistribution keys, StressCounters counters, List<LatencyRecorder> recorders,
+                                      AtomicLong budget, AtomicBoolean stop) throws IOException {
+        int loopCount = Math.min(options.eventLoops(), options.threads());
+        List<List<LoopConnection>> perLoop = new ArrayList<>();
+        for (int l = 0; l < loopCount; l++) {
+            perLoop.add(new ArrayList<>());
+        }
+        List<HostAddress> hosts = options.hosts();
+        for (int i = 0; i < options.threads(); i++) {
+            perLoop.get(i % loopCount).add(new LoopConnection(hosts.get(i % hosts.size()),
+                    new StressCalls(options, keys, options.seed() + i, counters), options.framed(),
+                    MAX_REPLY_BYTES));
+        }
+        List<Runnable> loops = new ArrayList<>();
+        try {
+            for (List<LoopConnection> connections : perLoop) {
+                LatencyRecorder recorder = new LatencyRecorder();
+                recorders.add(recorder);
+                loops.add(new StressEventLoop(connections, recorder, counters, budget, stop,
+                        options.timeoutSeconds(), options.pacingNanos()));
+            }
+        } catch (ClientException | IOException e) {
+            perLoop.forEach(connections -> connections.forEach(LoopConnection::close));
+            throw e;
+        }
+        return loops;
+    }
+
     /** One connection per thread, each thread starting with a different host of the list. */
     private List<SibylClient> connectAll() {
         List<SibylClient> clients = new ArrayList<>();
@@ -178,10 +221,13 @@ public final class Stress {
                 ? String.format(Locale.ROOT, "for %.1f s", options.durationSeconds())
                 : options.operationBudget() + " operations";
         return String.format(Locale.ROOT,
-                "Stress: %s on %s.%s at %s, %d threads, %s, keys 0..%d (%s), %s of %d bytes, CL %s, seed %d",
+                "Stress: %s on %s.%s at %s, %s, %s, keys 0..%d (%s), %s of %d bytes, CL %s, seed %d",
                 options.operation().label(), options.keyspace(), options.columnFamily(), options.hosts().get(0)
                         + (options.hosts().size() > 1 ? " (+" + (options.hosts().size() - 1) + " more)" : ""),
-                options.threads(), amount, options.numKeys() - 1, keys.label(), shape, options.valueSize(),
+                options.eventLoops() > 0
+                        ? options.threads() + " connections on " + Math.min(options.eventLoops(), options.threads())
+                                + " event loops"
+                        : options.threads() + " threads", amount, options.numKeys() - 1, keys.label(), shape, options.valueSize(),
                 options.consistency(), options.seed());
     }
 }

@@ -12,7 +12,7 @@ record StressOptions(
         int valueSize, boolean superFamily, int supers, ConsistencyLevel consistency, String distribution,
         double stdevFraction, double readRatio, int rangeCount, int keysPerMultiget, String keyspace,
         String columnFamily, List<HostAddress> hosts, boolean framed, double intervalSeconds, String csvFile,
-        boolean verify, long seed, int timeoutSeconds, boolean help) {
+        boolean verify, long seed, int timeoutSeconds, int eventLoops, Double rate, boolean help) {
 
     static final String USAGE = """
             Usage: stress [options]
@@ -20,7 +20,13 @@ record StressOptions(
               -n, --num-keys N         keys 0..N-1, written as 0000000123 (default 1000000)
                   --count N            operations to run (default: as many as keys)
               -d, --duration SECONDS   run this long instead of a number of operations
-              -t, --threads N          threads, each with its own connection (default 50)
+              -t, --threads N          connections, each with a thread of its own (default 50)
+                  --event-loops N      instead, drive the connections from N threads, each waiting on
+                                       all of its connections at once, as redis-benchmark does; a
+                                       broken connection is reopened to the same host (no failover)
+                  --rate OPS           start no more than OPS operations a second over all
+                                       connections, each on its own schedule (default: as fast as
+                                       replies come); for latency at a given load
               -c, --columns N          columns per row, or per super column (default 5)
               -S, --value-size N       bytes per value (default 34)
               -y, --family-type TYPE   standard or super (default standard)
@@ -52,7 +58,8 @@ record StressOptions(
             "-d", "--duration", "-t", "--threads", "-c", "--columns", "-S", "--value-size", "-y", "--family-type",
             "--supers", "-e", "--consistency", "--distribution", "--stdev", "--read-ratio", "--range-count",
             "--keys-per-multiget", "-K", "--keyspace", "-C", "--column-family", "-h", "--host", "-p", "--port",
-            "-i", "--interval", "--csv", "--seed", "--timeout");
+            "-i", "--interval", "--csv", "--seed", "--timeout", "--event-loops",
+            "--rate");
 
     static StressOptions parse(String[] args) {
         Operation operation = Operation.INSERT;
@@ -80,6 +87,8 @@ record StressOptions(
         boolean verify = false;
         long seed = System.nanoTime();
         int timeout = 10;
+        int eventLoops = 0;
+        Double rate = null;
         boolean help = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -129,6 +138,8 @@ record StressOptions(
                 case "--verify" -> verify = true;
                 case "--seed" -> seed = parseLong(v, name);
                 case "--timeout" -> timeout = nonNegativeInt(v, name);
+                case "--event-loops" -> eventLoops = positiveInt(v, name);
+                case "--rate" -> rate = positiveDouble(v, name);
                 case "--help" -> help = true;
                 default -> throw new IllegalArgumentException("unknown option " + arg);
             }
@@ -143,7 +154,15 @@ record StressOptions(
         return new StressOptions(operation, numKeys, count, duration, threads, columns, valueSize, superFamily,
                 supers, consistency, distribution.toLowerCase(Locale.ROOT), stdev, readRatio, rangeCount,
                 keysPerMultiget, keyspace, columnFamily, HostAddress.parseList(hosts, port), framed, interval, csv,
-                verify, seed, timeout, help);
+                verify, seed, timeout, eventLoops, rate, help);
+    }
+
+    /**
+     * Nanoseconds between the starts of one connection's operations under --rate; 0 without it. Each connection
+     * takes an equal share of the rate.
+     */
+    long pacingNanos() {
+        return rate == null ? 0 : Math.round(threads * 1e9 / rate);
     }
 
     /** Operations to run in count mode: --count, else one per key. Null in duration mode. */

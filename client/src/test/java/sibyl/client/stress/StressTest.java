@@ -161,6 +161,72 @@ class StressTest {
     }
 
     @Test
+    void eventLoopsRunTheSameOperationsAndChecks() throws Exception {
+        Run insert = stress("-n", "2000", "-t", "6", "-c", "3", "--event-loops", "2");
+        assertEquals(0, insert.status(), insert.out() + insert.err());
+        assertEquals(2000, insert.reported());
+        assertTrue(insert.out().contains("6 connections on 2 event loops"), insert.out());
+        assertEquals(6000, server.handler().columnCount(FakeCassandra.KEYSPACE, "Standard1"));
+        for (String op : List.of("read", "range_slice", "multiget", "mixed")) {
+            Run r = stress("-o", op, "-n", "2000", "-t", "5", "-c", "3", "--count", "400", "--verify",
+                    "--range-count", "7", "--event-loops", "3");
+            assertEquals(0, r.status(), op + ": " + r.out() + r.err());
+            assertEquals(400, r.reported(), op);
+            assertEquals(0, r.verify()[0], op + " mismatches");
+            assertEquals(0, r.verify()[1], op + " missing rows");
+        }
+        Run wrongSize = stress("-o", "read", "-n", "100", "-t", "2", "-c", "3", "-S", "12", "--verify",
+                "--distribution", "sequential", "--event-loops", "1");
+        assertEquals(1, wrongSize.status(), "mismatches fail the run");
+        assertEquals(300, wrongSize.verify()[0], "every column of every row read");
+
+        try (FakeServer framed = FakeServer.start(new FakeCassandra(), true)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int status = Stress.run(new String[] {"--framed", "-h", "127.0.0.1", "-p", String.valueOf(framed.port()),
+                "-n", "300", "-t", "4", "--event-loops", "2"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
+            assertEquals(0, status, out.toString(StandardCharsets.UTF_8));
+            assertEquals(300, framed.handler().rowCount(FakeCassandra.KEYSPACE, "Standard1"));
+        }
+    }
+
+    @Test
+    void rateLimitsTheOperationsStartedBothWays() {
+        for (String loops : List.of("0", "2")) {
+            String[] mode = loops.equals("0") ? new String[0] : new String[] {"--event-loops", loops};
+            String[] args = concat(new String[] {"-o", "insert", "-n", "100000", "-t", "4", "-d", "1", "--rate", "400",
+                "-i", "10"}, mode);
+            Run r = stress(args);
+            assertEquals(0, r.status(), r.out() + r.err());
+            // 400/s for 1 s, each connection on its own schedule: about 400, never many more.
+            assertTrue(r.reported() >= 300 && r.reported() <= 410, loops + " loops: " + r.reported());
+        }
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    @Test
+    void eventLoopsCountRefusedCallsAndKeepTheirConnections() throws IOException {
+        Run r = stress("-n", "50", "-t", "2", "-C", "NoSuchFamily", "--event-loops", "1");
+        assertEquals(1, r.status());
+        assertEquals(0, r.reported());
+        assertEquals(50, r.reportedErrors());
+        assertTrue(r.out().contains("First error: batch_mutate in Keyspace1 (1 rows): invalid request: "
+                + "unconfigured columnfamily NoSuchFamily"), r.out());
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Run down = stress("-p", String.valueOf(port), "-n", "10", "-h", "127.0.0.1:" + port, "--event-loops", "1");
+        assertEquals(2, down.status());
+        assertTrue(down.err().startsWith("stress: cannot start: connect to 127.0.0.1:" + port), down.err());
+    }
+
+    @Test
     void badOptionsAndUnreachableServersExitWithTwo() throws IOException {
         Run bad = stress("-o", "explode");
         assertEquals(2, bad.status());
