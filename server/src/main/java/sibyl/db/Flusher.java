@@ -70,9 +70,13 @@ final class Flusher implements AutoCloseable {
         return settings.maxPendingFlushes() - permits.availablePermits();
     }
 
-    /** Whether a writer that fills a memtable now would wait for a flush to finish: every pending place is taken. */
+    /**
+     * Whether a writer that fills a memtable soon may wait for a flush to finish: at most one pending place is
+     * free. One place to spare, so that a write judged quick a moment before (and run where waiting would hold up
+     * other clients) finds a place unless two switches came in between.
+     */
     boolean backlogged() {
-        return permits.availablePermits() == 0;
+        return permits.availablePermits() <= 1;
     }
 
     /** After a write: switches the store's memtable out if it has passed its size limits. */
