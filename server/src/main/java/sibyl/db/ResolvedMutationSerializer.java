@@ -7,6 +7,8 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +33,13 @@ import java.util.function.Function;
 public final class ResolvedMutationSerializer {
     private static final int STANDARD = 0;
     private static final int SUPER = 1;
+
+    /** Which column families a payload holds deltas for, read without decoding the rows. */
+    public record Outline(String keyspace, List<String> columnFamilies) {
+        public Outline {
+            columnFamilies = List.copyOf(columnFamilies);
+        }
+    }
 
     private ResolvedMutationSerializer() {
     }
@@ -99,6 +108,49 @@ public final class ResolvedMutationSerializer {
         }
         if (in.available() != 0) throw new IOException("trailing bytes after mutation of key " + key);
         return new ResolvedMutation(keyspace, key, rows);
+    }
+
+    /**
+     * The keyspace and column family names of a payload written by {@link #serialize}, stepping
+     * over each row by its length: what replay needs to tell whether SSTables hold the entry
+     * already, at a fraction of the cost of decoding it.
+     *
+     * @throws IOException when the payload is not shaped as {@link #serialize} writes
+     */
+    public static Outline outline(ByteBuffer payload) throws IOException {
+        ByteBuffer in = payload.duplicate();
+        try {
+            String keyspace = readString(in);
+            skip(in, in.getInt()); // the key
+            int count = in.getInt();
+            if (count < 0) throw new IOException("negative column family count " + count);
+            List<String> names = new ArrayList<>(Math.min(count, 16));
+            for (int i = 0; i < count; i++) {
+                names.add(readString(in));
+                in.get(); // type
+                skip(in, in.getInt());
+            }
+            return new Outline(keyspace, names);
+        } catch (BufferUnderflowException e) {
+            throw new IOException("payload ends inside a mutation", e);
+        }
+    }
+
+    private static String readString(ByteBuffer in) throws IOException {
+        int length = in.getInt();
+        if (length < 0 || length > in.remaining()) {
+            throw new IOException("length " + length + " exceeds the " + in.remaining() + " bytes left");
+        }
+        byte[] utf8 = new byte[length];
+        in.get(utf8);
+        return new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    private static void skip(ByteBuffer in, int length) throws IOException {
+        if (length < 0 || length > in.remaining()) {
+            throw new IOException("length " + length + " exceeds the " + in.remaining() + " bytes left");
+        }
+        in.position(in.position() + length);
     }
 
     /**

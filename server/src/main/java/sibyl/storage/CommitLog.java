@@ -51,7 +51,9 @@ import sibyl.db.WriteLog;
  * <h2>Replay</h2>
  * {@link #open} lists the segments already there and begins a new one after them;
  * {@link #recover} then reads the old ones oldest first (see {@link CommitLogReplayer}): a torn
- * or corrupt entry ends that segment's replay with one logged line.
+ * or corrupt entry ends that segment's replay with one logged line. Entries every column family
+ * of which its SSTables already hold are stepped over by their length, neither checksummed nor
+ * decoded: a restart after many flushed writes costs a sequential read of the kept segments.
  *
  * <h2>Forgetting</h2>
  * Each segment remembers which column families have entries in it not yet flushed. When flush

@@ -54,17 +54,25 @@ final class CommitLogReplayer {
         long started = System.nanoTime();
         List<Replayed> replayed = new ArrayList<>();
         Set<String> unknown = new TreeSet<>();
+        ReplayPoints points = new ReplayPoints(schema, flushed);
         long entries = 0;
         long[] skipped = {0};
+        long[] stepped = {0};
         int damaged = 0;
         for (SegmentFile segment : segments) {
             Set<ColumnFamilyId> dirty = new HashSet<>();
-            SegmentReader.Outcome outcome = SegmentReader.read(segment.file(), segment.id(), (payload, end) -> {
-                ResolvedMutation read = ResolvedMutationSerializer.deserialize(payload, schema, unknown::add);
-                LogPosition at = new LogPosition(segment.id(), end);
+            SegmentReader.Outcome outcome = SegmentReader.read(segment.file(), segment.id(), entry -> {
+                LogPosition at = new LogPosition(segment.id(), entry.end());
+                if (!points.anyAfter(entry.uncheckedPayload(), at, unknown)) {
+                    // Every delta in it is in SSTables already (or of a column family gone): no
+                    // need to check or decode it. See SegmentReader on why damage here is harmless.
+                    stepped[0]++;
+                    return;
+                }
+                ResolvedMutation read = ResolvedMutationSerializer.deserialize(entry.checkedPayload(), schema, unknown::add);
                 List<ColumnFamily> unflushed = new ArrayList<>(read.columnFamilies().size());
                 for (ColumnFamily cf : read.columnFamilies()) {
-                    if (at.compareTo(flushed.upTo(read.keyspace(), cf.metadata().name())) > 0) unflushed.add(cf);
+                    if (at.compareTo(points.upTo(read.keyspace(), cf.metadata().name())) > 0) unflushed.add(cf);
                     else skipped[0]++;
                 }
                 for (ColumnFamily cf : unflushed) dirty.add(new ColumnFamilyId(read.keyspace(), cf.metadata().name()));
@@ -82,8 +90,9 @@ final class CommitLogReplayer {
             entries += outcome.entries();
             replayed.add(new Replayed(segment, outcome.end(), dirty));
         }
-        if (skipped[0] > 0) {
-            log.info("Commit log replay skipped {} column family deltas already in sstables", skipped[0]);
+        if (skipped[0] > 0 || stepped[0] > 0) {
+            log.info("Commit log replay stepped over {} entries and skipped {} more column family deltas already"
+                    + " in sstables", stepped[0], skipped[0]);
         }
         if (!unknown.isEmpty()) {
             log.warn("Commit log replay skipped entries of column families no longer configured: {}", unknown);

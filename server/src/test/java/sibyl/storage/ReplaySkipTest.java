@@ -1,0 +1,159 @@
+package sibyl.storage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static sibyl.storage.LogFixture.A;
+import static sibyl.storage.LogFixture.B;
+import static sibyl.storage.LogFixture.KS;
+import static sibyl.storage.LogFixture.PERIODIC;
+import static sibyl.storage.LogFixture.keys;
+import static sibyl.storage.LogFixture.write;
+
+import ch.qos.logback.classic.Level;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import sibyl.db.Column;
+import sibyl.db.ColumnFamily;
+import sibyl.db.LogPosition;
+import sibyl.db.ResolvedMutation;
+import sibyl.testing.LogCapture;
+
+/** Replay steps over entries SSTables already hold, without checking or decoding them. */
+class ReplaySkipTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void entriesBeforeTheReplayPointAreSteppedOverUndecoded() throws IOException {
+        LogPosition middle;
+        List<Long> starts = new ArrayList<>();
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            for (String k : keys("k", 0, 10)) starts.add(log.append(write(k)).offset());
+            middle = log.position();
+            for (String k : keys("k", 10, 20)) log.append(write(k));
+        }
+        // Damage the payload of a flushed entry: decoding or checksumming it would stop the
+        // segment there and lose k10..k19; stepping over it by its length loses nothing.
+        Path segment = onlySegment();
+        flip(segment, starts.get(3) - 2);
+        try (LogCapture logs = new LogCapture(CommitLogReplayer.class)) {
+            assertEquals(keys("k", 10, 20), replay((ks, cf) -> cf.equals("A") ? middle : LogPosition.NONE));
+            assertEquals(List.of(), logs.messages(Level.WARN));
+        }
+    }
+
+    @Test
+    void anEntryIsReplayedForTheColumnFamiliesNotYetFlushed() throws IOException {
+        LogPosition end;
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            log.append(both("ab"));
+            log.append(write(A, "a"));
+            log.append(write(B, "b"));
+            end = log.position();
+        }
+        List<String> replayed = new ArrayList<>();
+        replayInto((ks, cf) -> cf.equals("A") ? end : LogPosition.NONE,
+                m -> replayed.add(m.key() + ":" + m.columnFamilies().stream().map(c -> c.metadata().name()).toList()));
+        assertEquals(List.of("ab:[B]", "b:[B]"), replayed);
+    }
+
+    @Test
+    void damagePastTheReplayPointIsStillReportedOnceWithItsOffset() throws IOException {
+        LogPosition middle;
+        List<Long> ends = new ArrayList<>();
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            for (String k : keys("k", 0, 5)) log.append(write(k));
+            middle = log.position();
+            for (String k : keys("k", 5, 10)) ends.add(log.append(write(k)).offset());
+        }
+        Path segment = onlySegment();
+        long seventhStart = ends.get(1); // k7 begins where k6 ends
+        flip(segment, seventhStart + LogEntry.OVERHEAD + 3);
+        try (LogCapture logs = new LogCapture(CommitLogReplayer.class)) {
+            assertEquals(keys("k", 5, 7), replay((ks, cf) -> middle));
+            List<String> warnings = logs.messages(Level.WARN);
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains(segment.toString()) && warnings.get(0).contains("offset " + seventhStart),
+                    warnings.get(0));
+        }
+    }
+
+    @Test
+    void aTornTailAfterSkippedEntriesIsReportedOnce() throws IOException {
+        LogPosition end;
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            for (String k : keys("k", 0, 5)) log.append(write(k));
+            end = log.position();
+        }
+        Path segment = onlySegment();
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+            f.setLength(f.length() - 3);
+        }
+        try (LogCapture logs = new LogCapture(CommitLogReplayer.class)) {
+            assertEquals(List.of(), replay((ks, cf) -> end));
+            List<String> warnings = logs.messages(Level.WARN);
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains(segment.toString()) && warnings.get(0).contains("offset"), warnings.get(0));
+        }
+    }
+
+    @Test
+    void aFullySkippedSegmentIsDeletedOnceReplayed() throws IOException {
+        LogPosition end;
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            for (String k : keys("k", 0, 5)) log.append(write(k));
+            end = log.position();
+        }
+        Path segment = onlySegment();
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            log.recover(ks -> Optional.of(LogFixture.SCHEMA), (ks, cf) -> end, m -> { });
+            assertTrue(!Files.exists(segment), "nothing in it to keep");
+        }
+    }
+
+    // ---- helpers
+
+    private static ResolvedMutation both(String key) {
+        byte[] v = key.getBytes(StandardCharsets.UTF_8);
+        return new ResolvedMutation(KS, key, List.of(
+                ColumnFamily.empty(A).withCell(Column.live(new byte[]{'c'}, v, 1)),
+                ColumnFamily.empty(B).withCell(Column.live(new byte[]{'c'}, v, 1))));
+    }
+
+    private List<String> replay(FlushedPositions flushed) throws IOException {
+        List<String> keys = new ArrayList<>();
+        replayInto(flushed, m -> keys.add(m.key()));
+        return keys;
+    }
+
+    private void replayInto(FlushedPositions flushed, java.util.function.Consumer<ResolvedMutation> sink) throws IOException {
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            log.recover(ks -> ks.equals(KS) ? Optional.of(LogFixture.SCHEMA) : Optional.empty(), flushed, sink);
+        }
+    }
+
+    private Path onlySegment() throws IOException {
+        try (var files = Files.list(dir)) {
+            List<Path> segments = files.filter(f -> CommitLogSegment.idOf(f).isPresent()).toList();
+            assertEquals(1, segments.size(), segments.toString());
+            return segments.get(0);
+        }
+    }
+
+    private static void flip(Path file, long offset) throws IOException {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.seek(offset);
+            int b = f.read();
+            f.seek(offset);
+            f.write(b ^ 0x01);
+        }
+    }
+}
