@@ -34,11 +34,14 @@ public final class ResolvedMutationSerializer {
     private static final int STANDARD = 0;
     private static final int SUPER = 1;
 
-    /** Which column families a payload holds deltas for, read without decoding the rows. */
-    public record Outline(String keyspace, List<String> columnFamilies) {
-        public Outline {
-            columnFamilies = List.copyOf(columnFamilies);
-        }
+    /**
+     * Receives the names in a payload as UTF-8 bytes: views into the payload, valid only during
+     * the call, so a reader that meets the same few names again and again allocates nothing.
+     */
+    public interface OutlineVisitor {
+        void keyspace(ByteBuffer utf8);
+
+        void columnFamily(ByteBuffer utf8);
     }
 
     private ResolvedMutationSerializer() {
@@ -111,39 +114,33 @@ public final class ResolvedMutationSerializer {
     }
 
     /**
-     * The keyspace and column family names of a payload written by {@link #serialize}, stepping
-     * over each row by its length: what replay needs to tell whether SSTables hold the entry
-     * already, at a fraction of the cost of decoding it.
+     * Hands the keyspace and column family names of a payload written by {@link #serialize} to
+     * {@code visitor}, stepping over the key and each row by its length: what replay needs to
+     * tell whether SSTables hold the entry already, at a fraction of the cost of decoding it.
      *
      * @throws IOException when the payload is not shaped as {@link #serialize} writes
      */
-    public static Outline outline(ByteBuffer payload) throws IOException {
+    public static void outline(ByteBuffer payload, OutlineVisitor visitor) throws IOException {
         ByteBuffer in = payload.duplicate();
         try {
-            String keyspace = readString(in);
+            visitor.keyspace(slice(in, in.getInt()));
             skip(in, in.getInt()); // the key
             int count = in.getInt();
             if (count < 0) throw new IOException("negative column family count " + count);
-            List<String> names = new ArrayList<>(Math.min(count, 16));
             for (int i = 0; i < count; i++) {
-                names.add(readString(in));
+                visitor.columnFamily(slice(in, in.getInt()));
                 in.get(); // type
                 skip(in, in.getInt());
             }
-            return new Outline(keyspace, names);
         } catch (BufferUnderflowException e) {
             throw new IOException("payload ends inside a mutation", e);
         }
     }
 
-    private static String readString(ByteBuffer in) throws IOException {
-        int length = in.getInt();
-        if (length < 0 || length > in.remaining()) {
-            throw new IOException("length " + length + " exceeds the " + in.remaining() + " bytes left");
-        }
-        byte[] utf8 = new byte[length];
-        in.get(utf8);
-        return new String(utf8, StandardCharsets.UTF_8);
+    private static ByteBuffer slice(ByteBuffer in, int length) throws IOException {
+        int at = in.position();
+        skip(in, length);
+        return in.slice(at, length);
     }
 
     private static void skip(ByteBuffer in, int length) throws IOException {

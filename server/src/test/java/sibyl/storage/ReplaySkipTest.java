@@ -119,6 +119,26 @@ class ReplaySkipTest {
         }
     }
 
+    @Test
+    void steppedOverEntriesOfColumnFamiliesNoLongerConfiguredAreStillNamed() throws IOException {
+        LogPosition end;
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            log.append(write(B, "b"));
+            log.append(write(A, "a"));
+            end = log.position();
+        }
+        sibyl.db.KSMetaData onlyA = new sibyl.db.KSMetaData(KS, 1, List.of(A));
+        try (LogCapture logs = new LogCapture(CommitLogReplayer.class);
+             CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            List<String> keys = new ArrayList<>();
+            log.recover(ks -> ks.equals(KS) ? Optional.of(onlyA) : Optional.empty(), (ks, cf) -> end, m -> keys.add(m.key()));
+            assertEquals(List.of(), keys);
+            List<String> warnings = logs.messages(Level.WARN);
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains("[" + KS + ".B]"), warnings.get(0));
+        }
+    }
+
     // ---- helpers
 
     private static ResolvedMutation both(String key) {
