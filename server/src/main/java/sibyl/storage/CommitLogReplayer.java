@@ -1,6 +1,7 @@
 package sibyl.storage;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,7 +60,14 @@ final class CommitLogReplayer {
         long[] skipped = {0};
         long[] stepped = {0};
         int damaged = 0;
+        int unread = 0;
         for (SegmentFile segment : segments) {
+            Optional<Long> flushedLength = whollyFlushed(segment, points, unknown);
+            if (flushedLength.isPresent()) {
+                unread++;
+                replayed.add(new Replayed(segment, flushedLength.get(), Set.of()));
+                continue;
+            }
             Set<ColumnFamilyId> dirty = new HashSet<>();
             SegmentReader.Outcome outcome = SegmentReader.read(segment.file(), segment.id(), entry -> {
                 LogPosition at = new LogPosition(segment.id(), entry.end());
@@ -90,6 +98,9 @@ final class CommitLogReplayer {
             entries += outcome.entries();
             replayed.add(new Replayed(segment, outcome.end(), dirty));
         }
+        if (unread > 0) {
+            log.info("Commit log replay skipped {} segments unread: their summaries show every entry in sstables", unread);
+        }
         if (skipped[0] > 0 || stepped[0] > 0) {
             log.info("Commit log replay stepped over {} entries and skipped {} more column family deltas already"
                     + " in sstables", stepped[0], skipped[0]);
@@ -104,5 +115,25 @@ final class CommitLogReplayer {
                     elapsed.toMillis());
         }
         return new Result(replayed, summary);
+    }
+
+    /**
+     * The segment's length when its {@link SegmentSummary} shows SSTables hold all of it: every
+     * column family it names flushed up to the segment's end or no longer configured (those
+     * are named to {@code unknown}, as reading the entries would). Empty when it must be read.
+     */
+    private static Optional<Long> whollyFlushed(SegmentFile segment, ReplayPoints points, Set<String> unknown)
+            throws IOException {
+        Optional<SegmentSummary.Contents> summary = SegmentSummary.read(segment.file(), segment.id());
+        if (summary.isEmpty() || Files.size(segment.file()) != summary.get().length()) return Optional.empty();
+        LogPosition end = new LogPosition(segment.id(), summary.get().length());
+        Set<String> gone = new TreeSet<>();
+        for (ColumnFamilyId cf : summary.get().columnFamilies()) {
+            Optional<LogPosition> upTo = points.ifConfigured(cf.keyspace(), cf.name());
+            if (upTo.isEmpty()) gone.add(cf.toString());
+            else if (end.compareTo(upTo.get()) > 0) return Optional.empty();
+        }
+        unknown.addAll(gone);
+        return Optional.of(summary.get().length());
     }
 }

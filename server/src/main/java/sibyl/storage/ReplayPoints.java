@@ -46,6 +46,12 @@ final class ReplayPoints {
         return p;
     }
 
+    /** The flushed position of a column family; empty when it is no longer configured. */
+    Optional<LogPosition> ifConfigured(String keyspace, String columnFamily) {
+        LogPosition p = lookUp(keyspace, columnFamily);
+        return p == GONE ? Optional.empty() : Optional.of(p);
+    }
+
     /**
      * Whether an entry ending at {@code at} holds a delta of a configured column family that its
      * SSTables do not hold yet, judged from the payload's outline alone. A payload whose outline

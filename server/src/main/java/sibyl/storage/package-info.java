@@ -10,6 +10,7 @@
  * a batch). At start-up {@link sibyl.storage.CommitLogReplayer} reads the old segments through
  * {@link sibyl.storage.SegmentReader}, which stops a segment at the first torn or corrupt entry;
  * {@link sibyl.storage.ReplayPoints} tells from an entry's outline whether SSTables hold it
- * already, and only the others are checksummed and decoded. {@link sibyl.storage.StorageOptions} carries the node-wide settings in.
+ * already, and only the others are checksummed and decoded; a segment whose
+ * {@link sibyl.storage.SegmentSummary} shows it wholly flushed is not read at all. {@link sibyl.storage.StorageOptions} carries the node-wide settings in.
  */
 package sibyl.storage;

@@ -139,7 +139,86 @@ class ReplaySkipTest {
         }
     }
 
+    @Test
+    void aClosedSegmentWhoseColumnFamiliesAreFlushedPastItIsNotRead() throws IOException {
+        LogPosition middle;
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 256)) {
+            for (String k : keys("k", 0, 20)) log.append(write(k));
+            middle = log.position();
+            for (String k : keys("k", 20, 25)) log.append(write(k));
+        }
+        List<Path> segments = segments();
+        assertTrue(segments.size() > 3, segments.toString());
+        Path first = segments.get(0);
+        assertTrue(Files.exists(SegmentSummary.pathOf(first)), "a rotated segment has a summary");
+        // A length that cannot fit: reading the first segment, even stepping over it, would report it.
+        overwriteFirstLength(first);
+        try (LogCapture logs = new LogCapture(CommitLogReplayer.class)) {
+            assertEquals(keys("k", 20, 25), replay((ks, cf) -> middle));
+            assertEquals(List.of(), logs.messages(Level.WARN));
+        }
+        assertTrue(!Files.exists(first) && !Files.exists(SegmentSummary.pathOf(first)), "deleted, summary and all");
+    }
+
+    @Test
+    void aSegmentIsReadWhenItsSummaryNamesAColumnFamilyNotFlushedOrDoesNotCheckOut() throws IOException {
+        LogPosition end;
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 256)) {
+            for (int i = 0; i < 20; i++) log.append(write(i % 5 == 0 ? B : A, "k" + i));
+            end = log.position();
+        }
+        Path first = segments().get(0);
+        overwriteFirstLength(first);
+        // B is not flushed: the first segment, which holds k0 of B, must be read.
+        try (LogCapture logs = new LogCapture(CommitLogReplayer.class)) {
+            replay((ks, cf) -> cf.equals("A") ? end : LogPosition.NONE);
+            assertEquals(1, logs.messages(Level.WARN).size(), logs.messages(Level.WARN).toString());
+        }
+    }
+
+    @Test
+    void aDamagedSummaryIsNotBelieved() throws IOException {
+        LogPosition end;
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 256)) {
+            for (String k : keys("k", 0, 20)) log.append(write(k));
+            end = log.position();
+        }
+        Path first = segments().get(0);
+        overwriteFirstLength(first);
+        flip(SegmentSummary.pathOf(first), 10);
+        try (LogCapture logs = new LogCapture(CommitLogReplayer.class)) {
+            assertEquals(List.of(), replay((ks, cf) -> end));
+            assertEquals(1, logs.messages(Level.WARN).size(), "read, and its damage reported");
+        }
+    }
+
+    @Test
+    void aSummaryWhoseSegmentIsGoneIsRemovedAtOpen() throws IOException {
+        Path orphan = SegmentSummary.pathOf(dir.resolve(CommitLogSegment.fileName(123)));
+        Files.writeString(orphan, "left by a crash between deleting a summary's segment and the summary");
+        Path notOurs = Files.writeString(dir.resolve("Summary-notes.cfs"), "not ours");
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            assertTrue(!Files.exists(orphan));
+            assertTrue(Files.exists(notOurs));
+        }
+    }
+
     // ---- helpers
+
+    private List<Path> segments() throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> CommitLogSegment.idOf(f).isPresent())
+                    .sorted((a, b) -> Long.compare(CommitLogSegment.idOf(a).orElseThrow(), CommitLogSegment.idOf(b).orElseThrow()))
+                    .toList();
+        }
+    }
+
+    private static void overwriteFirstLength(Path segment) throws IOException {
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+            f.seek(SegmentHeader.SIZE);
+            f.writeInt(Integer.MAX_VALUE);
+        }
+    }
 
     private static ResolvedMutation both(String key) {
         byte[] v = key.getBytes(StandardCharsets.UTF_8);
