@@ -203,6 +203,22 @@ class ReplaySkipTest {
         }
     }
 
+    @Test
+    void entriesLargerThanTheReadBufferReplayWhole() throws IOException {
+        byte[] big = new byte[3 << 20];
+        new java.util.Random(7).nextBytes(big);
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 64 << 20)) {
+            log.append(write("small"));
+            log.append(new ResolvedMutation(KS, "big", List.of(ColumnFamily.empty(A).withCell(Column.live(new byte[]{'c'}, big, 1)))));
+            log.append(write("after"));
+        }
+        List<ResolvedMutation> replayed = new ArrayList<>();
+        replayInto(FlushedPositions.NONE, replayed::add);
+        assertEquals(List.of("small", "big", "after"), replayed.stream().map(ResolvedMutation::key).toList());
+        Column c = (Column) replayed.get(1).columnFamilies().get(0).cell(new byte[]{'c'});
+        assertTrue(java.util.Arrays.equals(big, c.value()));
+    }
+
     // ---- helpers
 
     private List<Path> segments() throws IOException {
