@@ -12,6 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
+import sibyl.io.CellCursor;
 import sibyl.io.SSTableReader;
 
 /**
@@ -341,6 +342,7 @@ public final class ColumnFamilyStore {
      * blocks the selection meets.
      */
     private ColumnFamily readParts(DecoratedKey key, byte[] superColumn, ColumnSelection selection) {
+        if (superColumn == null && selection instanceof ColumnSelection.Range range) return readCounted(key, range);
         // Below a super column the SSTable selects that super column whole.
         ColumnSelection stored = superColumn == null ? selection : ColumnSelection.names(superColumn);
         try (ReadView v = new ReadView()) {
@@ -350,6 +352,28 @@ public final class ColumnFamilyStore {
                 if (r.mayContain(key)) merged = merge(merged, counted(r.readSlice(key, stored)));
             }
             return merged;
+        }
+    }
+
+    /**
+     * A range of the row's top level: merged from every source a cell at a time, so SSTables read
+     * column index blocks only until the count is met (see {@link CountedSliceRead}).
+     */
+    private ColumnFamily readCounted(DecoratedKey key, ColumnSelection.Range range) {
+        try (ReadView v = new ReadView()) {
+            List<ColumnFamily> rows = new ArrayList<>();
+            for (Memtable m : v.memtables()) {
+                ColumnFamily row = m.getRow(key);
+                if (row != null) rows.add(row);
+            }
+            List<CellCursor> cursors = new ArrayList<>();
+            for (SSTableReader r : v.view.sstables()) {
+                if (!r.mayContain(key)) continue;
+                CellCursor cursor = r.cellsFrom(key, range.start(), range.reversed());
+                (cursor == null ? bloomFalsePositives : bloomHits).incrementAndGet();
+                if (cursor != null) cursors.add(cursor);
+            }
+            return CountedSliceRead.read(metadata, rows, cursors, range);
         }
     }
 

@@ -104,7 +104,7 @@ final class Compactor implements AutoCloseable {
         long started = System.nanoTime();
         Descriptor output = files.apply(store).next(store.metadata().name());
         Compaction.Result result = Compaction.compact(inputs, output, partitioner, settings.columnIndexSize(),
-                settings.gcBefore(), all);
+                settings.indexInterval(), settings.gcBefore(), all);
         Optional<SSTableReader> reader = Optional.empty();
         if (result.output().isPresent()) {
             reader = Optional.of(SSTableReader.open(result.output().get(), store.metadata(), partitioner,

@@ -1,6 +1,7 @@
 package sibyl.db;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -9,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -45,6 +47,7 @@ final class Flusher implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final Semaphore permits;
     private final AtomicLong failures = new AtomicLong();
+    private volatile String lastFailure; // "Keyspace1.Standard1: why", null before the first
 
     Flusher(EngineSettings settings, Partitioner partitioner, Function<Keyspace, SSTableFiles> files,
             Consumer<ColumnFamilyStore> onFlushed, ScheduledExecutorService timer) {
@@ -63,6 +66,11 @@ final class Flusher implements AutoCloseable {
     /** Flush failures since start. */
     long failureCount() {
         return failures.get();
+    }
+
+    /** The most recent flush failure, for an error that must say why flushes do not finish. */
+    Optional<String> lastFailure() {
+        return Optional.ofNullable(lastFailure);
     }
 
     /** Pending flushes over the node. */
@@ -108,12 +116,19 @@ final class Flusher implements AutoCloseable {
     }
 
     /**
-     * Switches the store's memtable out unless it is empty, waiting for a permit as long as it
-     * takes, and completes once it and every older pending flush of the store are written.
+     * Switches the store's memtable out unless it is empty, waiting for a permit until
+     * {@code deadlineNanos} (of {@link System#nanoTime}), and completes once it and every older
+     * pending flush of the store are written. When no permit frees up in time (flushes keep
+     * failing) the future fails with a {@link TimeoutException}.
      */
-    CompletableFuture<Void> forceFlush(Keyspace keyspace, ColumnFamilyStore store) throws InterruptedException {
+    CompletableFuture<Void> forceFlush(Keyspace keyspace, ColumnFamilyStore store, long deadlineNanos)
+            throws InterruptedException {
         if (!store.memtable().isEmpty()) {
-            permits.acquire();
+            if (!permits.tryAcquire(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                return CompletableFuture.failedFuture(new TimeoutException("the memtable of " + keyspace.name() + "."
+                        + store.metadata().name() + " could not be switched out: " + settings.maxPendingFlushes()
+                        + " flushes are still pending"));
+            }
             switchAndQueue(keyspace, store, m -> !m.isEmpty());
         }
         List<PendingFlush> pending = store.pendingFlushes();
@@ -159,6 +174,7 @@ final class Flusher implements AutoCloseable {
                             partitioner, settings);
                 } catch (Exception | OutOfMemoryError e) {
                     failures.incrementAndGet();
+                    lastFailure = keyspace.name() + "." + store.metadata().name() + ": " + e;
                     log.error("Flush of {}.{} ({} rows, {} bytes) failed; its memtable stays in memory and the"
                                     + " commit log keeps its entries. Retrying in {} ms", keyspace.name(),
                             store.metadata().name(), oldest.memtable().rowCount(), oldest.memtable().throughputBytes(),

@@ -22,7 +22,7 @@ final class MemtableWriter {
                                EngineSettings settings) throws IOException {
         Memtable memtable = flush.memtable();
         try (SSTableWriter writer = SSTableWriter.create(descriptor, memtable.metadata(), partitioner,
-                settings.columnIndexSize(), memtable.rowCount())) {
+                settings.columnIndexSize(), settings.indexInterval(), memtable.rowCount())) {
             Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows =
                     memtable.rowsFrom(DecoratedKey.startOf(partitioner.getMinimumToken()));
             while (rows.hasNext()) {

@@ -7,6 +7,8 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +33,16 @@ import java.util.function.Function;
 public final class ResolvedMutationSerializer {
     private static final int STANDARD = 0;
     private static final int SUPER = 1;
+
+    /**
+     * Receives the names in a payload as UTF-8 bytes: views into the payload, valid only during
+     * the call, so a reader that meets the same few names again and again allocates nothing.
+     */
+    public interface OutlineVisitor {
+        void keyspace(ByteBuffer utf8);
+
+        void columnFamily(ByteBuffer utf8);
+    }
 
     private ResolvedMutationSerializer() {
     }
@@ -99,6 +111,43 @@ public final class ResolvedMutationSerializer {
         }
         if (in.available() != 0) throw new IOException("trailing bytes after mutation of key " + key);
         return new ResolvedMutation(keyspace, key, rows);
+    }
+
+    /**
+     * Hands the keyspace and column family names of a payload written by {@link #serialize} to
+     * {@code visitor}, stepping over the key and each row by its length: what replay needs to
+     * tell whether SSTables hold the entry already, at a fraction of the cost of decoding it.
+     *
+     * @throws IOException when the payload is not shaped as {@link #serialize} writes
+     */
+    public static void outline(ByteBuffer payload, OutlineVisitor visitor) throws IOException {
+        ByteBuffer in = payload.duplicate();
+        try {
+            visitor.keyspace(slice(in, in.getInt()));
+            skip(in, in.getInt()); // the key
+            int count = in.getInt();
+            if (count < 0) throw new IOException("negative column family count " + count);
+            for (int i = 0; i < count; i++) {
+                visitor.columnFamily(slice(in, in.getInt()));
+                in.get(); // type
+                skip(in, in.getInt());
+            }
+        } catch (BufferUnderflowException e) {
+            throw new IOException("payload ends inside a mutation", e);
+        }
+    }
+
+    private static ByteBuffer slice(ByteBuffer in, int length) throws IOException {
+        int at = in.position();
+        skip(in, length);
+        return in.slice(at, length);
+    }
+
+    private static void skip(ByteBuffer in, int length) throws IOException {
+        if (length < 0 || length > in.remaining()) {
+            throw new IOException("length " + length + " exceeds the " + in.remaining() + " bytes left");
+        }
+        in.position(in.position() + length);
     }
 
     /**

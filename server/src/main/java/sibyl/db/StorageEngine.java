@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -105,9 +106,14 @@ public final class StorageEngine implements AutoCloseable {
         flusher.afterWrite(keyspace, store);
     }
 
-    /** Flushes the store's memtable; the future completes when it and all older ones are in SSTables. */
-    public CompletableFuture<Void> forceFlush(Keyspace keyspace, ColumnFamilyStore store) throws InterruptedException {
-        return flusher.forceFlush(keyspace, store);
+    /**
+     * Flushes the store's memtable; the future completes when it and all older ones are in
+     * SSTables, or fails with a TimeoutException when the memtable cannot be switched out by
+     * {@code deadlineNanos} (of {@link System#nanoTime}) because earlier flushes keep failing.
+     */
+    public CompletableFuture<Void> forceFlush(Keyspace keyspace, ColumnFamilyStore store, long deadlineNanos)
+            throws InterruptedException {
+        return flusher.forceFlush(keyspace, store, deadlineNanos);
     }
 
     /** Compacts all of the store's SSTables into one, purging tombstones older than GCGraceSeconds. */
@@ -127,6 +133,11 @@ public final class StorageEngine implements AutoCloseable {
 
     public long flushFailures() {
         return flusher.failureCount();
+    }
+
+    /** The column family and reason of the most recent flush failure; empty before any. */
+    public Optional<String> lastFlushFailure() {
+        return flusher.lastFailure();
     }
 
     /**

@@ -18,7 +18,8 @@
  * {@link sibyl.db.ColumnFamilyStore} reads one immutable view (memtable, pending flushes,
  * SSTables), holding a reference on each SSTable for the read; point reads ask only SSTables
  * whose key range and bloom filter admit the key, and read only the column index blocks a
- * selection needs.
+ * selection needs; a range with a count is merged from all sources a cell at a time
+ * ({@link sibyl.db.CountedSliceRead}) and stops reading blocks once the count is met.
  *
  * <h2>Compaction and restart</h2>
  * {@link sibyl.db.Compactor} merges similar-sized SSTables in the background and all of them on

@@ -46,6 +46,12 @@ public final class Compaction {
      */
     public static Result compact(List<SSTableReader> inputs, Descriptor output, Partitioner partitioner,
                                  int columnIndexSize, int gcBefore, boolean major) throws IOException {
+        return compact(inputs, output, partitioner, columnIndexSize, IndexSummaryFile.DEFAULT_INTERVAL, gcBefore, major);
+    }
+
+    /** As above, writing the output's index summary every {@code indexInterval} keys. */
+    public static Result compact(List<SSTableReader> inputs, Descriptor output, Partitioner partitioner,
+                                 int columnIndexSize, int indexInterval, int gcBefore, boolean major) throws IOException {
         if (inputs.isEmpty()) throw new IllegalArgumentException("nothing to compact into " + output);
         CFMetaData metadata = inputs.get(0).metadata();
         List<SSTableReader> acquired = new ArrayList<>();
@@ -62,7 +68,7 @@ public final class Compaction {
                 expectedKeys += sstable.statistics().rowCount();
                 bytesIn += sstable.dataLength();
             }
-            return merge(acquired, output, metadata, partitioner, columnIndexSize, expectedKeys, bytesIn,
+            return merge(acquired, output, metadata, partitioner, columnIndexSize, indexInterval, expectedKeys, bytesIn,
                     new TombstonePurger(gcBefore, major));
         } finally {
             for (SSTableReader sstable : acquired) sstable.release();
@@ -70,13 +76,15 @@ public final class Compaction {
     }
 
     private static Result merge(List<SSTableReader> inputs, Descriptor output, CFMetaData metadata, Partitioner partitioner,
-                                int columnIndexSize, long expectedKeys, long bytesIn, TombstonePurger purger)
+                                int columnIndexSize, int indexInterval, long expectedKeys, long bytesIn,
+                                TombstonePurger purger)
             throws IOException {
         DecoratedKey start = DecoratedKey.startOf(partitioner.getMinimumToken());
         List<Iterator<Map.Entry<DecoratedKey, ColumnFamily>>> scanners = new ArrayList<>();
         for (SSTableReader sstable : inputs) scanners.add(sstable.rowsFrom(start));
         Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = MergingRowIterator.of(scanners);
-        try (SSTableWriter writer = SSTableWriter.create(output, metadata, partitioner, columnIndexSize, expectedKeys)) {
+        try (SSTableWriter writer = SSTableWriter.create(output, metadata, partitioner, columnIndexSize, indexInterval,
+                expectedKeys)) {
             while (rows.hasNext()) {
                 Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
                 ColumnFamily kept = purger.purge(row.getValue());

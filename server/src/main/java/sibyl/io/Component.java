@@ -9,6 +9,11 @@ public enum Component {
     /** A bloom filter of the keys. */
     FILTER("Filter.db"),
     /**
+     * Every IndexInterval-th key with its index entry's position, so opening need not read the
+     * index. Optional: SSTables written without one (or with a damaged one) are opened by a scan.
+     */
+    SUMMARY("Summary.db"),
+    /**
      * Row count, key range, timestamps, commit log position and format version. Renamed into
      * place last, so its presence under the final name marks a complete SSTable.
      */

@@ -62,8 +62,9 @@ public final class SSTableReader implements RowSource {
     }
 
     /**
-     * Opens a complete SSTable: checks statistics and filter, and reads the index once to sample
-     * every {@code indexInterval}-th key.
+     * Opens a complete SSTable: checks statistics and filter, and takes the sample of every
+     * {@code indexInterval}-th key from the Summary component, or, when that is missing or
+     * unusable, from one pass over the index.
      *
      * @throws CorruptSSTableException when a component is damaged, truncated or of another
      *                                 partitioner or format version
@@ -84,7 +85,9 @@ public final class SSTableReader implements RowSource {
             index = new PositionalFile(descriptor.path(Component.INDEX));
             checkLength(data, stats.dataLength());
             checkLength(index, stats.indexLength());
-            IndexSummary summary = summarize(index, partitioner, indexInterval, stats.rowCount());
+            IndexSummary summary = IndexSummaryFile.read(descriptor.path(Component.SUMMARY), partitioner, indexInterval,
+                    stats).orElse(null);
+            if (summary == null) summary = summarize(index, partitioner, indexInterval, stats.rowCount());
             return new SSTableReader(descriptor, metadata, partitioner, stats, filter, summary, data, index);
         } catch (IOException | RuntimeException e) {
             data.close();

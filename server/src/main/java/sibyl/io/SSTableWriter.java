@@ -42,6 +42,7 @@ public final class SSTableWriter implements AutoCloseable {
     private final FileChannel indexChannel;
     private final OutputStream data;
     private final DataOutputStream index;
+    private final IndexSummaryFile.Sampler sampler;
 
     private long dataLength;
     private long indexLength;
@@ -54,7 +55,9 @@ public final class SSTableWriter implements AutoCloseable {
     private boolean closed;
 
     private SSTableWriter(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner, int columnIndexSize,
-                          long expectedKeys, FileChannel dataChannel, FileChannel indexChannel) {
+                          long expectedKeys, FileChannel dataChannel, FileChannel indexChannel,
+                          IndexSummaryFile.Sampler sampler) {
+        this.sampler = sampler;
         this.descriptor = descriptor;
         this.metadata = metadata;
         this.partitioner = partitioner;
@@ -77,6 +80,17 @@ public final class SSTableWriter implements AutoCloseable {
      */
     public static SSTableWriter create(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
                                        int columnIndexSize, long expectedKeys) throws IOException {
+        return create(descriptor, metadata, partitioner, columnIndexSize, IndexSummaryFile.DEFAULT_INTERVAL, expectedKeys);
+    }
+
+    /**
+     * As {@link #create(Descriptor, CFMetaData, Partitioner, int, long)}, writing the index
+     * summary every {@code indexInterval} keys (IndexInterval): readers configured alike, or with
+     * a multiple of it, open the SSTable from the summary without reading the index.
+     */
+    public static SSTableWriter create(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
+                                       int columnIndexSize, int indexInterval, long expectedKeys) throws IOException {
+        IndexSummaryFile.Sampler sampler = new IndexSummaryFile.Sampler(indexInterval);
         Files.createDirectories(descriptor.directory());
         for (Component c : Component.values()) {
             if (Files.exists(descriptor.path(c))) throw new IOException("sstable " + descriptor.path(c) + " exists already");
@@ -84,7 +98,7 @@ public final class SSTableWriter implements AutoCloseable {
         FileChannel dataChannel = open(descriptor.temporaryPath(Component.DATA));
         try {
             return new SSTableWriter(descriptor, metadata, partitioner, columnIndexSize, expectedKeys,
-                    dataChannel, open(descriptor.temporaryPath(Component.INDEX)));
+                    dataChannel, open(descriptor.temporaryPath(Component.INDEX)), sampler);
         } catch (IOException | RuntimeException e) {
             dataChannel.close();
             Files.deleteIfExists(descriptor.temporaryPath(Component.DATA));
@@ -116,6 +130,7 @@ public final class SSTableWriter implements AutoCloseable {
         }
         int length = rows.serialize(key.key(), row);
         rows.writeTo(data);
+        sampler.row(key.key(), indexLength);
         indexLength += IndexEntry.write(index, key.key(), dataLength, length, indexScratch);
         dataLength += length;
         filter.add(key.key());
@@ -135,7 +150,7 @@ public final class SSTableWriter implements AutoCloseable {
     }
 
     /**
-     * Completes the SSTable: writes filter and statistics, fsyncs every component, renames them
+     * Completes the SSTable: writes filter, index summary and statistics, fsyncs every component, renames them
      * into place and fsyncs the directory.
      *
      * @param logPosition what the flush code wants recorded (LogPosition.NONE otherwise)
@@ -152,6 +167,7 @@ public final class SSTableWriter implements AutoCloseable {
         dataChannel.close();
         indexChannel.close();
         ChecksummedFile.write(descriptor.temporaryPath(Component.FILTER), filter::writeTo);
+        sampler.writeTo(descriptor.temporaryPath(Component.SUMMARY), indexLength);
         SSTableMetadata stats = new SSTableMetadata(SSTableMetadata.CURRENT_VERSION, descriptor.generation(),
                 partitioner.className(), rowCount, firstKey.key(), lastKey.key(), minTimestamp, maxTimestamp,
                 logPosition, dataLength, indexLength);

@@ -34,9 +34,25 @@ public interface StorageServiceMBean {
      */
     void forceTableFlush(String keyspace, String... columnFamilies) throws IOException, InterruptedException;
 
+    /**
+     * As {@link #forceTableFlush}, waiting at most {@code timeoutSeconds} instead of the
+     * default two minutes.
+     *
+     * @throws IOException when a flush failed or did not finish in time, with the last flush failure
+     */
+    void forceTableFlushWithin(long timeoutSeconds, String keyspace, String... columnFamilies)
+            throws IOException, InterruptedException;
+
     /** Major compaction: every column family of {@code keyspace} into one SSTable, expired tombstones purged. */
     void forceTableCompaction(String keyspace) throws IOException, InterruptedException;
 
-    /** Flushes everything and refuses writes from then on: the step before a clean shutdown. */
+    /**
+     * Flushes everything and refuses writes from then on: the step before a clean shutdown.
+     *
+     * @throws IOException when the flushes failed or did not finish within two minutes; writes stay refused
+     */
     void drain() throws IOException, InterruptedException;
+
+    /** As {@link #drain}, waiting at most {@code timeoutSeconds} for the flushes instead of two minutes. */
+    void drainWithin(long timeoutSeconds) throws IOException, InterruptedException;
 }

@@ -1,6 +1,7 @@
 package sibyl.jmx;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,8 +67,14 @@ final class StorageServiceStats implements StorageServiceMBean {
 
     @Override
     public void forceTableFlush(String keyspace, String... columnFamilies) throws IOException, InterruptedException {
+        forceTableFlushWithin(LocalStorageService.DEFAULT_FLUSH_TIMEOUT.toSeconds(), keyspace, columnFamilies);
+    }
+
+    @Override
+    public void forceTableFlushWithin(long timeoutSeconds, String keyspace, String... columnFamilies)
+            throws IOException, InterruptedException {
         try {
-            storage.forceFlush(keyspace, columnFamilies == null ? new String[0] : columnFamilies);
+            storage.forceFlush(timeout(timeoutSeconds), keyspace, columnFamilies == null ? new String[0] : columnFamilies);
         } catch (InvalidQueryException e) {
             throw new IllegalArgumentException(e.getMessage());
         } catch (IOException e) {
@@ -88,10 +95,20 @@ final class StorageServiceStats implements StorageServiceMBean {
 
     @Override
     public void drain() throws IOException, InterruptedException {
+        drainWithin(LocalStorageService.DEFAULT_FLUSH_TIMEOUT.toSeconds());
+    }
+
+    @Override
+    public void drainWithin(long timeoutSeconds) throws IOException, InterruptedException {
         try {
-            storage.drain();
+            storage.drain(timeout(timeoutSeconds));
         } catch (IOException e) {
             throw new IOException(e.getMessage());
         }
+    }
+
+    private static Duration timeout(long seconds) {
+        if (seconds <= 0) throw new IllegalArgumentException("timeout must be positive: " + seconds + " s");
+        return Duration.ofSeconds(seconds);
     }
 }

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.db.CacheCapacities;
@@ -50,6 +52,11 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
     /** Memtables switched out and not yet written, over the node, before writers wait. */
     private static final int MAX_PENDING_FLUSHES = 4;
     private static final Duration FLUSH_RETRY_DELAY = Duration.ofSeconds(10);
+    /**
+     * How long forceFlush and drain wait by default: a 64 MB memtable flushes in seconds, so
+     * minutes mean flushes are failing (and being retried), which the caller should hear of.
+     */
+    public static final Duration DEFAULT_FLUSH_TIMEOUT = Duration.ofMinutes(2);
 
     private final Partitioner partitioner;
     private final int indexInterval;
@@ -159,20 +166,43 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
 
     /**
      * Flushes the memtables of the named column families of {@code keyspace} (all of them when
-     * none is named) and returns once they are in SSTables. A memory-only store has nothing to do.
+     * none is named) and returns once they are in SSTables, waiting at most
+     * {@link #DEFAULT_FLUSH_TIMEOUT}. A memory-only store has nothing to do.
      *
      * @throws InvalidQueryException for an unknown keyspace or column family
-     * @throws IOException           when a flush failed (it is retried in the background)
+     * @throws IOException           when a flush failed or did not finish in time (it is retried in the background)
      */
     public void forceFlush(String keyspace, String... columnFamilies) throws IOException, InterruptedException {
+        forceFlush(DEFAULT_FLUSH_TIMEOUT, keyspace, columnFamilies);
+    }
+
+    /**
+     * As {@link #forceFlush(String, String...)}, waiting at most {@code timeout}: when flushes
+     * keep failing (a full disk) the caller learns so, with the last failure, instead of waiting
+     * for ever. The flushes go on being retried in the background.
+     */
+    public void forceFlush(Duration timeout, String keyspace, String... columnFamilies)
+            throws IOException, InterruptedException {
+        flushBy(deadline(timeout), timeout, keyspace, columnFamilies);
+    }
+
+    private void flushBy(long deadline, Duration timeout, String keyspace, String... columnFamilies)
+            throws IOException, InterruptedException {
         Keyspace ks = keyspaceNamed(keyspace);
         List<ColumnFamilyStore> stores = new ArrayList<>();
         if (columnFamilies.length == 0) stores.addAll(ks.stores());
         for (String cf : columnFamilies) stores.add(ks.store(cf));
         if (engine == null) return;
         List<CompletableFuture<Void>> flushes = new ArrayList<>();
-        for (ColumnFamilyStore store : stores) flushes.add(engine.forceFlush(ks, store));
-        await(flushes, "flush of keyspace " + keyspace);
+        for (ColumnFamilyStore store : stores) flushes.add(engine.forceFlush(ks, store, deadline));
+        String what = "flush of keyspace " + keyspace;
+        try {
+            awaitUntil(flushes, what, deadline);
+        } catch (TimeoutException e) {
+            throw new IOException(what + " did not finish within " + timeout.toMillis() + " ms"
+                    + engine.lastFlushFailure().map(f -> "; the last flush failure: " + f).orElse("")
+                    + (e.getMessage() == null ? "" : "; " + e.getMessage()), e);
+        }
     }
 
     /** Compacts every column family of {@code keyspace} into one SSTable each, purging tombstones past GCGraceSeconds. */
@@ -186,21 +216,52 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
 
     /**
      * For a clean shutdown: refuses every write from now on, then flushes every memtable, so the
-     * commit log holds nothing a restart must replay.
+     * commit log holds nothing a restart must replay; waits at most {@link #DEFAULT_FLUSH_TIMEOUT}.
      */
     public void drain() throws IOException, InterruptedException {
+        drain(DEFAULT_FLUSH_TIMEOUT);
+    }
+
+    /**
+     * As {@link #drain()}, waiting at most {@code timeout} for all the flushes together. When
+     * they do not finish (flushes keep failing) writes stay refused and the error says why;
+     * what was not flushed is still in the commit log.
+     */
+    public void drain(Duration timeout) throws IOException, InterruptedException {
         for (Keyspace ks : keyspaces.values()) {
             ks.refuseWrites("write failed: this node is drained (nodetool drain) and accepts no more writes;"
                     + " restart it to write again");
         }
-        for (Keyspace ks : keyspaces.values()) forceFlush(ks.name());
+        long deadline = deadline(timeout);
+        try {
+            for (Keyspace ks : keyspaces.values()) flushBy(deadline, timeout, ks.name());
+        } catch (IOException e) {
+            throw new IOException("drain failed, writes stay refused: " + e.getMessage(), e);
+        }
         log.info("Drained: writes refused, every memtable flushed");
+    }
+
+    private static long deadline(Duration timeout) {
+        if (timeout.isNegative()) throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+        return System.nanoTime() + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
     }
 
     private static void await(List<CompletableFuture<Void>> futures, String what) throws IOException, InterruptedException {
         try {
             CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get();
         } catch (ExecutionException e) {
+            throw new IOException(what + " failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** Waits for all until {@code deadline} (of {@link System#nanoTime}); a TimeoutException, from a future or the wait, says it ran out. */
+    private static void awaitUntil(List<CompletableFuture<Void>> futures, String what, long deadline)
+            throws IOException, InterruptedException, TimeoutException {
+        try {
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+                    .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TimeoutException t) throw t;
             throw new IOException(what + " failed: " + e.getCause(), e.getCause());
         }
     }

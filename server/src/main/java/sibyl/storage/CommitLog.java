@@ -41,6 +41,9 @@ import sibyl.db.WriteLog;
  *          crc is CRC32 of the 4 length bytes followed by the payload, so a torn length is caught
  *          payload is a {@link ResolvedMutationSerializer} mutation
  * </pre>
+ * A segment that will get no more entries (moved past, or closed while holding unflushed
+ * entries) gets a {@link SegmentSummary} beside it, {@code Summary-<id>.cfs}: its length
+ * and the column families it holds unflushed entries of, so replay can pass it over unread.
  * A file {@code .lock} in the directory is held locked while a log is open, so two nodes
  * configured with the same directory cannot write over each other.
  * A new segment is begun when the active one has reached CommitLogRotationThresholdInMB (it
@@ -51,7 +54,11 @@ import sibyl.db.WriteLog;
  * <h2>Replay</h2>
  * {@link #open} lists the segments already there and begins a new one after them;
  * {@link #recover} then reads the old ones oldest first (see {@link CommitLogReplayer}): a torn
- * or corrupt entry ends that segment's replay with one logged line.
+ * or corrupt entry ends that segment's replay with one logged line. Entries every column family
+ * of which its SSTables already hold are stepped over by their length, neither checksummed nor
+ * decoded: a restart after many flushed writes costs a sequential read of the kept segments.
+ * A segment whose summary shows every column family it holds flushed past its end is not read
+ * at all.
  *
  * <h2>Forgetting</h2>
  * Each segment remembers which column families have entries in it not yet flushed. When flush
@@ -173,6 +180,7 @@ public final class CommitLog implements WriteLog, AutoCloseable {
         try {
             for (CommitLogReplayer.Replayed r : result.segments()) {
                 if (r.dirty().isEmpty()) {
+                    SegmentSummary.delete(r.segment().file());
                     Files.deleteIfExists(r.segment().file());
                 } else {
                     segments.put(r.segment().id(),
@@ -292,6 +300,8 @@ public final class CommitLog implements WriteLog, AutoCloseable {
             if (!last.hasEntries() || last.isClean()) {
                 last.delete();
                 segments.remove(last.id());
+            } else {
+                writeSummary(last);
             }
         } catch (IOException e) {
             log.error("Could not sync and close commit log segment {}", last.file(), e);
@@ -417,6 +427,7 @@ public final class CommitLog implements WriteLog, AutoCloseable {
             try {
                 if (full.sync()) syncs.incrementAndGet();
                 full.close();
+                writeSummary(full);
             } catch (IOException e) {
                 log.error("Could not sync commit log segment {} when moving past it", full.file(), e);
                 full.abandon();
@@ -458,6 +469,15 @@ public final class CommitLog implements WriteLog, AutoCloseable {
         }
     }
 
+    /** Best effort: without a summary the next start reads the segment entry by entry. */
+    private static void writeSummary(CommitLogSegment segment) {
+        try {
+            segment.writeSummary();
+        } catch (IOException e) {
+            log.warn("Could not write the summary of commit log segment {}: {}", segment.file(), e.toString());
+        }
+    }
+
     private static WriteFailedException failure(String what, CommitLogSegment segment, IOException e) {
         String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         return new WriteFailedException("write failed: could not " + what + " commit log segment " + segment.file()
@@ -470,10 +490,22 @@ public final class CommitLog implements WriteLog, AutoCloseable {
             for (Path f : (Iterable<Path>) files::iterator) {
                 OptionalLong id = CommitLogSegment.idOf(f);
                 if (id.isPresent() && Files.isRegularFile(f)) found.add(new CommitLogReplayer.SegmentFile(id.getAsLong(), f));
+                removeIfOrphanSummary(f);
             }
         }
         found.sort(Comparator.comparingLong(CommitLogReplayer.SegmentFile::id));
         return found;
+    }
+
+    /** A summary whose segment is gone (a crash while deleting both), or a summary half written. */
+    private static void removeIfOrphanSummary(Path f) throws IOException {
+        String name = f.getFileName().toString();
+        if (name.startsWith(SegmentSummary.PREFIX) && name.endsWith(SegmentSummary.SUFFIX + ".tmp")) {
+            Files.deleteIfExists(f);
+        } else {
+            Optional<Path> segment = SegmentSummary.segmentOf(f);
+            if (segment.isPresent() && !Files.exists(segment.get())) Files.deleteIfExists(f);
+        }
     }
 
     @Override

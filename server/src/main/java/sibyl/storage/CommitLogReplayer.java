@@ -1,6 +1,7 @@
 package sibyl.storage;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,17 +55,32 @@ final class CommitLogReplayer {
         long started = System.nanoTime();
         List<Replayed> replayed = new ArrayList<>();
         Set<String> unknown = new TreeSet<>();
+        ReplayPoints points = new ReplayPoints(schema, flushed);
         long entries = 0;
         long[] skipped = {0};
+        long[] stepped = {0};
         int damaged = 0;
+        int unread = 0;
         for (SegmentFile segment : segments) {
+            Optional<Long> flushedLength = whollyFlushed(segment, points, unknown);
+            if (flushedLength.isPresent()) {
+                unread++;
+                replayed.add(new Replayed(segment, flushedLength.get(), Set.of()));
+                continue;
+            }
             Set<ColumnFamilyId> dirty = new HashSet<>();
-            SegmentReader.Outcome outcome = SegmentReader.read(segment.file(), segment.id(), (payload, end) -> {
-                ResolvedMutation read = ResolvedMutationSerializer.deserialize(payload, schema, unknown::add);
-                LogPosition at = new LogPosition(segment.id(), end);
+            SegmentReader.Outcome outcome = SegmentReader.read(segment.file(), segment.id(), entry -> {
+                LogPosition at = new LogPosition(segment.id(), entry.end());
+                if (!points.anyAfter(entry.uncheckedPayload(), at, unknown)) {
+                    // Every delta in it is in SSTables already (or of a column family gone): no
+                    // need to check or decode it. See SegmentReader on why damage here is harmless.
+                    stepped[0]++;
+                    return;
+                }
+                ResolvedMutation read = ResolvedMutationSerializer.deserialize(entry.checkedPayload(), schema, unknown::add);
                 List<ColumnFamily> unflushed = new ArrayList<>(read.columnFamilies().size());
                 for (ColumnFamily cf : read.columnFamilies()) {
-                    if (at.compareTo(flushed.upTo(read.keyspace(), cf.metadata().name())) > 0) unflushed.add(cf);
+                    if (at.compareTo(points.upTo(read.keyspace(), cf.metadata().name())) > 0) unflushed.add(cf);
                     else skipped[0]++;
                 }
                 for (ColumnFamily cf : unflushed) dirty.add(new ColumnFamilyId(read.keyspace(), cf.metadata().name()));
@@ -82,8 +98,12 @@ final class CommitLogReplayer {
             entries += outcome.entries();
             replayed.add(new Replayed(segment, outcome.end(), dirty));
         }
-        if (skipped[0] > 0) {
-            log.info("Commit log replay skipped {} column family deltas already in sstables", skipped[0]);
+        if (unread > 0) {
+            log.info("Commit log replay skipped {} segments unread: their summaries show every entry in sstables", unread);
+        }
+        if (skipped[0] > 0 || stepped[0] > 0) {
+            log.info("Commit log replay stepped over {} entries and skipped {} more column family deltas already"
+                    + " in sstables", stepped[0], skipped[0]);
         }
         if (!unknown.isEmpty()) {
             log.warn("Commit log replay skipped entries of column families no longer configured: {}", unknown);
@@ -95,5 +115,25 @@ final class CommitLogReplayer {
                     elapsed.toMillis());
         }
         return new Result(replayed, summary);
+    }
+
+    /**
+     * The segment's length when its {@link SegmentSummary} shows SSTables hold all of it: every
+     * column family it names flushed up to the segment's end or no longer configured (those
+     * are named to {@code unknown}, as reading the entries would). Empty when it must be read.
+     */
+    private static Optional<Long> whollyFlushed(SegmentFile segment, ReplayPoints points, Set<String> unknown)
+            throws IOException {
+        Optional<SegmentSummary.Contents> summary = SegmentSummary.read(segment.file(), segment.id());
+        if (summary.isEmpty() || Files.size(segment.file()) != summary.get().length()) return Optional.empty();
+        LogPosition end = new LogPosition(segment.id(), summary.get().length());
+        Set<String> gone = new TreeSet<>();
+        for (ColumnFamilyId cf : summary.get().columnFamilies()) {
+            Optional<LogPosition> upTo = points.ifConfigured(cf.keyspace(), cf.name());
+            if (upTo.isEmpty()) gone.add(cf.toString());
+            else if (end.compareTo(upTo.get()) > 0) return Optional.empty();
+        }
+        unknown.addAll(gone);
+        return Optional.of(summary.get().length());
     }
 }

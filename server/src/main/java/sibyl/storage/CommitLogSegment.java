@@ -185,9 +185,16 @@ final class CommitLogSegment {
         return Set.copyOf(dirty.keySet());
     }
 
+    /** Deletes the file, its {@link SegmentSummary} first: a summary never outlives its segment's deletion. */
     void delete() throws IOException {
         abandon();
+        SegmentSummary.delete(file);
         Files.deleteIfExists(file);
+    }
+
+    /** Leaves a {@link SegmentSummary} for replay, once no more entries will be written here. */
+    void writeSummary() throws IOException {
+        SegmentSummary.write(file, new SegmentSummary.Contents(id, end, dirty.keySet()));
     }
 
     private static void truncateQuietly(RandomAccessFile f, long offset, IOException cause) {

@@ -45,7 +45,7 @@ class SSTableLifecycleTest {
     void aFinishedSSTableHasItsFinalNamesOnly() throws IOException {
         SSTableFixtures.write(dir, 3, memtable(), partitioner, 1024);
         assertEquals(List.of("Standard1-3-Data.db", "Standard1-3-Filter.db", "Standard1-3-Index.db",
-                "Standard1-3-Statistics.db"), files());
+                "Standard1-3-Statistics.db", "Standard1-3-Summary.db"), files());
         assertEquals(List.of(new Descriptor(dir, "Standard1", 3)), SSTableDirectory.list(dir, "Standard1"));
         assertEquals(3, SSTableDirectory.highestGeneration(dir));
     }
@@ -71,9 +71,9 @@ class SSTableLifecycleTest {
 
         List<Path> removed = SSTableDirectory.removeLeftovers(dir);
 
-        assertEquals(4, removed.size(), removed.toString());
+        assertEquals(5, removed.size(), removed.toString());
         assertEquals(List.of("Standard1-1-Data.db", "Standard1-1-Filter.db", "Standard1-1-Index.db",
-                "Standard1-1-Statistics.db", "notes.txt"), files());
+                "Standard1-1-Statistics.db", "Standard1-1-Summary.db", "notes.txt"), files());
         assertEquals(List.of(), SSTableDirectory.removeLeftovers(dir.resolve("absent")));
     }
 
@@ -148,6 +148,6 @@ class SSTableLifecycleTest {
     void aReleasedSSTableThatIsNotObsoleteKeepsItsFiles() throws IOException {
         Descriptor d = SSTableFixtures.write(dir, 1, memtable(), partitioner, 1024);
         SSTableReader.open(d, cf, partitioner, 4).release();
-        assertEquals(4, files().size());
+        assertEquals(5, files().size());
     }
 }

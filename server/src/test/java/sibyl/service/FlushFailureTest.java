@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static sibyl.service.EngineFixture.KS;
 import static sibyl.service.EngineFixture.STD;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -94,6 +95,63 @@ class FlushFailureTest {
             assertEquals(0, store(db).memtable().operationCount(), "nothing left to replay after a drain");
             assertEquals(0, db.replaySummary().orElseThrow().segments(), "a drained log is deleted at close");
         }
+    }
+
+    @Test
+    void aFlushThatKeepsFailingGivesUpWaitingWithTheReason() throws Exception {
+        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
+                options, oneSlotQuickRetry(options))) {
+            db.apply(RowMutation.builder(KS, "k").write(STD, EngineFixture.b("c"), EngineFixture.b("v"), 1).build());
+            Path obstacle = blockSSTableWrites();
+            IOException e = assertThrows(IOException.class, () -> db.forceFlush(Duration.ofSeconds(1), KS, STD));
+            assertTrue(e.getMessage().contains("flush of keyspace " + KS + " did not finish within 1000 ms"), e.getMessage());
+            assertTrue(e.getMessage().contains("the last flush failure: " + KS + "." + STD), e.getMessage());
+
+            // The one pending-flush slot is held by the failing flush: a second one cannot even switch.
+            db.apply(RowMutation.builder(KS, "k2").write(STD, EngineFixture.b("c"), EngineFixture.b("v"), 1).build());
+            e = assertThrows(IOException.class, () -> db.forceFlush(Duration.ofMillis(100), KS, STD));
+            assertTrue(e.getMessage().contains("could not be switched out"), e.getMessage());
+
+            Files.delete(obstacle); // the background retries succeed now, and so does a flush
+            db.forceFlush(Duration.ofSeconds(30), KS, STD);
+            assertTrue(store(db).pendingFlushes().isEmpty());
+            assertEquals(0, store(db).memtable().operationCount());
+        }
+    }
+
+    @Test
+    void aDrainThatCannotFlushFailsAndWritesStayRefused() throws Exception {
+        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
+                options, oneSlotQuickRetry(options))) {
+            db.apply(RowMutation.builder(KS, "k").write(STD, EngineFixture.b("c"), EngineFixture.b("v"), 1).build());
+            Path obstacle = blockSSTableWrites();
+            IOException e = assertThrows(IOException.class, () -> db.drain(Duration.ofSeconds(1)));
+            assertTrue(e.getMessage().startsWith("drain failed, writes stay refused: flush of keyspace " + KS), e.getMessage());
+            assertTrue(e.getMessage().contains(KS + "." + STD), e.getMessage());
+            assertThrows(WriteFailedException.class, () -> db.apply(
+                    RowMutation.builder(KS, "late").write(STD, EngineFixture.b("c"), EngineFixture.b("v"), 1).build()));
+            Files.delete(obstacle);
+            db.drain(Duration.ofSeconds(30));
+            assertEquals(0, store(db).memtable().operationCount());
+        }
+    }
+
+    /** One pending flush at most, retried every 20 ms: a failing flush holds the only slot. */
+    private static EngineSettings oneSlotQuickRetry(StorageOptions options) {
+        EngineSettings b = LocalStorageService.engineSettings(options, Clock.systemUTC());
+        return new EngineSettings(b.dataDirectories(), b.indexInterval(), b.columnIndexSize(), b.memtableLimits(),
+                b.gcGraceSeconds(), b.buckets(), 1, Duration.ofMillis(20), b.clock(), b.caches());
+    }
+
+    /** A file where the keyspace's directory belongs: every SSTable write fails until it is deleted. */
+    private Path blockSSTableWrites() throws IOException {
+        Path ksDir = dir.resolve("data").resolve(KS);
+        Files.createDirectories(ksDir.getParent());
+        Files.deleteIfExists(ksDir);
+        Files.writeString(ksDir, "in the way");
+        return ksDir;
     }
 
     private static ColumnFamilyStore store(LocalStorageService db) {

@@ -305,12 +305,12 @@ class CommitLogTest {
     /** Where each entry of a sound segment begins. */
     private static List<Long> entryStarts(Path segment) throws IOException {
         List<Long> starts = new ArrayList<>(List.of((long) SegmentHeader.SIZE));
-        SegmentReader.read(segment, CommitLogSegment.idOf(segment).orElseThrow(), (p, end) -> starts.add(end));
+        SegmentReader.read(segment, CommitLogSegment.idOf(segment).orElseThrow(), e -> starts.add(e.end()));
         return starts;
     }
 
     private static int countEntries(Path segment) throws IOException {
-        return (int) SegmentReader.read(segment, CommitLogSegment.idOf(segment).orElseThrow(), (p, end) -> { }).entries();
+        return (int) SegmentReader.read(segment, CommitLogSegment.idOf(segment).orElseThrow(), e -> { }).entries();
     }
 
     private static void assertOneDamageLine(LogCapture logs, Path segment) {

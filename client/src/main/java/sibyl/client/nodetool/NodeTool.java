@@ -21,27 +21,34 @@ import javax.management.ObjectName;
  */
 public final class NodeTool {
     static final String USAGE = """
-            Usage: nodetool [-h HOST] [-p PORT] COMMAND
+            Usage: nodetool [-h HOST] [-p PORT] [-t SECONDS] COMMAND
               -h, --host HOST   the node (default localhost; -host works too, as in 0.6)
               -p, --port PORT   its JMX port, JmxPort in storage-conf.xml (default 8080; -port works too)
+              -t, --timeout SECONDS  how long flush and drain wait for the flushes (default:
+                                the node's, two minutes); past it they fail with the reason
             Commands:
               info              token, load, uptime and heap of the node
               ring              the nodes of the ring with their tokens and load
               cfstats           per keyspace and column family: counts, latencies, memtable
               tpstats           worker pools: active, pending and completed tasks
               flush [KS [CF...]] write memtables to SSTables: of the named column families,
-                                all of keyspace KS, or of every keyspace; returns when done
+                                all of keyspace KS, or of every keyspace; returns when done,
+                                or fails (exit 1) when flushes keep failing
               compact [KS]      major compaction: each column family's SSTables into one,
                                 tombstones older than GCGraceSeconds dropped (all keyspaces
                                 when none is named)
               drain             flush everything and refuse writes from then on: run before
-                                stopping the node for a clean shutdown
+                                stopping the node for a clean shutdown; fails (exit 1) when
+                                the flushes do not finish, and writes stay refused
             """;
 
     private final PrintStream out;
+    private final long timeoutSeconds;
 
-    NodeTool(PrintStream out) {
+    /** @param timeoutSeconds how long flush and drain wait; 0 for the node's default */
+    NodeTool(PrintStream out, long timeoutSeconds) {
         this.out = out;
+        this.timeoutSeconds = timeoutSeconds;
     }
 
     public static void main(String[] args) {
@@ -52,12 +59,17 @@ public final class NodeTool {
     static int run(String[] args, PrintStream out, PrintStream err) {
         String host = "localhost";
         int port = 8080;
+        long timeoutSeconds = 0; // 0: the node's default
         List<String> rest = new ArrayList<>();
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "-h", "--host", "-host" -> host = value(args, ++i);
                     case "-p", "--port", "-port" -> port = Integer.parseInt(value(args, ++i));
+                    case "-t", "--timeout" -> {
+                        timeoutSeconds = Long.parseLong(value(args, ++i));
+                        if (timeoutSeconds <= 0) throw new IllegalArgumentException("--timeout must be positive");
+                    }
                     case "--help", "help" -> {
                         out.print(USAGE);
                         return 0;
@@ -89,7 +101,7 @@ public final class NodeTool {
             return 2;
         }
         try (NodeProbe probe = NodeProbe.connect(host, port)) {
-            NodeTool tool = new NodeTool(out);
+            NodeTool tool = new NodeTool(out, timeoutSeconds);
             switch (command) {
                 case "info" -> tool.info(probe);
                 case "ring" -> tool.ring(probe);
@@ -190,8 +202,13 @@ public final class NodeTool {
         List<String> keyspaces = arguments.isEmpty() ? probe.keyspaces() : List.of(arguments.get(0));
         String[] cfs = arguments.size() > 1 ? arguments.subList(1, arguments.size()).toArray(String[]::new) : new String[0];
         for (String ks : keyspaces) {
-            probe.invokeStorage("forceTableFlush", new Object[] {ks, cfs},
-                    new String[] {String.class.getName(), String[].class.getName()});
+            if (timeoutSeconds > 0) {
+                probe.invokeStorage("forceTableFlushWithin", new Object[] {timeoutSeconds, ks, cfs},
+                        new String[] {long.class.getName(), String.class.getName(), String[].class.getName()});
+            } else {
+                probe.invokeStorage("forceTableFlush", new Object[] {ks, cfs},
+                        new String[] {String.class.getName(), String[].class.getName()});
+            }
         }
         out.println("Flushed " + (arguments.isEmpty() ? "every keyspace" : arguments.size() == 1 ? "keyspace " + arguments.get(0)
                 : String.join(", ", arguments.subList(1, arguments.size())) + " of keyspace " + arguments.get(0)));
@@ -206,7 +223,11 @@ public final class NodeTool {
     }
 
     void drain(NodeProbe probe) throws IOException, JMException {
-        probe.invokeStorage("drain", new Object[0], new String[0]);
+        if (timeoutSeconds > 0) {
+            probe.invokeStorage("drainWithin", new Object[] {timeoutSeconds}, new String[] {long.class.getName()});
+        } else {
+            probe.invokeStorage("drain", new Object[0], new String[0]);
+        }
         out.println("Drained: every memtable is flushed and the node accepts no more writes");
     }
 

@@ -142,6 +142,28 @@ class ToolsAgainstServerIT {
     }
 
     @Test
+    void nodetoolFlushFailsWithTheReasonWhenFlushesKeepFailing() throws Exception {
+        // BloggyAppy is used by no other test here. A file where its data directory belongs
+        // makes every flush of it fail (and be retried) until the file goes.
+        assertEquals(0, cli("set BloggyAppy.Authors['stuck']['name'] = 'Dee'\n").status());
+        Path ksDir = dir.resolve("var/data/BloggyAppy");
+        Files.createDirectories(ksDir.getParent());
+        Files.deleteIfExists(ksDir);
+        Files.writeString(ksDir, "in the way");
+        try {
+            Result flush = nodetool("-t", "2", "flush", "BloggyAppy", "Authors");
+            assertEquals(1, flush.status(), flush.output());
+            assertTrue(flush.output().contains("flush failed: flush of keyspace BloggyAppy did not finish within 2000 ms"),
+                    flush.output());
+            assertTrue(flush.output().contains("the last flush failure: BloggyAppy.Authors"), flush.output());
+        } finally {
+            Files.delete(ksDir);
+        }
+        Result flush = nodetool("-t", "60", "flush", "BloggyAppy", "Authors");
+        assertEquals(0, flush.status(), flush.output());
+    }
+
+    @Test
     void cliStoresReadsCountsAndDeletes() throws Exception {
         Result r = cli("""
                 set Keyspace1.Standard1['cli-user']['first'] = 'John'
