@@ -31,6 +31,6 @@ final class MemtableWriter {
             }
             writer.finish(flush.position());
         }
-        return SSTableReader.open(descriptor, memtable.metadata(), partitioner, settings.indexInterval());
+        return SSTableReader.openWritten(descriptor, memtable.metadata(), partitioner, settings.indexInterval());
     }
 }

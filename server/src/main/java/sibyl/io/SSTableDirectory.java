@@ -56,6 +56,16 @@ public final class SSTableDirectory {
         return removed;
     }
 
+    /**
+     * Deletes the final-named components of an SSTable, Statistics first: without it the rest is
+     * an incomplete SSTable that start-up removes, so a crash half-way through leaves nothing
+     * that looks alive. Missing components are skipped.
+     */
+    public static void delete(Descriptor descriptor) throws IOException {
+        Files.deleteIfExists(descriptor.path(Component.STATISTICS));
+        for (Component c : Component.values()) Files.deleteIfExists(descriptor.path(c));
+    }
+
     private static void delete(Path file, List<Path> removed) throws IOException {
         Files.deleteIfExists(file);
         removed.add(file);

@@ -2,7 +2,6 @@ package sibyl.io;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -92,6 +91,25 @@ public final class SSTableReader implements RowSource {
         } catch (IOException | RuntimeException e) {
             data.close();
             if (index != null) index.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens an SSTable this node has just written (a flush or compaction output). If it cannot be
+     * opened, its files are deleted before the failure is rethrown: nothing would ever read
+     * them, and a restart would otherwise load them beside the data they copy.
+     */
+    public static SSTableReader openWritten(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
+                                            int indexInterval) throws IOException {
+        try {
+            return open(descriptor, metadata, partitioner, indexInterval);
+        } catch (IOException | RuntimeException e) {
+            try {
+                SSTableDirectory.delete(descriptor);
+            } catch (IOException d) {
+                e.addSuppressed(d);
+            }
             throw e;
         }
     }
@@ -355,11 +373,8 @@ public final class SSTableReader implements RowSource {
             log.warn("Closing {} failed", descriptor, e);
         }
         if (!obsolete) return;
-        // Statistics first: without it the rest is an incomplete SSTable that start-up removes,
-        // so a crash half-way through deleting leaves nothing that looks alive.
         try {
-            Files.deleteIfExists(descriptor.path(Component.STATISTICS));
-            for (Component c : Component.values()) Files.deleteIfExists(descriptor.path(c));
+            SSTableDirectory.delete(descriptor);
             log.debug("Deleted obsolete sstable {}", descriptor);
         } catch (IOException e) {
             log.warn("Cannot delete obsolete sstable {}", descriptor, e);

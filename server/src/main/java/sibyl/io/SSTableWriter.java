@@ -180,7 +180,12 @@ public final class SSTableWriter implements AutoCloseable {
         return descriptor;
     }
 
-    /** Deletes the temporary files unless {@link #finish} succeeded. Idempotent. */
+    /**
+     * Deletes what was written unless {@link #finish} succeeded: the temporary files, and any
+     * component a finish that failed half-way (a full disk) had already renamed into place.
+     * {@link #create} refused to start over existing final names, so those are all this
+     * writer's. Idempotent.
+     */
     @Override
     public void close() throws IOException {
         if (closed) return;
@@ -189,6 +194,7 @@ public final class SSTableWriter implements AutoCloseable {
         dataChannel.close();
         indexChannel.close();
         for (Component c : Component.values()) Files.deleteIfExists(descriptor.temporaryPath(c));
+        SSTableDirectory.delete(descriptor);
     }
 
     private void noteTimestamps(ColumnFamily row) {

@@ -62,6 +62,19 @@ class SSTableLifecycleTest {
     }
 
     @Test
+    void aFinishThatFailsHalfWayLeavesNoFiles() throws IOException {
+        Descriptor d = new Descriptor(dir, "Standard1", 1);
+        try (SSTableWriter writer = SSTableWriter.create(d, cf, partitioner, 1024, 1)) {
+            writer.append(partitioner.decorateKey("k"), ColumnFamily.empty(cf).withCell(Column.live(SSTableFixtures.b("c"), new byte[1], 1)));
+            // A directory where the summary belongs: its rename fails after data, index and filter have theirs.
+            Files.createDirectory(d.path(Component.SUMMARY));
+            assertThrows(IOException.class, () -> writer.finish(LogPosition.NONE));
+            assertTrue(Files.exists(d.path(Component.DATA)), "the failure came after some renames: " + files());
+        }
+        assertEquals(List.of(), files(), "closing a writer whose finish failed removes what it renamed too");
+    }
+
+    @Test
     void startUpRemovesTemporaryFilesAndIncompleteSSTables() throws IOException {
         SSTableFixtures.write(dir, 1, memtable(), partitioner, 1024);
         SSTableFixtures.write(dir, 2, memtable(), partitioner, 1024);
@@ -142,6 +155,14 @@ class SSTableLifecycleTest {
         assertEquals(List.of(), files());
         assertFalse(sstable.acquire(), "no reference once closed");
         assertThrows(IllegalStateException.class, sstable::release);
+    }
+
+    @Test
+    void aJustWrittenSSTableThatCannotBeOpenedIsDeleted() throws IOException {
+        Descriptor d = SSTableFixtures.write(dir, 1, memtable(), partitioner, 1024);
+        Files.write(d.path(Component.DATA), new byte[1], java.nio.file.StandardOpenOption.APPEND);
+        assertThrows(CorruptSSTableException.class, () -> SSTableReader.openWritten(d, cf, partitioner, 4));
+        assertEquals(List.of(), files(), "no file outlives the failure to be loaded beside its inputs at restart");
     }
 
     @Test
