@@ -20,18 +20,29 @@ import sibyl.io.SizeTieredBuckets;
  * @param maxPendingFlushes memtables switched out but not yet written, over the node; a writer
  *                          whose switch would pass it waits for a flush to finish
  * @param flushRetryDelay   how long after a failed flush it is tried again
+ * @param compactionRetryDelay how long after a failed compaction a store's background compaction
+ *                          is tried again; doubled after each further failure in a row, up to
+ *                          {@link #MAX_COMPACTION_RETRY_DOUBLINGS} times
  * @param clock             the time tombstones are judged by (injectable so tests need not sleep)
  * @param caches            each column family's row cache size
  */
 public record EngineSettings(List<Path> dataDirectories, int indexInterval, int columnIndexSize,
                              MemtableLimits memtableLimits, int gcGraceSeconds, SizeTieredBuckets buckets,
-                             int maxPendingFlushes, Duration flushRetryDelay, Clock clock, CacheCapacities caches) {
+                             int maxPendingFlushes, Duration flushRetryDelay, Duration compactionRetryDelay,
+                             Clock clock, CacheCapacities caches) {
+    /** A compaction that keeps failing is tried again at most every 2^5 × compactionRetryDelay. */
+    public static final int MAX_COMPACTION_RETRY_DOUBLINGS = 5;
+
     public EngineSettings {
         dataDirectories = List.copyOf(dataDirectories);
         if (dataDirectories.isEmpty()) throw new IllegalArgumentException("at least one data directory is needed");
         Objects.requireNonNull(memtableLimits, "memtableLimits");
         Objects.requireNonNull(buckets, "buckets");
         Objects.requireNonNull(flushRetryDelay, "flushRetryDelay");
+        Objects.requireNonNull(compactionRetryDelay, "compactionRetryDelay");
+        if (compactionRetryDelay.isNegative() || compactionRetryDelay.isZero()) {
+            throw new IllegalArgumentException("compactionRetryDelay must be positive: " + compactionRetryDelay);
+        }
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(caches, "caches");
         if (indexInterval <= 0) throw new IllegalArgumentException("IndexInterval must be positive: " + indexInterval);
@@ -47,16 +58,26 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
 
     public EngineSettings withClock(Clock clock) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, clock, caches);
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches);
     }
 
     public EngineSettings withFlushRetryDelay(Duration delay) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, delay, clock, caches);
+                buckets, maxPendingFlushes, delay, compactionRetryDelay, clock, caches);
+    }
+
+    public EngineSettings withCompactionRetryDelay(Duration delay) {
+        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
+                buckets, maxPendingFlushes, flushRetryDelay, delay, clock, caches);
+    }
+
+    /** The longest a failing compaction waits between attempts. */
+    public Duration maxCompactionRetryDelay() {
+        return compactionRetryDelay.multipliedBy(1L << MAX_COMPACTION_RETRY_DOUBLINGS);
     }
 
     public EngineSettings withCaches(CacheCapacities caches) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, clock, caches);
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches);
     }
 }

@@ -37,7 +37,7 @@ public final class StorageEngine implements AutoCloseable {
         ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, EngineThreads.named("memtable-timer"));
         t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.timer = t;
-        this.compactor = new Compactor(settings, partitioner, store -> filesOf(store.metadata().keyspace()));
+        this.compactor = new Compactor(settings, partitioner, store -> filesOf(store.metadata().keyspace()), timer);
         this.flusher = new Flusher(settings, partitioner, ks -> filesOf(ks.name()), compactor::maybeCompact, timer);
     }
 
@@ -116,7 +116,10 @@ public final class StorageEngine implements AutoCloseable {
         return flusher.forceFlush(keyspace, store, deadlineNanos);
     }
 
-    /** Compacts all of the store's SSTables into one, purging tombstones older than GCGraceSeconds. */
+    /**
+     * Compacts all of the store's SSTables into one, purging tombstones older than GCGraceSeconds;
+     * at once, even while the store's background compaction backs off after a failure.
+     */
     public CompletableFuture<Void> forceMajorCompaction(ColumnFamilyStore store) {
         return compactor.major(store);
     }
@@ -133,6 +136,16 @@ public final class StorageEngine implements AutoCloseable {
 
     public long flushFailures() {
         return flusher.failureCount();
+    }
+
+    /** Compactions that failed since start (each backs its store's compaction off for a while). */
+    public long compactionFailures() {
+        return compactor.failureCount();
+    }
+
+    /** Compactions completed since start. */
+    public long compactionsCompleted() {
+        return compactor.completedCount();
     }
 
     /** The column family and reason of the most recent flush failure; empty before any. */

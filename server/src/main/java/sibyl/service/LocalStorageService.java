@@ -52,6 +52,8 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
     /** Memtables switched out and not yet written, over the node, before writers wait. */
     private static final int MAX_PENDING_FLUSHES = 4;
     private static final Duration FLUSH_RETRY_DELAY = Duration.ofSeconds(10);
+    /** Then 20, 40, ... up to 320 s while compactions keep failing (a full data disk). */
+    private static final Duration COMPACTION_RETRY_DELAY = Duration.ofSeconds(10);
     /**
      * How long forceFlush and drain wait by default: a 64 MB memtable flushes in seconds, so
      * minutes mean flushes are failing (and being retried), which the caller should hear of.
@@ -99,7 +101,8 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
         return new EngineSettings(options.dataDirectories(), options.indexInterval(), options.columnIndexSizeBytes(),
                 new MemtableLimits(options.memtableThroughputBytes(), options.memtableOperations(),
                         options.memtableFlushAfter()),
-                options.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES, FLUSH_RETRY_DELAY, clock,
+                options.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES, FLUSH_RETRY_DELAY,
+                COMPACTION_RETRY_DELAY, clock,
                 CacheCapacities.NONE);
     }
 
@@ -250,8 +253,13 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
         try {
             CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get();
         } catch (ExecutionException e) {
-            throw new IOException(what + " failed: " + e.getCause(), e.getCause());
+            throw new IOException(what + " failed: " + reason(e.getCause()), e.getCause());
         }
+    }
+
+    /** The message alone when there is one: the JMX caller and the log want the reason, not a class name. */
+    private static String reason(Throwable t) {
+        return t.getMessage() == null ? t.toString() : t.getMessage();
     }
 
     /** Waits for all until {@code deadline} (of {@link System#nanoTime}); a TimeoutException, from a future or the wait, says it ran out. */

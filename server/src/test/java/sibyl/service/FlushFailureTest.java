@@ -142,7 +142,8 @@ class FlushFailureTest {
     private static EngineSettings oneSlotQuickRetry(StorageOptions options) {
         EngineSettings b = LocalStorageService.engineSettings(options, Clock.systemUTC());
         return new EngineSettings(b.dataDirectories(), b.indexInterval(), b.columnIndexSize(), b.memtableLimits(),
-                b.gcGraceSeconds(), b.buckets(), 1, Duration.ofMillis(20), b.clock(), b.caches());
+                b.gcGraceSeconds(), b.buckets(), 1, Duration.ofMillis(20), b.compactionRetryDelay(), b.clock(),
+                b.caches());
     }
 
     /** A file where the keyspace's directory belongs: every SSTable write fails until it is deleted. */

@@ -32,6 +32,16 @@ public final class LogCapture implements AutoCloseable {
         }
     }
 
+    /** The formatted messages logged at {@code level} with an exception, so with its stack trace. */
+    public List<String> messagesWithStackTraces(Level level) {
+        synchronized (appender.list) {
+            return appender.list.stream()
+                    .filter(event -> event.getLevel() == level && event.getThrowableProxy() != null)
+                    .map(ILoggingEvent::getFormattedMessage)
+                    .toList();
+        }
+    }
+
     @Override
     public void close() {
         logger.detachAppender(appender);
