@@ -3,16 +3,16 @@ package sibyl.faults;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static sibyl.faults.AckedRows.WRITERS;
+import static sibyl.faults.AckedRows.assertHoldsExactly;
+import static sibyl.faults.AckedRows.write;
+import static sibyl.faults.AckedRows.writeAll;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -22,15 +22,6 @@ import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.cassandra.thrift.Cassandra;
-import org.apache.cassandra.thrift.Column;
-import org.apache.cassandra.thrift.ColumnOrSuperColumn;
-import org.apache.cassandra.thrift.ColumnParent;
-import org.apache.cassandra.thrift.ConsistencyLevel;
-import org.apache.cassandra.thrift.KeyRange;
-import org.apache.cassandra.thrift.KeySlice;
-import org.apache.cassandra.thrift.SlicePredicate;
-import org.apache.thrift.TApplicationException;
-import org.apache.thrift.TException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.it.ForkedServer;
@@ -45,13 +36,10 @@ import sibyl.it.ForkedServer;
  *
  * <p>The first two tests fill the disk through the commit log (memtables at their default size are
  * not flushed in them); the third puts only the data directory on the small disk and fills it
- * during flushes. Needs root (for the mount); skipped otherwise.
+ * during flushes ({@link CompactionDiskFullIT} fills it during a compaction). Needs root (for
+ * the mount); skipped otherwise.
  */
 class DiskFullIT {
-    private static final String KS = "Keyspace1";
-    private static final String CF = "Standard1";
-    private static final byte[] COLUMN = "c".getBytes(StandardCharsets.UTF_8);
-    private static final int WRITERS = 4;
     private static final int DISK_MB = 8;
     /** What the filler file leaves free: room for about a thousand writes. */
     private static final long HEADROOM_BYTES = 1 << 20;
@@ -91,19 +79,19 @@ class DiskFullIT {
             try {
                 WriteLedger ledger = new WriteLedger();
                 writeAll(server, ledger, "flush-before-", 200);
-                awaitLog(log, "Flushed Keyspace1.Standard1", 1, "memtables are flushed");
+                ServerLog.await(log, "Flushed Keyspace1.Standard1", 1, "memtables are flushed");
                 int sstables = sstables(data);
                 assertTrue(sstables > 0, "SSTables in " + data);
 
                 disk.fillLeaving(0);
                 writeAll(server, ledger, "flush-full-", 200);
-                awaitLog(log, "Flush of Keyspace1.Standard1", 1, "a flush fails on the full disk");
+                ServerLog.await(log, "Flush of Keyspace1.Standard1", 1, "a flush fails on the full disk");
                 assertTrue(server.alive(), "the node survives a failed flush");
                 assertHoldsExactly(server, ledger, "while flushes fail");
-                int flushedBefore = count(Files.readString(log), "Flushed Keyspace1.Standard1");
+                int flushedBefore = ServerLog.count(Files.readString(log), "Flushed Keyspace1.Standard1");
 
                 disk.freeFiller();
-                awaitLog(log, "Flushed Keyspace1.Standard1", flushedBefore + 1, "the flush completes once there is space");
+                ServerLog.await(log, "Flushed Keyspace1.Standard1", flushedBefore + 1, "the flush completes once there is space");
                 try {
                     writeAll(server, ledger, "flush-freed-", 50);
                 } catch (AssertionError e) {
@@ -125,19 +113,6 @@ class DiskFullIT {
                 server.stop();
             }
         }
-    }
-
-    /** Waits (up to 60 s) until {@code log} holds {@code line} at least {@code times} times. */
-    private static void awaitLog(Path log, String line, int times, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (count(Files.readString(log), line) < times) {
-            assertTrue(System.nanoTime() < deadline, what + " within 60 s:\n" + Files.readString(log));
-            Thread.sleep(50);
-        }
-    }
-
-    private static int count(String text, String line) {
-        return (int) text.lines().filter(l -> l.contains(line)).count();
     }
 
     /** Finished SSTables of Standard1 (their Data.db files) under {@code data}. */
@@ -270,117 +245,4 @@ class DiskFullIT {
         for (Future<?> w : writers) w.get(30, TimeUnit.SECONDS);
     }
 
-    /** Writes {@code perWriter} keys from each of {@link #WRITERS} clients; every one must be acknowledged. */
-    private static void writeAll(ForkedServer server, WriteLedger ledger, String prefix, int perWriter) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
-        try {
-            List<Future<?>> writers = new ArrayList<>();
-            for (int t = 0; t < WRITERS; t++) {
-                String thread = prefix + "t" + t + "-";
-                writers.add(pool.submit(() -> {
-                    Cassandra.Client client = server.client();
-                    try {
-                        for (int i = 0; i < perWriter; i++) write(client, ledger, thread + i);
-                        return null;
-                    } finally {
-                        ForkedServer.close(client);
-                    }
-                }));
-            }
-            for (Future<?> w : writers) w.get(60, TimeUnit.SECONDS);
-        } finally {
-            pool.shutdown();
-        }
-        assertEquals(Map.of(), ledger.refused().entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
-                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
-                "writes succeed again once space is freed, without a restart");
-        assertEquals(Map.of(), ledger.unknown());
-    }
-
-    /** One write, recorded in the ledger; false when the call broke off without an answer. */
-    private static boolean write(Cassandra.Client client, WriteLedger ledger, String key) {
-        Column column = new Column(ByteBuffer.wrap(COLUMN), ByteBuffer.wrap(value(key)), System.currentTimeMillis());
-        try {
-            client.batch_insert(KS, key, Map.of(CF, List.of(new ColumnOrSuperColumn().setColumn(column))),
-                    ConsistencyLevel.ONE);
-            ledger.acked(key);
-            return true;
-        } catch (TApplicationException e) {
-            ledger.refused(key, e.getMessage());
-            return true;
-        } catch (TException e) {
-            ledger.unknown(key, e.toString());
-            return false;
-        }
-    }
-
-    /** About a KB derived from the key, so a torn or misplaced value cannot pass for the right one. */
-    private static byte[] value(String key) {
-        return (key + ":").repeat(1024 / (key.length() + 1) + 1).getBytes(StandardCharsets.UTF_8);
-    }
-
-    /**
-     * The node holds every acknowledged write with its value, none of the refused ones, and no
-     * other row: a scan of the whole column family finds exactly the acknowledged keys.
-     */
-    private static void assertHoldsExactly(ForkedServer server, WriteLedger ledger, String when) throws Exception {
-        Cassandra.Client client = server.client();
-        try {
-            List<String> acked = ledger.ackedKeys();
-            assertEquals(acked.size(), countReadable(client, acked), "acknowledged writes readable " + when);
-            List<String> refused = new ArrayList<>(ledger.refused().keySet());
-            assertEquals(0, countPresent(client, refused), "refused writes present " + when);
-            assertEquals(new HashSet<>(acked), scanKeys(client), "the rows of " + CF + " " + when);
-        } finally {
-            ForkedServer.close(client);
-        }
-    }
-
-    /** How many of the keys read back with their value. */
-    private static int countReadable(Cassandra.Client client, List<String> keys) throws TException {
-        int readable = 0;
-        for (Map.Entry<String, List<ColumnOrSuperColumn>> row : read(client, keys).entrySet()) {
-            List<ColumnOrSuperColumn> cells = row.getValue();
-            if (cells.size() == 1 && java.util.Arrays.equals(cells.get(0).getColumn().getValue(), value(row.getKey()))) {
-                readable++;
-            }
-        }
-        return readable;
-    }
-
-    /** How many of the keys have any column at all. */
-    private static int countPresent(Cassandra.Client client, List<String> keys) throws TException {
-        int present = 0;
-        for (List<ColumnOrSuperColumn> cells : read(client, keys).values()) if (!cells.isEmpty()) present++;
-        return present;
-    }
-
-    private static Map<String, List<ColumnOrSuperColumn>> read(Cassandra.Client client, List<String> keys)
-            throws TException {
-        SlicePredicate predicate = new SlicePredicate().setColumn_names(List.of(ByteBuffer.wrap(COLUMN)));
-        Map<String, List<ColumnOrSuperColumn>> rows = new java.util.HashMap<>();
-        for (int from = 0; from < keys.size(); from += 500) {
-            List<String> some = keys.subList(from, Math.min(keys.size(), from + 500));
-            rows.putAll(client.multiget_slice(KS, some, new ColumnParent(CF), predicate, ConsistencyLevel.ONE));
-        }
-        return rows;
-    }
-
-    /** Every key of the column family that has a column, paging through get_range_slices. */
-    private static Set<String> scanKeys(Cassandra.Client client) throws TException {
-        SlicePredicate predicate = new SlicePredicate().setColumn_names(List.of(ByteBuffer.wrap(COLUMN)));
-        Set<String> keys = new HashSet<>();
-        String start = "";
-        while (true) {
-            List<KeySlice> page = client.get_range_slices(KS, new ColumnParent(CF), predicate,
-                    new KeyRange(1000).setStart_key(start).setEnd_key(""), ConsistencyLevel.ONE);
-            boolean more = false;
-            for (KeySlice row : page) {
-                if (!row.getColumns().isEmpty()) keys.add(row.getKey());
-                if (!row.getKey().equals(start)) more = true;
-            }
-            if (!more || page.size() < 1000) return keys;
-            start = page.get(page.size() - 1).getKey();
-        }
-    }
 }
