@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,10 @@ import java.util.concurrent.TimeUnit;
  * about the collector's mood than about what is live. {@link #retainedAfterGc()} forces collections and measures
  * what survives, to catch leaks. Netty's pooled direct memory, where the node buffers what it reads, is sampled
  * too.
+ *
+ * <p>The collector's own collections may all fall before or after a short peak. {@link #collectingEvery} forces a
+ * full collection before each sample instead, so that every sample is the live set at that moment: costly, for
+ * floods of a few seconds whose peak is the point.
  */
 final class HeapWatch implements AutoCloseable {
     private static final long MB = 1024 * 1024;
@@ -23,13 +28,27 @@ final class HeapWatch implements AutoCloseable {
             .filter(p -> p.getType() == MemoryType.HEAP)
             .toList();
     private final long baseline;
+    private final long periodMillis;
+    private final boolean collect;
     private final Thread sampler;
     private final CountDownLatch stop = new CountDownLatch(1);
     private volatile long maxAfterGc;
     private final long directBaseline;
     private volatile long maxDirect;
 
+    /** Samples every 20 ms what the collector's own collections left. */
     HeapWatch() {
+        this(20, false);
+    }
+
+    /** Forces a full collection every {@code period} and samples the heap it leaves. */
+    static HeapWatch collectingEvery(Duration period) {
+        return new HeapWatch(period.toMillis(), true);
+    }
+
+    private HeapWatch(long periodMillis, boolean collect) {
+        this.periodMillis = periodMillis;
+        this.collect = collect;
         baseline = retainedAfterGc();
         maxAfterGc = baseline;
         directBaseline = nettyDirect();
@@ -42,9 +61,16 @@ final class HeapWatch implements AutoCloseable {
     private void sample() {
         try {
             do {
-                maxAfterGc = Math.max(maxAfterGc, afterLastGc());
+                long live;
+                if (collect) {
+                    System.gc();
+                    live = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+                } else {
+                    live = afterLastGc();
+                }
+                maxAfterGc = Math.max(maxAfterGc, live);
                 maxDirect = Math.max(maxDirect, nettyDirect());
-            } while (!stop.await(20, TimeUnit.MILLISECONDS));
+            } while (!stop.await(periodMillis, TimeUnit.MILLISECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
