@@ -1,5 +1,6 @@
 package sibyl.db;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -175,10 +176,17 @@ final class Flusher implements AutoCloseable {
                 } catch (Exception | OutOfMemoryError e) {
                     failures.incrementAndGet();
                     lastFailure = keyspace.name() + "." + store.metadata().name() + ": " + e;
-                    log.error("Flush of {}.{} ({} rows, {} bytes) failed; its memtable stays in memory and the"
-                                    + " commit log keeps its entries. Retrying in {} ms", keyspace.name(),
-                            store.metadata().name(), oldest.memtable().rowCount(), oldest.memtable().throughputBytes(),
-                            settings.flushRetryDelay().toMillis(), e);
+                    String line = "Flush of " + keyspace.name() + "." + store.metadata().name() + " ("
+                            + oldest.memtable().rowCount() + " rows, " + oldest.memtable().throughputBytes()
+                            + " bytes) failed: " + e + "; its memtable stays in memory and the commit log keeps its"
+                            + " entries. Retrying in " + settings.flushRetryDelay().toMillis() + " ms";
+                    // An I/O failure (a full disk) says all in its message, and recurs at every retry: one line
+                    // each. Anything else is a bug and keeps its stack trace.
+                    if (e instanceof IOException) {
+                        log.error(line);
+                    } else {
+                        log.error(line, e);
+                    }
                     scheduleRetry(keyspace, store);
                     return;
                 }

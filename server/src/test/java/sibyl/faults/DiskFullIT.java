@@ -87,6 +87,8 @@ class DiskFullIT {
                 writeAll(server, ledger, "flush-full-", 200);
                 ServerLog.await(log, "Flush of Keyspace1.Standard1", 1, "a flush fails on the full disk");
                 assertTrue(server.alive(), "the node survives a failed flush");
+                assertFalse(Files.readString(log).contains("\n\tat "), "a failed flush is a line, not a stack trace:\n"
+                        + Files.readString(log));
                 assertHoldsExactly(server, ledger, "while flushes fail");
                 int flushedBefore = ServerLog.count(Files.readString(log), "Flushed Keyspace1.Standard1");
 
