@@ -108,7 +108,7 @@ final class Compactor implements AutoCloseable {
         Optional<SSTableReader> reader = Optional.empty();
         if (result.output().isPresent()) {
             reader = Optional.of(SSTableReader.open(result.output().get(), store.metadata(), partitioner,
-                    settings.indexInterval()));
+                    settings.indexInterval(), store.keyCache()));
         }
         store.replaceCompacted(inputs, reader);
         completed.incrementAndGet();

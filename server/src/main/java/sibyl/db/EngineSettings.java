@@ -21,11 +21,11 @@ import sibyl.io.SizeTieredBuckets;
  *                          whose switch would pass it waits for a flush to finish
  * @param flushRetryDelay   how long after a failed flush it is tried again
  * @param clock             the time tombstones are judged by (injectable so tests need not sleep)
- * @param caches            each column family's row cache size
+ * @param caches            each column family's key and row caches, and where they are saved
  */
 public record EngineSettings(List<Path> dataDirectories, int indexInterval, int columnIndexSize,
                              MemtableLimits memtableLimits, int gcGraceSeconds, SizeTieredBuckets buckets,
-                             int maxPendingFlushes, Duration flushRetryDelay, Clock clock, CacheCapacities caches) {
+                             int maxPendingFlushes, Duration flushRetryDelay, Clock clock, CacheSettings caches) {
     public EngineSettings {
         dataDirectories = List.copyOf(dataDirectories);
         if (dataDirectories.isEmpty()) throw new IllegalArgumentException("at least one data directory is needed");
@@ -55,7 +55,7 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
                 buckets, maxPendingFlushes, delay, clock, caches);
     }
 
-    public EngineSettings withCaches(CacheCapacities caches) {
+    public EngineSettings withCaches(CacheSettings caches) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
                 buckets, maxPendingFlushes, flushRetryDelay, clock, caches);
     }

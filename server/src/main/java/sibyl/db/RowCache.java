@@ -1,6 +1,9 @@
 package sibyl.db;
 
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import sibyl.dht.DecoratedKey;
@@ -21,7 +24,7 @@ public final class RowCache {
         }
     }
 
-    private final int capacity;
+    private volatile int capacity; // written under this
     private final Map<DecoratedKey, Object> entries; // guarded by this; ColumnFamily or Reservation
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
@@ -44,6 +47,29 @@ public final class RowCache {
 
     public int capacity() {
         return capacity;
+    }
+
+    /**
+     * Changes the capacity (a fraction of a growing column family's keys), dropping the least
+     * recently used rows beyond it at once; 0 turns the cache off.
+     */
+    public synchronized void setCapacity(int capacity) {
+        if (capacity < 0) throw new IllegalArgumentException("row cache capacity must not be negative: " + capacity);
+        this.capacity = capacity;
+        Iterator<DecoratedKey> eldestFirst = entries.keySet().iterator();
+        while (entries.size() > capacity && eldestFirst.hasNext()) {
+            eldestFirst.next();
+            eldestFirst.remove();
+        }
+    }
+
+    /** The keys of the rows cached, least recently used first (what a saved row cache holds). */
+    public synchronized List<DecoratedKey> keys() {
+        List<DecoratedKey> keys = new ArrayList<>(entries.size());
+        for (Map.Entry<DecoratedKey, Object> e : entries.entrySet()) {
+            if (e.getValue() instanceof ColumnFamily) keys.add(e.getKey());
+        }
+        return keys;
     }
 
     public synchronized int size() {

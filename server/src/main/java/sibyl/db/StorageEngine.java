@@ -65,17 +65,16 @@ public final class StorageEngine implements AutoCloseable {
             List<SSTableReader> readers = new ArrayList<>();
             try {
                 for (Descriptor d : ksFiles.list(store.metadata().name())) {
-                    readers.add(SSTableReader.open(d, store.metadata(), partitioner, settings.indexInterval()));
+                    readers.add(SSTableReader.open(d, store.metadata(), partitioner, settings.indexInterval(),
+                            store.keyCache()));
                 }
             } catch (IOException | RuntimeException e) {
                 for (SSTableReader r : readers) r.release();
                 throw e;
             }
             store.addSSTables(readers);
+            store.configureCaches(settings.caches().of(store.metadata()));
             opened += readers.size();
-            long keys = 0;
-            for (SSTableReader r : readers) keys += r.statistics().rowCount();
-            store.enableRowCache(settings.caches().rowCacheCapacity(store.metadata(), keys));
         }
         return opened;
     }

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import sibyl.db.CacheCapacities;
+import sibyl.db.CacheSettings;
 import sibyl.db.Cell;
 import sibyl.db.ColumnFamilyStore;
 import sibyl.db.ColumnSelection;
@@ -100,7 +100,7 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
                 new MemtableLimits(options.memtableThroughputBytes(), options.memtableOperations(),
                         options.memtableFlushAfter()),
                 options.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES, FLUSH_RETRY_DELAY, clock,
-                CacheCapacities.NONE);
+                CacheSettings.NONE);
     }
 
     /**

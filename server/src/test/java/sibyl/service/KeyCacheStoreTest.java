@@ -1,0 +1,139 @@
+package sibyl.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static sibyl.service.EngineFixture.KS;
+import static sibyl.service.EngineFixture.STD;
+import static sibyl.service.EngineFixture.b;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import sibyl.config.CacheSize;
+import sibyl.db.CacheCapacity;
+import sibyl.db.CacheConfig;
+import sibyl.db.CacheSettings;
+import sibyl.db.Cell;
+import sibyl.db.ColumnFamilyStore;
+import sibyl.db.ColumnSelection;
+import sibyl.db.EngineSettings;
+import sibyl.db.Keyspace;
+import sibyl.db.QueryPath;
+import sibyl.db.RowMutation;
+import sibyl.dht.RandomPartitioner;
+import sibyl.io.SSTableReader;
+import sibyl.storage.StorageOptions;
+
+/** The key cache of a store: sized by its keys, and never fooled by SSTables a compaction replaced. */
+class KeyCacheStoreTest {
+    @TempDir
+    Path dir;
+
+    private LocalStorageService open(CacheCapacity keys) throws Exception {
+        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 256);
+        EngineSettings settings = LocalStorageService.engineSettings(options, Clock.systemUTC())
+                .withCaches(CacheSettings.everywhere(CacheConfig.sized(keys, CacheCapacity.NONE)));
+        return LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA), options, settings);
+    }
+
+    private static ColumnFamilyStore store(LocalStorageService db) {
+        for (Keyspace ks : db.openKeyspaces()) if (ks.name().equals(KS)) return ks.store(STD);
+        throw new AssertionError("no keyspace " + KS);
+    }
+
+    private static void write(LocalStorageService db, int from, int to, String column, String value) {
+        for (int i = from; i < to; i++) {
+            db.apply(RowMutation.builder(KS, "k" + i).write(STD, b(column), b(value + i), 1).build());
+        }
+    }
+
+    /** Every row of keys k0..k{n-1} by point reads, as text. */
+    private static String readAll(LocalStorageService db, int n) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            s.append("k").append(i).append(':');
+            for (Cell c : db.getSlice(KS, "k" + i, QueryPath.cf(STD), ColumnSelection.all())) {
+                s.append(' ').append(EngineFixture.describe(c));
+            }
+            s.append('\n');
+        }
+        return s.toString();
+    }
+
+    private static long indexBytesRead(ColumnFamilyStore store) {
+        long bytes = 0;
+        for (SSTableReader r : store.liveSSTables()) bytes += r.indexBytesRead();
+        return bytes;
+    }
+
+    @Test
+    void aFractionOfTheKeysFollowsTheSSTablesAsFlushesAndCompactionsChangeThem() throws Exception {
+        try (LocalStorageService db = open(CacheSize.ofFraction(0.5)::entriesFor)) {
+            ColumnFamilyStore store = store(db);
+            assertEquals(0, store.keyCache().capacity(), "no keys yet");
+            write(db, 0, 100, "a", "v");
+            db.forceFlush(KS, STD);
+            assertEquals(50, store.keyCache().capacity());
+            write(db, 100, 300, "a", "v");
+            db.forceFlush(KS, STD);
+            assertEquals(150, store.keyCache().capacity());
+            readAll(db, 300);
+            assertEquals(150, store.keyCache().size(), "filled up to its capacity, no further");
+            write(db, 0, 300, "b", "w"); // the same keys again: a compaction merges them
+            db.forceFlush(KS, STD);
+            assertEquals(300, store.keyCache().capacity());
+            db.forceMajorCompaction(KS);
+            assertEquals(1, store.liveSSTables().size());
+            assertEquals(150, store.keyCache().capacity(), "half of the 300 keys of the one SSTable left");
+        }
+    }
+
+    @Test
+    void afterACompactionReadsFindTheirRowsInTheNewSSTableNotThroughTheReplacedOnesEntries() throws Exception {
+        try (LocalStorageService db = open(CacheCapacity.entries(10_000))) {
+            ColumnFamilyStore store = store(db);
+            write(db, 0, 200, "a", "first");
+            db.forceFlush(KS, STD);
+            write(db, 0, 200, "b", "second-version-with-a-longer-value");
+            db.forceFlush(KS, STD);
+            String before = readAll(db, 200);
+            assertEquals(400, store.keyCache().size(), "each key once per SSTable");
+            long index = indexBytesRead(store);
+            assertEquals(before, readAll(db, 200));
+            assertEquals(index, indexBytesRead(store), "every read served from the key cache");
+
+            db.forceMajorCompaction(KS);
+            assertEquals(1, store.liveSSTables().size());
+            assertEquals(0, store.keyCache().size(), "the replaced SSTables' entries are gone");
+            // The merged rows lie elsewhere in the new SSTable: an old position would misread or fail.
+            SSTableReader compacted = store.liveSSTables().get(0);
+            index = compacted.indexBytesRead();
+            assertEquals(before, readAll(db, 200));
+            assertTrue(compacted.indexBytesRead() > index, "the new SSTable's index was read");
+            assertEquals(200, store.keyCache().size());
+            index = compacted.indexBytesRead();
+            assertEquals(before, readAll(db, 200));
+            assertEquals(index, compacted.indexBytesRead(), "and then its entries serve");
+        }
+    }
+
+    @Test
+    void theCacheKeepsItsCapacityUnderManyKeys() throws Exception {
+        try (LocalStorageService db = open(CacheCapacity.entries(64))) {
+            ColumnFamilyStore store = store(db);
+            write(db, 0, 1000, "a", "v");
+            db.forceFlush(KS, STD);
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) expected.add("a=v" + i + "@1");
+            for (int i = 0; i < 1000; i++) {
+                List<Cell> row = db.getSlice(KS, "k" + i, QueryPath.cf(STD), ColumnSelection.all());
+                assertEquals(expected.get(i), EngineFixture.describe(row.get(0)));
+                assertTrue(store.keyCache().size() <= 64, "size " + store.keyCache().size());
+            }
+            assertEquals(64, store.keyCache().size());
+        }
+    }
+}
