@@ -370,6 +370,39 @@ public final class ColumnFamilyStore {
     }
 
     /**
+     * Caches the row of {@code key} (a saved row cache being loaded) as a read would.
+     *
+     * @return false when no source holds the row, or the cache already held it
+     */
+    boolean cacheRow(DecoratedKey key) {
+        RowCache cache = rowCache;
+        if (!cache.isEnabled()) return false;
+        RowCache.Reservation reservation = cache.reserve(key);
+        ColumnFamily row = getRow(key);
+        return row != null && cache.fill(key, reservation, row);
+    }
+
+    /**
+     * PreloadRowCache: fills the room the row cache has left with rows in ring order, merged
+     * from every source in one pass.
+     *
+     * @return rows cached
+     */
+    int preloadRowCache() {
+        RowCache cache = rowCache;
+        int cached = 0;
+        try (ReadView v = new ReadView()) {
+            Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows =
+                    rowsFrom(v, DecoratedKey.startOf(partitioner.getMinimumToken()));
+            while (cache.size() < cache.capacity() && rows.hasNext()) {
+                Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
+                if (cache.fill(row.getKey(), cache.reserve(row.getKey()), row.getValue())) cached++;
+            }
+        }
+        return cached;
+    }
+
+    /**
      * Merged from every source: memtables give their whole row, SSTables only the column index
      * blocks the selection meets.
      */

@@ -94,11 +94,19 @@ public final class RowCache {
         return r;
     }
 
-    /** Caches the row read after {@link #reserve}, unless a write came in between. */
-    public synchronized void fill(DecoratedKey key, Reservation reservation, ColumnFamily row) {
-        if (entries.get(key) != reservation) return;
-        if (row == null) entries.remove(key);
-        else entries.put(key, row);
+    /**
+     * Caches the row read after {@link #reserve}, unless a write came in between.
+     *
+     * @return whether the row was cached
+     */
+    public synchronized boolean fill(DecoratedKey key, Reservation reservation, ColumnFamily row) {
+        if (entries.get(key) != reservation) return false;
+        if (row == null) {
+            entries.remove(key);
+            return false;
+        }
+        entries.put(key, row);
+        return true;
     }
 
     /** A write to {@code key}: merged into the cached row, or cancels a read's reservation. */
