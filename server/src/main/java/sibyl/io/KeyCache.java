@@ -21,7 +21,7 @@ import sibyl.dht.DecoratedKey;
  * exists, and generations are not reused while the node runs, so only a read of the entry's own
  * SSTable can find it. A compaction's inputs therefore need no invalidation to stay correct;
  * their entries are dropped when their files close ({@link SSTableReader#release}), to free
- * the room.
+ * the room, and the keys they held are cached again for the output ({@link Compaction}).
  *
  * <p>Point reads run on the network threads, so a hit takes no lock: one lookup in a
  * {@link ConcurrentHashMap} and, the first time since the last eviction sweep, setting the
@@ -114,6 +114,11 @@ public final class KeyCache {
         // Write only when it changes, so hits on a popular entry do not keep dirtying its cache line.
         if (!slot.referenced) slot.referenced = true;
         return new IndexEntry(key.key(), slot.dataOffset, slot.rowLength, slot.indexPosition);
+    }
+
+    /** Whether {@code key} is cached for SSTable {@code generation}; neither counted as a lookup nor a use. */
+    boolean contains(int generation, DecoratedKey key) {
+        return capacity != 0 && entries.containsKey(new Key(generation, key));
     }
 
     /** Caches where {@code key}'s row lies in SSTable {@code generation}. */

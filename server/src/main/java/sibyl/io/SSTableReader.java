@@ -362,6 +362,16 @@ public final class SSTableReader implements RowSource {
         return partitioner.decorateKey(key);
     }
 
+    /** Whether the key cache holds this SSTable's entry of {@code key}. */
+    boolean isKeyCached(DecoratedKey key) {
+        return keyCache.contains(descriptor.generation(), key);
+    }
+
+    /** The column family's key cache this SSTable's reads use. */
+    KeyCache keyCache() {
+        return keyCache;
+    }
+
     PositionalFile dataFile() {
         return data;
     }
