@@ -160,11 +160,14 @@ public final class ColumnFamilyStore {
      * (the rows the live SSTables hold, counting a key in several SSTables more than once).
      */
     private void resizeCaches() {
-        long keys = 0;
-        for (SSTableReader r : view.sstables()) keys += r.statistics().rowCount();
-        CacheConfig config = caches;
-        keyCache.setCapacity(capacity(config.keys(), keys));
-        rowCache.setCapacity(capacity(config.rows(), keys));
+        // Under the view lock, so a flush and a compaction finishing together cannot leave the size of the older view.
+        synchronized (viewLock) {
+            long keys = 0;
+            for (SSTableReader r : view.sstables()) keys += r.statistics().rowCount();
+            CacheConfig config = caches;
+            keyCache.setCapacity(capacity(config.keys(), keys));
+            rowCache.setCapacity(capacity(config.rows(), keys));
+        }
     }
 
     private static int capacity(CacheCapacity capacity, long keys) {
