@@ -174,6 +174,42 @@ class KeyCacheTest {
     }
 
     @Test
+    void concurrentReadersWhileTheCacheEvictsReadEveryRowRight() throws Exception {
+        KeyCache cache = new KeyCache(32);
+        List<DecoratedKey> keys = new ArrayList<>();
+        SSTableReader sstable = open(1, 9, cache, keys);
+        SSTableReader plain = SSTableReader.open(sstable.descriptor(), cf, partitioner, 4);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<String> expected = new ArrayList<>();
+            for (DecoratedKey key : keys) expected.add(SSTableFixtures.render(plain.getRow(key)));
+            long seed = System.nanoTime();
+            System.out.println("KeyCacheTest seed " + seed);
+            List<java.util.concurrent.Future<?>> readers = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                Random random = new Random(seed + t);
+                readers.add(pool.submit(() -> {
+                    for (int i = 0; i < 5000; i++) {
+                        // A few hot keys and many cold ones, so entries are both kept and evicted.
+                        int k = random.nextBoolean() ? random.nextInt(8) : random.nextInt(keys.size());
+                        String row = SSTableFixtures.render(sstable.getRow(keys.get(k)));
+                        if (!row.equals(expected.get(k))) throw new AssertionError("key " + keys.get(k) + ", seed " + seed);
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : readers) f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            // Every insert checks the size after it is in and evicts down under the sweep lock, so once all are done:
+            assertTrue(cache.size() <= 32, "size " + cache.size());
+            assertTrue(cache.hits() > 0);
+        } finally {
+            pool.shutdownNow();
+            plain.release();
+            sstable.release();
+        }
+    }
+
+    @Test
     void keysListsEachCachedKeyOnce() throws IOException {
         KeyCache cache = new KeyCache(10_000);
         List<DecoratedKey> keys = new ArrayList<>();
