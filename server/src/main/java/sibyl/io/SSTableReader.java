@@ -280,10 +280,8 @@ public final class SSTableReader implements RowSource {
         if (cached != null) return cached;
         int sample = summary.floor(key);
         if (sample < 0) return null;
-        long start = summary.stretchStart(sample);
-        byte[] stretch = index.read(start, (int) (summary.stretchEnd(sample) - start));
-        IndexEntry e = IndexEntry.find(stretch, start, IndexEntry.encodeKey(key.key()), index.path());
-        if (e != null) keyCache.put(descriptor.generation(), key, checkInData(e));
+        IndexEntry e = findIn(readStretch(sample), summary.stretchStart(sample), key);
+        if (e != null) keyCache.put(descriptor.generation(), key, e);
         return e;
     }
 
@@ -297,7 +295,6 @@ public final class SSTableReader implements RowSource {
     public int cacheKeys(List<DecoratedKey> keys) {
         int found = 0;
         int stretchSample = -1;
-        long stretchStart = 0;
         byte[] stretch = null;
         try {
             for (DecoratedKey key : keys) {
@@ -306,12 +303,11 @@ public final class SSTableReader implements RowSource {
                 if (sample < 0) continue;
                 if (stretch == null || sample != stretchSample) {
                     stretchSample = sample;
-                    stretchStart = summary.stretchStart(sample);
-                    stretch = index.read(stretchStart, (int) (summary.stretchEnd(sample) - stretchStart));
+                    stretch = readStretch(sample);
                 }
-                IndexEntry e = IndexEntry.find(stretch, stretchStart, IndexEntry.encodeKey(key.key()), index.path());
+                IndexEntry e = findIn(stretch, summary.stretchStart(sample), key);
                 if (e != null) {
-                    keyCache.put(descriptor.generation(), key, checkInData(e));
+                    keyCache.put(descriptor.generation(), key, e);
                     found++;
                 }
             }
@@ -321,8 +317,16 @@ public final class SSTableReader implements RowSource {
         }
     }
 
-    private IndexEntry checkInData(IndexEntry e) {
-        if (e.dataOffset() + e.rowLength() > data.length()) {
+    /** The stretch of index entries from sample {@code sample} to the next. */
+    private byte[] readStretch(int sample) throws IOException {
+        long start = summary.stretchStart(sample);
+        return index.read(start, (int) (summary.stretchEnd(sample) - start));
+    }
+
+    /** The entry of {@code key} in a stretch read from {@code stretchStart}, checked to lie within the data file; null when absent. */
+    private IndexEntry findIn(byte[] stretch, long stretchStart, DecoratedKey key) {
+        IndexEntry e = IndexEntry.find(stretch, stretchStart, IndexEntry.encodeKey(key.key()), index.path());
+        if (e != null && e.dataOffset() + e.rowLength() > data.length()) {
             throw new CorruptSSTableException(index.path(), e.position(), "row of " + e.rowLength()
                     + " bytes at " + e.dataOffset() + " runs past the end of the data file");
         }

@@ -1,27 +1,20 @@
 package sibyl.io;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedInputStream;
-import java.util.zip.CheckedOutputStream;
 
 /**
  * A saved cache: the keys one column family's key cache or row cache held, so that a restart
@@ -79,22 +72,17 @@ public final class SavedCacheFile {
         Files.createDirectories(directory);
         Path target = path(directory, keyspace, columnFamily, kind);
         Path temporary = target.resolveSibling(target.getFileName() + TEMPORARY_SUFFIX);
-        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            CRC32 crc = new CRC32();
-            DataOutputStream out = new DataOutputStream(new CheckedOutputStream(
-                    new BufferedOutputStream(Channels.newOutputStream(channel), 64 * 1024), crc));
-            out.writeInt(MAGIC);
-            out.writeInt(VERSION);
-            out.writeByte(kind.tag);
-            out.writeUTF(keyspace);
-            out.writeUTF(columnFamily);
-            out.writeInt(keys.size());
-            for (String key : keys) out.writeUTF(key);
-            out.flush();
-            ByteBuffer trailer = ByteBuffer.allocate(4).putInt(0, (int) crc.getValue());
-            while (trailer.hasRemaining()) channel.write(trailer);
-            channel.force(true);
+        Files.deleteIfExists(temporary); // left by a save a crash interrupted
+        try {
+            ChecksummedFile.write(temporary, out -> {
+                out.writeInt(MAGIC);
+                out.writeInt(VERSION);
+                out.writeByte(kind.tag);
+                out.writeUTF(keyspace);
+                out.writeUTF(columnFamily);
+                out.writeInt(keys.size());
+                for (String key : keys) out.writeUTF(key);
+            });
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temporary);
             throw e;

@@ -20,7 +20,6 @@ import sibyl.db.Cell;
 import sibyl.db.ColumnFamilyStore;
 import sibyl.db.ColumnSelection;
 import sibyl.db.EngineSettings;
-import sibyl.db.Keyspace;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.dht.RandomPartitioner;
@@ -37,11 +36,6 @@ class KeyCacheStoreTest {
         EngineSettings settings = LocalStorageService.engineSettings(options, Clock.systemUTC())
                 .withCaches(CacheSettings.everywhere(CacheConfig.sized(keys, CacheCapacity.NONE)));
         return LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA), options, settings);
-    }
-
-    private static ColumnFamilyStore store(LocalStorageService db) {
-        for (Keyspace ks : db.openKeyspaces()) if (ks.name().equals(KS)) return ks.store(STD);
-        throw new AssertionError("no keyspace " + KS);
     }
 
     private static void write(LocalStorageService db, int from, int to, String column, String value) {
@@ -66,7 +60,7 @@ class KeyCacheStoreTest {
     @Test
     void aFractionOfTheKeysFollowsTheSSTablesAsFlushesAndCompactionsChangeThem() throws Exception {
         try (LocalStorageService db = open(CacheSize.ofFraction(0.5)::entriesFor)) {
-            ColumnFamilyStore store = store(db);
+            ColumnFamilyStore store = EngineFixture.store(db, STD);
             assertEquals(0, store.keyCache().capacity(), "no keys yet");
             write(db, 0, 100, "a", "v");
             db.forceFlush(KS, STD);
@@ -88,7 +82,7 @@ class KeyCacheStoreTest {
     @Test
     void aCompactionCarriesCachedKeysOverToItsOutputAndDropsTheReplacedSSTablesEntries() throws Exception {
         try (LocalStorageService db = open(CacheCapacity.entries(10_000))) {
-            ColumnFamilyStore store = store(db);
+            ColumnFamilyStore store = EngineFixture.store(db, STD);
             write(db, 0, 200, "a", "first");
             db.forceFlush(KS, STD);
             write(db, 0, 200, "b", "second-version-with-a-longer-value");
@@ -121,7 +115,7 @@ class KeyCacheStoreTest {
     @Test
     void theCacheKeepsItsCapacityUnderManyKeys() throws Exception {
         try (LocalStorageService db = open(CacheCapacity.entries(64))) {
-            ColumnFamilyStore store = store(db);
+            ColumnFamilyStore store = EngineFixture.store(db, STD);
             write(db, 0, 1000, "a", "v");
             db.forceFlush(KS, STD);
             List<String> expected = new ArrayList<>();

@@ -25,7 +25,6 @@ import sibyl.db.Cell;
 import sibyl.db.ColumnFamilyStore;
 import sibyl.db.ColumnSelection;
 import sibyl.db.EngineSettings;
-import sibyl.db.Keyspace;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.dht.DecoratedKey;
@@ -58,11 +57,6 @@ class SavedCachesTest {
 
     private static CacheConfig sized(int keys, int rows) {
         return CacheConfig.sized(CacheCapacity.entries(keys), CacheCapacity.entries(rows));
-    }
-
-    private static ColumnFamilyStore store(LocalStorageService db) {
-        for (Keyspace ks : db.openKeyspaces()) if (ks.name().equals(KS)) return ks.store(STD);
-        throw new AssertionError("no keyspace " + KS);
     }
 
     private static void write(LocalStorageService db, int from, int to, String column) {
@@ -101,7 +95,7 @@ class SavedCachesTest {
             write(db, 50, 150, "b"); // k50..k99 in the SSTable and the commit log, k100.. in the log alone
             for (int i = 0; i < 150; i += 3) before.add(read(db, i)); // every third key
             assertEquals(range(0, 150).stream().filter(k -> Integer.parseInt(k.substring(1)) % 3 == 0).count(),
-                    store(db).rowCache().size());
+                    EngineFixture.store(db, STD).rowCache().size());
             assertEquals(2, db.saveCaches(), "a key cache and a row cache");
         }
         Set<String> rowKeys = new HashSet<>();
@@ -109,7 +103,7 @@ class SavedCachesTest {
         Set<String> sstableKeys = new HashSet<>();
         for (int i = 0; i < 100; i += 3) sstableKeys.add("k" + i);
         try (LocalStorageService db = open(config)) {
-            ColumnFamilyStore store = store(db);
+            ColumnFamilyStore store = EngineFixture.store(db, STD);
             assertEquals(rowKeys, keys(store.rowCache().keys()), "the row cache before any read");
             assertEquals(sstableKeys, keys(store.keyCache().keys()), "the key cache before any read: keys in SSTables");
             List<String> after = new ArrayList<>();
@@ -130,7 +124,7 @@ class SavedCachesTest {
         }
         assertFalse(Files.exists(SavedCacheFile.path(caches(), KS, STD, Kind.ROWS)), "a row cache without a period is not saved");
         try (LocalStorageService db = open(config)) {
-            ColumnFamilyStore store = store(db);
+            ColumnFamilyStore store = EngineFixture.store(db, STD);
             assertEquals(100, store.keyCache().size());
             long index = store.liveSSTables().get(0).indexBytesRead();
             for (int i = 0; i < 200; i += 2) assertEquals("k" + i + ": a=a" + i + "@" + i, read(db, i));
@@ -150,8 +144,8 @@ class SavedCachesTest {
         SavedCacheFile.write(caches(), KS, STD, Kind.KEYS, saved);
         SavedCacheFile.write(caches(), KS, STD, Kind.ROWS, saved);
         try (LocalStorageService db = open(config)) {
-            assertEquals(Set.of("k1", "k2", "k3"), keys(store(db).keyCache().keys()));
-            assertEquals(Set.of("k1", "k2", "k3"), keys(store(db).rowCache().keys()));
+            assertEquals(Set.of("k1", "k2", "k3"), keys(EngineFixture.store(db, STD).keyCache().keys()));
+            assertEquals(Set.of("k1", "k2", "k3"), keys(EngineFixture.store(db, STD).rowCache().keys()));
             assertEquals("k2: a=a2@2", read(db, 2));
         }
     }
@@ -173,8 +167,8 @@ class SavedCachesTest {
         keys[7] = 9; // version 9
         Files.write(keyFile, keys);
         try (LogCapture log = new LogCapture("sibyl.db.SavedCaches"); LocalStorageService db = open(config)) {
-            assertEquals(0, store(db).keyCache().size());
-            assertEquals(0, store(db).rowCache().size());
+            assertEquals(0, EngineFixture.store(db, STD).keyCache().size());
+            assertEquals(0, EngineFixture.store(db, STD).rowCache().size());
             List<String> warnings = log.messages(Level.WARN);
             assertEquals(2, warnings.size(), warnings.toString());
             assertTrue(warnings.get(0).contains(rowFile.toString()) && warnings.get(0).contains("truncated"), warnings.get(0));
@@ -194,7 +188,7 @@ class SavedCachesTest {
             for (int i = 0; i < 100; i++) expected.add(read(db, i));
         }
         try (LocalStorageService db = open(config)) {
-            ColumnFamilyStore store = store(db);
+            ColumnFamilyStore store = EngineFixture.store(db, STD);
             assertEquals(40, store.rowCache().size(), "filled to its capacity before any read");
             List<DecoratedKey> cached = store.rowCache().keys();
             for (DecoratedKey key : cached) {
