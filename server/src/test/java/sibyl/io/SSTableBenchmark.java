@@ -38,12 +38,9 @@ class SSTableBenchmark {
 
     private final RandomPartitioner partitioner = new RandomPartitioner();
 
-    @Test
-    void flushSizedSSTable() throws IOException {
-        CFMetaData cf = CFMetaData.standard(SSTableFixtures.KS, "Standard1", BytesType.instance);
-        Random random = new Random(1);
+    /** {@value #ROWS} rows of {@value #COLUMNS} random {@value #VALUE_SIZE}-byte values; their keys go to {@code keys}. */
+    private Memtable flushSized(CFMetaData cf, Random random, List<DecoratedKey> keys) {
         Memtable memtable = new Memtable(cf);
-        List<DecoratedKey> keys = new ArrayList<>();
         for (int i = 0; i < ROWS; i++) {
             DecoratedKey key = partitioner.decorateKey("key" + i);
             keys.add(key);
@@ -55,6 +52,15 @@ class SSTableBenchmark {
             }
             memtable.apply(key, row, COLUMNS);
         }
+        return memtable;
+    }
+
+    @Test
+    void flushSizedSSTable() throws IOException {
+        CFMetaData cf = CFMetaData.standard(SSTableFixtures.KS, "Standard1", BytesType.instance);
+        Random random = new Random(1);
+        List<DecoratedKey> keys = new ArrayList<>();
+        Memtable memtable = flushSized(cf, random, keys);
         for (int run = 0; run < 3; run++) {
             long start = System.nanoTime();
             Descriptor d = SSTableFixtures.write(dir, run, memtable, partitioner, 64 * 1024);
@@ -134,19 +140,8 @@ class SSTableBenchmark {
     void keyCacheHitsAgainstIndexReads() throws IOException {
         CFMetaData cf = CFMetaData.standard(SSTableFixtures.KS, "Standard1", BytesType.instance);
         Random random = new Random(1);
-        Memtable memtable = new Memtable(cf);
         List<DecoratedKey> keys = new ArrayList<>();
-        for (int i = 0; i < ROWS; i++) {
-            DecoratedKey key = partitioner.decorateKey("key" + i);
-            keys.add(key);
-            ColumnFamily row = ColumnFamily.empty(cf);
-            for (int c = 0; c < COLUMNS; c++) {
-                byte[] value = new byte[VALUE_SIZE];
-                random.nextBytes(value);
-                row = row.withCell(Column.live(SSTableFixtures.b("column" + c), value, 1));
-            }
-            memtable.apply(key, row, COLUMNS);
-        }
+        Memtable memtable = flushSized(cf, random, keys);
         Descriptor d = SSTableFixtures.write(dir, 1, memtable, partitioner, 64 * 1024);
         SSTableReader off = SSTableReader.open(d, cf, partitioner, 128, new KeyCache(0));
         SSTableReader on = SSTableReader.open(d, cf, partitioner, 128, new KeyCache(ROWS));
