@@ -64,7 +64,7 @@ public final class SibylNode implements AutoCloseable {
         StorageOptions options = engineOptions(conf);
         LocalStorageService storage = LocalStorageService.open(Partitioners.forName(conf.partitioner()),
                 ConfiguredSchema.keyspaces(conf), options,
-                LocalStorageService.engineSettings(options, Clock.systemUTC()).withCaches(ConfiguredSchema.rowCaches(conf)));
+                LocalStorageService.engineSettings(options, Clock.systemUTC()).withCaches(ConfiguredSchema.caches(conf)));
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
         CassandraProcessorFactory processors = new CassandraProcessorFactory(

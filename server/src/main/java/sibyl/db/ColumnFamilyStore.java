@@ -13,6 +13,7 @@ import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
 import sibyl.io.CellCursor;
+import sibyl.io.KeyCache;
 import sibyl.io.SSTableReader;
 
 /**
@@ -59,7 +60,10 @@ public final class ColumnFamilyStore {
     final ReentrantLock flushLock = new ReentrantLock();
     private final Object viewLock = new Object();
     private volatile View view;
-    private volatile RowCache rowCache = new RowCache(0);
+    /** Both caches start off; {@link #configureCaches} sizes them once the SSTables are open. */
+    private final KeyCache keyCache = new KeyCache(0);
+    private final RowCache rowCache = new RowCache(0);
+    private volatile CacheConfig caches = CacheConfig.NONE;
 
     public ColumnFamilyStore(CFMetaData metadata, Partitioner partitioner) {
         this.metadata = metadata;
@@ -131,14 +135,43 @@ public final class ColumnFamilyStore {
         return newest;
     }
 
-    /** RowsCached; disabled until {@link #enableRowCache} (memory-only stores have none). */
+    /** RowsCached; off until {@link #configureCaches} (memory-only stores have none). */
     public RowCache rowCache() {
         return rowCache;
     }
 
-    /** Sets up the row cache at start-up, before the first read. */
-    void enableRowCache(int capacity) {
-        rowCache = new RowCache(capacity);
+    /** KeysCached, shared by this store's SSTables; off until {@link #configureCaches}. */
+    public KeyCache keyCache() {
+        return keyCache;
+    }
+
+    public CacheConfig cacheConfig() {
+        return caches;
+    }
+
+    /** Sizes the caches at start-up, before the first read; sizes given as fractions follow the keys from then on. */
+    void configureCaches(CacheConfig config) {
+        caches = config;
+        resizeCaches();
+    }
+
+    /**
+     * After the SSTables changed: a cache sized as a fraction of the keys follows their number
+     * (the rows the live SSTables hold, counting a key in several SSTables more than once).
+     */
+    private void resizeCaches() {
+        // Under the view lock, so a flush and a compaction finishing together cannot leave the size of the older view.
+        synchronized (viewLock) {
+            long keys = 0;
+            for (SSTableReader r : view.sstables()) keys += r.statistics().rowCount();
+            CacheConfig config = caches;
+            keyCache.setCapacity(capacity(config.keys(), keys));
+            rowCache.setCapacity(capacity(config.rows(), keys));
+        }
+    }
+
+    private static int capacity(CacheCapacity capacity, long keys) {
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, capacity.entriesFor(keys)));
     }
 
     // ---- view changes (by the flush and compaction code, and at start-up)
@@ -151,6 +184,7 @@ public final class ColumnFamilyStore {
             all.addAll(found);
             view = new View(v.memtable(), v.flushing(), all);
         }
+        resizeCaches();
     }
 
     /**
@@ -180,6 +214,7 @@ public final class ColumnFamilyStore {
             sstables.add(sstable);
             view = new View(v.memtable(), flushing, sstables);
         }
+        resizeCaches();
     }
 
     /**
@@ -196,6 +231,7 @@ public final class ColumnFamilyStore {
             output.ifPresent(sstables::add);
             view = new View(v.memtable(), v.flushing(), sstables);
         }
+        resizeCaches();
         for (SSTableReader input : inputs) {
             input.markObsolete();
             retired.add(input);
@@ -253,8 +289,7 @@ public final class ColumnFamilyStore {
         long start = System.nanoTime();
         view.memtable().apply(key, delta.row(), delta.operations());
         // After the memtable: a read that reserved the key before this write cannot cache a row without it.
-        RowCache cache = rowCache;
-        if (cache.isEnabled()) cache.write(key, delta.row());
+        if (rowCache.isEnabled()) rowCache.write(key, delta.row());
         writes.record(System.nanoTime() - start);
     }
 
@@ -335,6 +370,39 @@ public final class ColumnFamilyStore {
             return row;
         }
         return readParts(key, superColumn, selection);
+    }
+
+    /**
+     * Caches the row of {@code key} (a saved row cache being loaded) as a read would.
+     *
+     * @return false when no source holds the row, or the cache already held it
+     */
+    boolean cacheRow(DecoratedKey key) {
+        RowCache cache = rowCache;
+        if (!cache.isEnabled()) return false;
+        RowCache.Reservation reservation = cache.reserve(key);
+        ColumnFamily row = getRow(key);
+        return row != null && cache.fill(key, reservation, row);
+    }
+
+    /**
+     * PreloadRowCache: fills the room the row cache has left with rows in ring order, merged
+     * from every source in one pass.
+     *
+     * @return rows cached
+     */
+    int preloadRowCache() {
+        RowCache cache = rowCache;
+        int cached = 0;
+        try (ReadView v = new ReadView()) {
+            Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows =
+                    rowsFrom(v, DecoratedKey.startOf(partitioner.getMinimumToken()));
+            while (cache.size() < cache.capacity() && rows.hasNext()) {
+                Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
+                if (cache.fill(row.getKey(), cache.reserve(row.getKey()), row.getValue())) cached++;
+            }
+        }
+        return cached;
     }
 
     /**

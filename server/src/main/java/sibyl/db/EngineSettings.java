@@ -24,15 +24,19 @@ import sibyl.io.SizeTieredBuckets;
  *                          is tried again; doubled after each further failure in a row, up to
  *                          {@link #MAX_COMPACTION_RETRY_DOUBLINGS} times
  * @param clock             the time tombstones are judged by (injectable so tests need not sleep)
- * @param caches            each column family's row cache size
+ * @param caches            each column family's key and row caches, and where they are saved
  */
 public record EngineSettings(List<Path> dataDirectories, int indexInterval, int columnIndexSize,
                              MemtableLimits memtableLimits, int gcGraceSeconds, SizeTieredBuckets buckets,
+<<<<<<< HEAD
                              int maxPendingFlushes, Duration flushRetryDelay, Duration compactionRetryDelay,
                              Clock clock, CacheCapacities caches) {
     /** A compaction that keeps failing is tried again at most every 2^5 × compactionRetryDelay. */
     public static final int MAX_COMPACTION_RETRY_DOUBLINGS = 5;
 
+=======
+                             int maxPendingFlushes, Duration flushRetryDelay, Clock clock, CacheSettings caches) {
+>>>>>>> caches
     public EngineSettings {
         dataDirectories = List.copyOf(dataDirectories);
         if (dataDirectories.isEmpty()) throw new IllegalArgumentException("at least one data directory is needed");
@@ -76,7 +80,7 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
         return compactionRetryDelay.multipliedBy(1L << MAX_COMPACTION_RETRY_DOUBLINGS);
     }
 
-    public EngineSettings withCaches(CacheCapacities caches) {
+    public EngineSettings withCaches(CacheSettings caches) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
                 buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches);
     }

@@ -172,7 +172,7 @@ final class Flusher implements AutoCloseable {
                 SSTableReader sstable;
                 try {
                     sstable = MemtableWriter.write(oldest, files.apply(keyspace).next(store.metadata().name()),
-                            partitioner, settings);
+                            partitioner, settings, store.keyCache());
                 } catch (Exception | OutOfMemoryError e) {
                     failures.incrementAndGet();
                     lastFailure = keyspace.name() + "." + store.metadata().name() + ": " + e;

@@ -6,6 +6,7 @@ import java.util.Map;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.io.Descriptor;
+import sibyl.io.KeyCache;
 import sibyl.io.SSTableReader;
 import sibyl.io.SSTableWriter;
 
@@ -16,10 +17,11 @@ final class MemtableWriter {
 
     /**
      * @param position recorded in the SSTable: restart skips replaying this store's log entries before it
+     * @param keyCache the store's key cache, which the new SSTable's reads use
      * @throws IOException when the SSTable cannot be written or opened; nothing is left on disk then
      */
     static SSTableReader write(PendingFlush flush, Descriptor descriptor, Partitioner partitioner,
-                               EngineSettings settings) throws IOException {
+                               EngineSettings settings, KeyCache keyCache) throws IOException {
         Memtable memtable = flush.memtable();
         try (SSTableWriter writer = SSTableWriter.create(descriptor, memtable.metadata(), partitioner,
                 settings.columnIndexSize(), settings.indexInterval(), memtable.rowCount())) {
@@ -31,6 +33,10 @@ final class MemtableWriter {
             }
             writer.finish(flush.position());
         }
+<<<<<<< HEAD
         return SSTableReader.openWritten(descriptor, memtable.metadata(), partitioner, settings.indexInterval());
+=======
+        return SSTableReader.open(descriptor, memtable.metadata(), partitioner, settings.indexInterval(), keyCache);
+>>>>>>> caches
     }
 }

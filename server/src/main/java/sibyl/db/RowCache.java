@@ -1,6 +1,9 @@
 package sibyl.db;
 
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import sibyl.dht.DecoratedKey;
@@ -21,7 +24,7 @@ public final class RowCache {
         }
     }
 
-    private final int capacity;
+    private volatile int capacity; // written under this
     private final Map<DecoratedKey, Object> entries; // guarded by this; ColumnFamily or Reservation
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
@@ -46,6 +49,29 @@ public final class RowCache {
         return capacity;
     }
 
+    /**
+     * Changes the capacity (a fraction of a growing column family's keys), dropping the least
+     * recently used rows beyond it at once; 0 turns the cache off.
+     */
+    public synchronized void setCapacity(int capacity) {
+        if (capacity < 0) throw new IllegalArgumentException("row cache capacity must not be negative: " + capacity);
+        this.capacity = capacity;
+        Iterator<DecoratedKey> eldestFirst = entries.keySet().iterator();
+        while (entries.size() > capacity && eldestFirst.hasNext()) {
+            eldestFirst.next();
+            eldestFirst.remove();
+        }
+    }
+
+    /** The keys of the rows cached, least recently used first (what a saved row cache holds). */
+    public synchronized List<DecoratedKey> keys() {
+        List<DecoratedKey> keys = new ArrayList<>(entries.size());
+        for (Map.Entry<DecoratedKey, Object> e : entries.entrySet()) {
+            if (e.getValue() instanceof ColumnFamily) keys.add(e.getKey());
+        }
+        return keys;
+    }
+
     public synchronized int size() {
         return entries.size();
     }
@@ -68,11 +94,19 @@ public final class RowCache {
         return r;
     }
 
-    /** Caches the row read after {@link #reserve}, unless a write came in between. */
-    public synchronized void fill(DecoratedKey key, Reservation reservation, ColumnFamily row) {
-        if (entries.get(key) != reservation) return;
-        if (row == null) entries.remove(key);
-        else entries.put(key, row);
+    /**
+     * Caches the row read after {@link #reserve}, unless a write came in between.
+     *
+     * @return whether the row was cached
+     */
+    public synchronized boolean fill(DecoratedKey key, Reservation reservation, ColumnFamily row) {
+        if (entries.get(key) != reservation) return false;
+        if (row == null) {
+            entries.remove(key);
+            return false;
+        }
+        entries.put(key, row);
+        return true;
     }
 
     /** A write to {@code key}: merged into the cached row, or cancels a read's reservation. */

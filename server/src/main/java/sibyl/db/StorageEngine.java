@@ -30,6 +30,7 @@ public final class StorageEngine implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final Flusher flusher;
     private final Compactor compactor;
+    private final SavedCaches savedCaches;
 
     public StorageEngine(EngineSettings settings, Partitioner partitioner) {
         this.settings = settings;
@@ -39,6 +40,7 @@ public final class StorageEngine implements AutoCloseable {
         this.timer = t;
         this.compactor = new Compactor(settings, partitioner, store -> filesOf(store.metadata().keyspace()), timer);
         this.flusher = new Flusher(settings, partitioner, ks -> filesOf(ks.name()), compactor::maybeCompact, timer);
+        this.savedCaches = new SavedCaches(settings.caches(), partitioner);
     }
 
     public EngineSettings settings() {
@@ -65,26 +67,45 @@ public final class StorageEngine implements AutoCloseable {
             List<SSTableReader> readers = new ArrayList<>();
             try {
                 for (Descriptor d : ksFiles.list(store.metadata().name())) {
-                    readers.add(SSTableReader.open(d, store.metadata(), partitioner, settings.indexInterval()));
+                    readers.add(SSTableReader.open(d, store.metadata(), partitioner, settings.indexInterval(),
+                            store.keyCache()));
                 }
             } catch (IOException | RuntimeException e) {
                 for (SSTableReader r : readers) r.release();
                 throw e;
             }
             store.addSSTables(readers);
+            store.configureCaches(settings.caches().of(store.metadata()));
             opened += readers.size();
-            long keys = 0;
-            for (SSTableReader r : readers) keys += r.statistics().rowCount();
-            store.enableRowCache(settings.caches().rowCacheCapacity(store.metadata(), keys));
         }
         return opened;
     }
 
     /**
+     * Fills the keyspace's caches from their saved copies and, where PreloadRowCache asks, from
+     * the rows: after replay (so rows read are whole) and before {@link #start} and the first
+     * read. Never fails; what cannot be loaded is logged and skipped.
+     */
+    public void loadCaches(Keyspace keyspace) {
+        for (ColumnFamilyStore store : keyspace.stores()) savedCaches.load(store);
+    }
+
+    /**
+     * Saves now every cache that has a save period (drain and tests; the periods and a clean
+     * shutdown save them anyway).
+     *
+     * @return saved cache files written
+     */
+    public int saveCaches() {
+        return savedCaches.saveAll();
+    }
+
+    /**
      * Starts background work once replay is done: flushes memtables replay filled past their
-     * limits, queues compaction checks, and checks memtable ages periodically.
+     * limits, queues compaction checks, checks memtable ages and saves caches periodically.
      */
     public void start(Collection<Keyspace> keyspaces) {
+        savedCaches.start();
         for (Keyspace ks : keyspaces) {
             for (ColumnFamilyStore store : ks.stores()) {
                 flusher.afterWrite(ks, store);
@@ -155,12 +176,14 @@ public final class StorageEngine implements AutoCloseable {
 
     /**
      * Stops background work: lets flushes under way end, interrupts compaction (its partial
-     * output is deleted), and closes every SSTable. What was not flushed is in the commit log.
+     * output is deleted), saves the caches that have a save period (when the engine got as far
+     * as starting), and closes every SSTable. What was not flushed is in the commit log.
      */
     public void close(Collection<Keyspace> keyspaces) {
         timer.shutdownNow();
         flusher.close();
         compactor.close();
+        savedCaches.close();
         for (Keyspace ks : keyspaces) {
             for (ColumnFamilyStore store : ks.stores()) store.closeSSTables();
         }

@@ -19,12 +19,15 @@
  * SSTables), holding a reference on each SSTable for the read; point reads ask only SSTables
  * whose key range and bloom filter admit the key, and read only the column index blocks a
  * selection needs; a range with a count is merged from all sources a cell at a time
- * ({@link sibyl.db.CountedSliceRead}) and stops reading blocks once the count is met.
+ * ({@link sibyl.db.CountedSliceRead}) and stops reading blocks once the count is met. A store's
+ * {@link sibyl.db.RowCache} holds whole merged rows; its {@link sibyl.io.KeyCache}, shared by
+ * its SSTables, holds where in them recently read rows lie, so those reads skip the index.
  *
  * <h2>Compaction and restart</h2>
  * {@link sibyl.db.Compactor} merges similar-sized SSTables in the background and all of them on
  * request; replaced SSTables are deleted once no reader holds them. At start-up the engine opens
  * every SSTable and the commit log replays only what is newer than the newest log position each
- * column family's SSTables recorded.
+ * column family's SSTables recorded. Then {@link sibyl.db.SavedCaches} fills the caches from
+ * what the last run saved (and PreloadRowCache from the rows), before the first request.
  */
 package sibyl.db;

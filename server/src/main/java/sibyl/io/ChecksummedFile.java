@@ -15,8 +15,8 @@ import java.util.zip.CRC32;
 import java.util.zip.CheckedOutputStream;
 
 /**
- * The small components (Filter, Statistics): a body followed by a CRC32 of it, written whole
- * and fsynced, read whole and checked before anything in them is believed.
+ * The small components (Filter, Statistics), and saved caches: a body followed by a CRC32 of
+ * it, written whole and fsynced, read whole and checked before anything in them is believed.
  */
 final class ChecksummedFile {
     interface Body {

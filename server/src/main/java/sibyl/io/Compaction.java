@@ -17,6 +17,9 @@ import sibyl.dht.Partitioner;
  * Merges SSTables of one column family into one: rows of a key reconciled across inputs, shadowed
  * columns dropped, and (in a major compaction) tombstones past GCGraceSeconds purged.
  *
+ * <p>Keys the inputs' key cache (their column family's, which they share) held stay cached,
+ * with their positions in the new SSTable, as in 0.6, so a compaction does not empty the cache.
+ *
  * <p>Only writes the new SSTable. Swapping it in for its inputs and then marking them obsolete
  * and releasing them ({@link SSTableReader#markObsolete}) is the store's job; inputs stay
  * readable throughout, so reads and writes never wait for a compaction.
@@ -83,20 +86,34 @@ public final class Compaction {
         List<Iterator<Map.Entry<DecoratedKey, ColumnFamily>>> scanners = new ArrayList<>();
         for (SSTableReader sstable : inputs) scanners.add(sstable.rowsFrom(start));
         Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = MergingRowIterator.of(scanners);
+        List<Map.Entry<DecoratedKey, IndexEntry>> stillCached = new ArrayList<>();
         try (SSTableWriter writer = SSTableWriter.create(output, metadata, partitioner, columnIndexSize, indexInterval,
                 expectedKeys)) {
             while (rows.hasNext()) {
                 Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
                 ColumnFamily kept = purger.purge(row.getValue());
-                if (kept != null) writer.append(row.getKey(), kept);
+                if (kept == null) continue;
+                writer.append(row.getKey(), kept);
+                if (isKeyCached(inputs, row.getKey())) stillCached.add(Map.entry(row.getKey(), writer.lastEntry()));
             }
             // Every input is read whole, so rows in = the inputs' row counts.
             long rowsIn = expectedKeys;
             if (writer.rowCount() == 0) return new Result(Optional.empty(), rowsIn, 0, bytesIn, 0);
             long rowsOut = writer.rowCount();
             long bytesOut = writer.dataLength();
-            return new Result(Optional.of(writer.finish(newestLogPosition(inputs))), rowsIn, rowsOut, bytesIn, bytesOut);
+            Descriptor written = writer.finish(newestLogPosition(inputs));
+            // Only now: the generation of an output that was never finished must not take cache room.
+            KeyCache cache = inputs.get(0).keyCache();
+            for (Map.Entry<DecoratedKey, IndexEntry> e : stillCached) cache.put(written.generation(), e.getKey(), e.getValue());
+            return new Result(Optional.of(written), rowsIn, rowsOut, bytesIn, bytesOut);
         }
+    }
+
+    private static boolean isKeyCached(List<SSTableReader> inputs, DecoratedKey key) {
+        for (SSTableReader sstable : inputs) {
+            if (sstable.isKeyCached(key)) return true;
+        }
+        return false;
     }
 
     /**

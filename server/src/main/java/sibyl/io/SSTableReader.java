@@ -43,11 +43,13 @@ public final class SSTableReader implements RowSource {
     private final PositionalFile index;
     private final DecoratedKey firstKey;
     private final DecoratedKey lastKey;
+    private final KeyCache keyCache;
     private final AtomicInteger references = new AtomicInteger(1);
     private volatile boolean obsolete;
 
     private SSTableReader(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner, SSTableMetadata stats,
-                          BloomFilter filter, IndexSummary summary, PositionalFile data, PositionalFile index) {
+                          BloomFilter filter, IndexSummary summary, PositionalFile data, PositionalFile index,
+                          KeyCache keyCache) {
         this.descriptor = descriptor;
         this.metadata = metadata;
         this.partitioner = partitioner;
@@ -58,6 +60,13 @@ public final class SSTableReader implements RowSource {
         this.index = index;
         this.firstKey = partitioner.decorateKey(stats.firstKey());
         this.lastKey = partitioner.decorateKey(stats.lastKey());
+        this.keyCache = keyCache;
+    }
+
+    /** As {@link #open(Descriptor, CFMetaData, Partitioner, int, KeyCache)}, with no key cache. */
+    public static SSTableReader open(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
+                                     int indexInterval) throws IOException {
+        return open(descriptor, metadata, partitioner, indexInterval, new KeyCache(0));
     }
 
     /**
@@ -65,11 +74,12 @@ public final class SSTableReader implements RowSource {
      * {@code indexInterval}-th key from the Summary component, or, when that is missing or
      * unusable, from one pass over the index.
      *
+     * @param keyCache the column family's key cache, which point reads of this SSTable use and fill
      * @throws CorruptSSTableException when a component is damaged, truncated or of another
      *                                 partitioner or format version
      */
     public static SSTableReader open(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
-                                     int indexInterval) throws IOException {
+                                     int indexInterval, KeyCache keyCache) throws IOException {
         if (indexInterval <= 0) throw new IllegalArgumentException("index interval must be positive: " + indexInterval);
         Path statsPath = descriptor.path(Component.STATISTICS);
         SSTableMetadata stats = ChecksummedFile.read(statsPath, (in, length) -> SSTableMetadata.readFrom(in));
@@ -87,7 +97,7 @@ public final class SSTableReader implements RowSource {
             IndexSummary summary = IndexSummaryFile.read(descriptor.path(Component.SUMMARY), partitioner, indexInterval,
                     stats).orElse(null);
             if (summary == null) summary = summarize(index, partitioner, indexInterval, stats.rowCount());
-            return new SSTableReader(descriptor, metadata, partitioner, stats, filter, summary, data, index);
+            return new SSTableReader(descriptor, metadata, partitioner, stats, filter, summary, data, index, keyCache);
         } catch (IOException | RuntimeException e) {
             data.close();
             if (index != null) index.close();
@@ -175,6 +185,11 @@ public final class SSTableReader implements RowSource {
     /** Bytes read from the data file since opening, by every kind of read. */
     public long dataBytesRead() {
         return data.bytesRead();
+    }
+
+    /** Bytes read from the index file since opening: what a point read of a key-cached row does not add to. */
+    public long indexBytesRead() {
+        return index.bytesRead();
     }
 
     /** False only when this SSTable surely holds nothing for {@code key}: key range, then bloom filter. */
@@ -273,15 +288,62 @@ public final class SSTableReader implements RowSource {
         }
     }
 
-    /** The index entry of {@code key}: range and bloom filter first, then one stretch of the index. */
+    /**
+     * The index entry of {@code key}: range and bloom filter first, then the key cache, then one
+     * stretch of the index, whose entry is cached.
+     */
     private IndexEntry find(DecoratedKey key) throws IOException {
         if (!mayContain(key)) return null;
+        IndexEntry cached = keyCache.get(descriptor.generation(), key);
+        if (cached != null) return cached;
         int sample = summary.floor(key);
         if (sample < 0) return null;
+        IndexEntry e = findIn(readStretch(sample), summary.stretchStart(sample), key);
+        if (e != null) keyCache.put(descriptor.generation(), key, e);
+        return e;
+    }
+
+    /**
+     * Caches the index entries of those of {@code keys} this SSTable holds (a saved key cache
+     * being loaded), reading each stretch of the index they fall in once.
+     *
+     * @param keys in ring order
+     * @return the keys found and cached
+     */
+    public int cacheKeys(List<DecoratedKey> keys) {
+        int found = 0;
+        int stretchSample = -1;
+        byte[] stretch = null;
+        try {
+            for (DecoratedKey key : keys) {
+                if (!mayContain(key)) continue;
+                int sample = summary.floor(key);
+                if (sample < 0) continue;
+                if (stretch == null || sample != stretchSample) {
+                    stretchSample = sample;
+                    stretch = readStretch(sample);
+                }
+                IndexEntry e = findIn(stretch, summary.stretchStart(sample), key);
+                if (e != null) {
+                    keyCache.put(descriptor.generation(), key, e);
+                    found++;
+                }
+            }
+            return found;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + index.path(), e);
+        }
+    }
+
+    /** The stretch of index entries from sample {@code sample} to the next. */
+    private byte[] readStretch(int sample) throws IOException {
         long start = summary.stretchStart(sample);
-        long end = summary.stretchEnd(sample);
-        byte[] stretch = index.read(start, (int) (end - start));
-        IndexEntry e = IndexEntry.find(stretch, start, IndexEntry.encodeKey(key.key()), index.path());
+        return index.read(start, (int) (summary.stretchEnd(sample) - start));
+    }
+
+    /** The entry of {@code key} in a stretch read from {@code stretchStart}, checked to lie within the data file; null when absent. */
+    private IndexEntry findIn(byte[] stretch, long stretchStart, DecoratedKey key) {
+        IndexEntry e = IndexEntry.find(stretch, stretchStart, IndexEntry.encodeKey(key.key()), index.path());
         if (e != null && e.dataOffset() + e.rowLength() > data.length()) {
             throw new CorruptSSTableException(index.path(), e.position(), "row of " + e.rowLength()
                     + " bytes at " + e.dataOffset() + " runs past the end of the data file");
@@ -320,6 +382,16 @@ public final class SSTableReader implements RowSource {
 
     DecoratedKey decorate(String key) {
         return partitioner.decorateKey(key);
+    }
+
+    /** Whether the key cache holds this SSTable's entry of {@code key}. */
+    boolean isKeyCached(DecoratedKey key) {
+        return keyCache.contains(descriptor.generation(), key);
+    }
+
+    /** The column family's key cache this SSTable's reads use. */
+    KeyCache keyCache() {
+        return keyCache;
     }
 
     PositionalFile dataFile() {
@@ -366,6 +438,8 @@ public final class SSTableReader implements RowSource {
     }
 
     private void closeFiles() {
+        // No read can reach this SSTable any more: its key cache entries are dead weight.
+        keyCache.invalidate(descriptor.generation());
         try {
             data.close();
             index.close();

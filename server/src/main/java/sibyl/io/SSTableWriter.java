@@ -49,6 +49,7 @@ public final class SSTableWriter implements AutoCloseable {
     private long rowCount;
     private DecoratedKey firstKey;
     private DecoratedKey lastKey;
+    private IndexEntry lastEntry;
     private long minTimestamp = Long.MAX_VALUE;
     private long maxTimestamp = Long.MIN_VALUE;
     private boolean finished;
@@ -131,6 +132,7 @@ public final class SSTableWriter implements AutoCloseable {
         int length = rows.serialize(key.key(), row);
         rows.writeTo(data);
         sampler.row(key.key(), indexLength);
+        lastEntry = new IndexEntry(key.key(), dataLength, length, indexLength);
         indexLength += IndexEntry.write(index, key.key(), dataLength, length, indexScratch);
         dataLength += length;
         filter.add(key.key());
@@ -142,6 +144,11 @@ public final class SSTableWriter implements AutoCloseable {
 
     public long rowCount() {
         return rowCount;
+    }
+
+    /** The index entry of the row appended last (a compaction carrying key cache entries over); null before any. */
+    IndexEntry lastEntry() {
+        return lastEntry;
     }
 
     /** Bytes of the data file so far. */

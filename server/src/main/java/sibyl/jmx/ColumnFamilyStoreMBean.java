@@ -48,6 +48,14 @@ public interface ColumnFamilyStoreMBean {
     /** Those false positives as a fraction of all reads the filters let through. */
     double getBloomFilterFalseRatio();
 
+    /** Keys the key cache (KeysCached) holds at most; 0 when it is off. */
+    int getKeyCacheCapacity();
+
+    int getKeyCacheSize();
+
+    /** Key cache hits as a fraction of the lookups of SSTables whose bloom filter let the key through; NaN before any. */
+    double getKeyCacheHitRate();
+
     /** Rows the row cache (RowsCached) holds at most; 0 when it is off. */
     int getRowCacheCapacity();
 

@@ -91,6 +91,21 @@ final class ColumnFamilyStoreStats implements ColumnFamilyStoreMBean {
     }
 
     @Override
+    public int getKeyCacheCapacity() {
+        return store.keyCache().capacity();
+    }
+
+    @Override
+    public int getKeyCacheSize() {
+        return store.keyCache().size();
+    }
+
+    @Override
+    public double getKeyCacheHitRate() {
+        return store.keyCache().hitRate();
+    }
+
+    @Override
     public int getRowCacheCapacity() {
         return store.rowCache().capacity();
     }

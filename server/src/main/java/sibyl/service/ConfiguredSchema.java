@@ -1,15 +1,16 @@
 package sibyl.service;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import sibyl.config.CacheSize;
 import sibyl.config.ColumnFamilyConf;
 import sibyl.config.KeyspaceConf;
 import sibyl.config.StorageConf;
 import sibyl.db.CFMetaData;
-import sibyl.db.CacheCapacities;
+import sibyl.db.CacheConfig;
+import sibyl.db.CacheSettings;
 import sibyl.db.KSMetaData;
 import sibyl.db.SystemKeyspace;
 import sibyl.db.marshal.MarshalTypes;
@@ -37,17 +38,21 @@ public final class ConfiguredSchema {
     }
 
     /**
-     * RowsCached of each configured column family; a fraction is of the keys its SSTables hold
-     * at start-up.
+     * The caches of each configured column family: KeysCached and RowsCached (a fraction is of
+     * the keys its SSTables hold), their save periods and PreloadRowCache; saved into
+     * SavedCachesDirectory.
      */
-    public static CacheCapacities rowCaches(StorageConf conf) {
-        Map<String, CacheSize> sizes = new HashMap<>();
+    public static CacheSettings caches(StorageConf conf) {
+        Map<String, CacheConfig> configs = new HashMap<>();
         for (KeyspaceConf ks : conf.keyspaces()) {
-            for (ColumnFamilyConf cf : ks.columnFamilies()) sizes.put(ks.name() + "/" + cf.name(), cf.rowsCached());
+            for (ColumnFamilyConf cf : ks.columnFamilies()) {
+                CacheConfig config = CacheConfig.sized(cf.keysCached()::entriesFor, cf.rowsCached()::entriesFor)
+                        .savedEvery(Duration.ofSeconds(cf.keyCacheSavePeriodInSeconds()),
+                                Duration.ofSeconds(cf.rowCacheSavePeriodInSeconds()))
+                        .withPreloadRows(cf.preloadRowCache());
+                configs.put(ks.name() + "/" + cf.name(), config);
+            }
         }
-        return (cf, keys) -> {
-            CacheSize size = sizes.getOrDefault(cf.keyspace() + "/" + cf.name(), CacheSize.NONE);
-            return (int) Math.min(Integer.MAX_VALUE, size.entriesFor(keys));
-        };
+        return new CacheSettings(conf.savedCachesDirectory(), cf -> configs.get(cf.keyspace() + "/" + cf.name()));
     }
 }

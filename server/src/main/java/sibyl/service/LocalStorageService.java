@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import sibyl.db.CacheCapacities;
+import sibyl.db.CacheSettings;
 import sibyl.db.Cell;
 import sibyl.db.ColumnFamilyStore;
 import sibyl.db.ColumnSelection;
@@ -103,7 +103,7 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
                         options.memtableFlushAfter()),
                 options.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES, FLUSH_RETRY_DELAY,
                 COMPACTION_RETRY_DELAY, clock,
-                CacheCapacities.NONE);
+                CacheSettings.NONE);
     }
 
     /**
@@ -120,8 +120,9 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
 
     /**
      * Opens the durable store: removes leftovers of interrupted SSTable writes, opens every
-     * SSTable, replays the commit log entries no SSTable holds yet into the memtables, and only
-     * then starts flushing and compacting in the background.
+     * SSTable, replays the commit log entries no SSTable holds yet into the memtables, fills the
+     * caches (saved caches, PreloadRowCache), and only then starts flushing, compacting and
+     * saving caches in the background.
      *
      * @throws IOException when an SSTable or the commit log cannot be opened or read
      */
@@ -139,6 +140,7 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
             LocalStorageService s = service;
             service.lastReplay = commitLog.recover(service::keyspace,
                     (ks, cf) -> s.keyspaceNamed(ks).store(cf).flushedPosition(), service::replay);
+            for (Keyspace ks : service.keyspaces.values()) engine.loadCaches(ks);
             engine.start(service.keyspaces.values());
             service.sstablesAtStartUp = sstables;
             service.startUp = Duration.ofNanos(System.nanoTime() - started);
@@ -218,8 +220,18 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
     }
 
     /**
+     * Saves now the key and row caches that have a save period; a memory-only store has none.
+     *
+     * @return saved cache files written
+     */
+    public int saveCaches() {
+        return engine == null ? 0 : engine.saveCaches();
+    }
+
+    /**
      * For a clean shutdown: refuses every write from now on, then flushes every memtable, so the
-     * commit log holds nothing a restart must replay; waits at most {@link #DEFAULT_FLUSH_TIMEOUT}.
+     * commit log holds nothing a restart must replay, and saves the caches that have a save
+     * period; waits at most {@link #DEFAULT_FLUSH_TIMEOUT} for the flushes.
      */
     public void drain() throws IOException, InterruptedException {
         drain(DEFAULT_FLUSH_TIMEOUT);
@@ -241,7 +253,8 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
         } catch (IOException e) {
             throw new IOException("drain failed, writes stay refused: " + e.getMessage(), e);
         }
-        log.info("Drained: writes refused, every memtable flushed");
+        int caches = saveCaches();
+        log.info("Drained: writes refused, every memtable flushed, {} saved caches written", caches);
     }
 
     private static long deadline(Duration timeout) {

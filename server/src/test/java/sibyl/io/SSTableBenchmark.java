@@ -38,12 +38,9 @@ class SSTableBenchmark {
 
     private final RandomPartitioner partitioner = new RandomPartitioner();
 
-    @Test
-    void flushSizedSSTable() throws IOException {
-        CFMetaData cf = CFMetaData.standard(SSTableFixtures.KS, "Standard1", BytesType.instance);
-        Random random = new Random(1);
+    /** {@value #ROWS} rows of {@value #COLUMNS} random {@value #VALUE_SIZE}-byte values; their keys go to {@code keys}. */
+    private Memtable flushSized(CFMetaData cf, Random random, List<DecoratedKey> keys) {
         Memtable memtable = new Memtable(cf);
-        List<DecoratedKey> keys = new ArrayList<>();
         for (int i = 0; i < ROWS; i++) {
             DecoratedKey key = partitioner.decorateKey("key" + i);
             keys.add(key);
@@ -55,6 +52,15 @@ class SSTableBenchmark {
             }
             memtable.apply(key, row, COLUMNS);
         }
+        return memtable;
+    }
+
+    @Test
+    void flushSizedSSTable() throws IOException {
+        CFMetaData cf = CFMetaData.standard(SSTableFixtures.KS, "Standard1", BytesType.instance);
+        Random random = new Random(1);
+        List<DecoratedKey> keys = new ArrayList<>();
+        Memtable memtable = flushSized(cf, random, keys);
         for (int run = 0; run < 3; run++) {
             long start = System.nanoTime();
             Descriptor d = SSTableFixtures.write(dir, run, memtable, partitioner, 64 * 1024);
@@ -122,6 +128,55 @@ class SSTableBenchmark {
                     sstable.dataBytesRead() - before, cursorNanos / 1e6);
         } finally {
             sstable.release();
+        }
+    }
+
+    /**
+     * Point reads of one SSTable with the key cache off and with every key cached, in alternating
+     * rounds of the same random keys, so a busy machine slows both alike; CPU time of this thread
+     * per read, medians over the rounds.
+     */
+    @Test
+    void keyCacheHitsAgainstIndexReads() throws IOException {
+        CFMetaData cf = CFMetaData.standard(SSTableFixtures.KS, "Standard1", BytesType.instance);
+        Random random = new Random(1);
+        List<DecoratedKey> keys = new ArrayList<>();
+        Memtable memtable = flushSized(cf, random, keys);
+        Descriptor d = SSTableFixtures.write(dir, 1, memtable, partitioner, 64 * 1024);
+        SSTableReader off = SSTableReader.open(d, cf, partitioner, 128, new KeyCache(0));
+        SSTableReader on = SSTableReader.open(d, cf, partitioner, 128, new KeyCache(ROWS));
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        try {
+            for (DecoratedKey key : keys) {
+                off.getRow(key);
+                on.getRow(key);
+            }
+            int reads = 50_000;
+            int rounds = 9;
+            long[][] cpu = new long[2][rounds];
+            long[] indexBytes = new long[2];
+            for (int round = 0; round < rounds; round++) {
+                for (int variant = 0; variant < 2; variant++) {
+                    SSTableReader sstable = variant == 0 ? off : on;
+                    Random order = new Random(round);
+                    long index = sstable.indexBytesRead();
+                    long start = threads.getCurrentThreadCpuTime();
+                    for (int i = 0; i < reads; i++) sstable.getRow(keys.get(order.nextInt(keys.size())));
+                    cpu[variant][round] = threads.getCurrentThreadCpuTime() - start;
+                    indexBytes[variant] += sstable.indexBytesRead() - index;
+                }
+            }
+            Arrays.sort(cpu[0]);
+            Arrays.sort(cpu[1]);
+            double offNanos = (double) cpu[0][rounds / 2] / reads;
+            double onNanos = (double) cpu[1][rounds / 2] / reads;
+            System.out.printf(Locale.ROOT, "bench point read, %d rows of %d x %d-byte columns, page cache warm: key cache off "
+                            + "%.0f ns CPU/read (%.0f index bytes/read), all keys cached %.0f ns CPU/read (%.0f index bytes/read): "
+                            + "ratio on/off %.2f%n", ROWS, COLUMNS, VALUE_SIZE, offNanos, (double) indexBytes[0] / reads / rounds,
+                    onNanos, (double) indexBytes[1] / reads / rounds, onNanos / offNanos);
+        } finally {
+            off.release();
+            on.release();
         }
     }
 

@@ -6,6 +6,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import javax.management.DynamicMBean;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.layered.TFramedTransport;
@@ -92,6 +93,23 @@ public final class TestNode implements AutoCloseable {
 
     public Path confDir() {
         return confDir;
+    }
+
+    /**
+     * An attribute of a management bean, as bin/nodetool reads it, e.g.
+     * {@code attribute("org.apache.cassandra.db:type=ColumnFamilyStores,keyspace=Keyspace1,columnfamily=Standard1", "KeyCacheSize")}.
+     */
+    public Object attribute(String objectName, String attribute) throws Exception {
+        Object bean = node.managementBeans().get(objectName);
+        if (bean == null) throw new IllegalArgumentException("no bean " + objectName);
+        return ((DynamicMBean) bean).getAttribute(attribute);
+    }
+
+    /** Invokes an operation of a management bean with arguments of the types of the values given. */
+    public Object invoke(String objectName, String operation, Object... arguments) throws Exception {
+        String[] signature = new String[arguments.length];
+        for (int i = 0; i < arguments.length; i++) signature[i] = arguments[i].getClass().getName();
+        return ((DynamicMBean) node.managementBeans().get(objectName)).invoke(operation, arguments, signature);
     }
 
     /** An open unframed client; closed with the node. */

@@ -24,7 +24,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
+import sibyl.db.CacheCapacity;
+import sibyl.db.CacheConfig;
+import sibyl.db.CacheSettings;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnSelection;
@@ -48,10 +51,13 @@ class ConcurrentFlushTest {
     @TempDir
     Path dir;
 
-    /** @param rowCache rows the row cache holds; 0 for none (reads then go to memtables and SSTables every time) */
-    @ParameterizedTest(name = "row cache {0}")
-    @ValueSource(ints = {0, 40})
-    void readsDuringFlushesAndCompactionsSeeEverythingAcknowledged(int rowCache) throws Exception {
+    /**
+     * @param rowCache rows the row cache holds; 0 for none (reads then go to memtables and SSTables every time)
+     * @param keyCache keys the key cache holds: fewer than the 120 written, so it evicts too
+     */
+    @ParameterizedTest(name = "row cache {0}, key cache {1}")
+    @CsvSource({"0, 0", "0, 50", "40, 50"})
+    void readsDuringFlushesAndCompactionsSeeEverythingAcknowledged(int rowCache, int keyCache) throws Exception {
         long seed = Long.getLong("sibyl.seed", System.nanoTime());
         System.out.println("ConcurrentFlushTest seed " + seed);
         int writers = 3;
@@ -67,7 +73,8 @@ class ConcurrentFlushTest {
         // 64 KB memtables: flushes happen on their own too.
         StorageOptions options = EngineFixture.options(dir, 64 << 10, 864000, 512);
         EngineSettings settings = LocalStorageService.engineSettings(options, Clock.systemUTC())
-                .withCaches((cf, keys) -> cf.name().equals(STD) ? rowCache : 0);
+                .withCaches(new CacheSettings(null, cf -> cf.name().equals(STD)
+                        ? CacheConfig.sized(CacheCapacity.entries(keyCache), CacheCapacity.entries(rowCache)) : null));
         try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
                 options, settings)) {
             List<Future<?>> writerTasks = new ArrayList<>();
@@ -130,6 +137,11 @@ class ConcurrentFlushTest {
                 double hitRate = db.openKeyspaces().stream().filter(k -> k.name().equals(KS)).findFirst().orElseThrow()
                         .store(STD).rowCache().hitRate();
                 assertTrue(hitRate > 0, "the row cache served reads: " + hitRate);
+            }
+            if (keyCache > 0 && rowCache == 0) {
+                long hits = db.openKeyspaces().stream().filter(k -> k.name().equals(KS)).findFirst().orElseThrow()
+                        .store(STD).keyCache().hits();
+                assertTrue(hits > 0, "the key cache served reads: " + hits);
             }
             assertTrue(db.openKeyspaces().stream().filter(k -> k.name().equals(KS)).findFirst().orElseThrow()
                     .store(STD).memtableSwitchCount() > 5);

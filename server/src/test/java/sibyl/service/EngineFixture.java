@@ -10,8 +10,10 @@ import java.util.Random;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
+import sibyl.db.ColumnFamilyStore;
 import sibyl.db.ColumnSelection;
 import sibyl.db.KSMetaData;
+import sibyl.db.Keyspace;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
@@ -52,6 +54,12 @@ final class EngineFixture {
     static LocalStorageService open(StorageOptions options, Clock clock) throws Exception {
         return LocalStorageService.open(new RandomPartitioner(), List.of(SCHEMA), options,
                 LocalStorageService.engineSettings(options, clock));
+    }
+
+    /** The store of column family {@code cf} of {@link #KS}. */
+    static ColumnFamilyStore store(LocalStorageService db, String cf) {
+        for (Keyspace ks : db.openKeyspaces()) if (ks.name().equals(KS)) return ks.store(cf);
+        throw new AssertionError("no keyspace " + KS);
     }
 
     static RowMutation randomMutation(Random random, int keys) {

@@ -10,19 +10,12 @@ import java.nio.file.Path;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.db.ColumnFamilyStore;
-import sibyl.db.Keyspace;
 import sibyl.storage.StorageOptions;
 
 /** Memtables flushed into SSTables read back as they were, and a restart serves both. */
 class FlushAndRestartTest {
     @TempDir
     Path dir;
-
-    private static ColumnFamilyStore store(LocalStorageService db, String cf) {
-        for (Keyspace ks : db.openKeyspaces()) if (ks.name().equals(KS)) return ks.store(cf);
-        throw new AssertionError("no keyspace " + KS);
-    }
 
     @Test
     void aFlushedStoreReadsAsBefore() throws Exception {
@@ -34,9 +27,9 @@ class FlushAndRestartTest {
             for (int i = 0; i < 3000; i++) db.apply(EngineFixture.randomMutation(random, 60));
             String before = EngineFixture.snapshot(db);
             db.forceFlush(KS);
-            assertEquals(0, store(db, STD).memtable().operationCount());
-            assertEquals(1, store(db, STD).liveSSTables().size());
-            assertEquals(1, store(db, SUPER).liveSSTables().size());
+            assertEquals(0, EngineFixture.store(db, STD).memtable().operationCount());
+            assertEquals(1, EngineFixture.store(db, STD).liveSSTables().size());
+            assertEquals(1, EngineFixture.store(db, SUPER).liveSSTables().size());
             assertEquals(before, EngineFixture.snapshot(db), "seed " + seed);
             // Newer writes in the memtable over older ones in SSTables, several SSTables deep.
             for (int round = 0; round < 3; round++) {

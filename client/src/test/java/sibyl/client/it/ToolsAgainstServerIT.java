@@ -135,6 +135,13 @@ class ToolsAgainstServerIT {
         assertEquals(1, cfstat(nodetool("cfstats").output(), "Users", "SSTable count"));
         Result read = cli("get Twitter.Users['flush-1']\nget Twitter.Users['flush-3']\n");
         assertTrue(read.output().contains("value=Ada") && read.output().contains("value=Cy"), read.output());
+        // The reads went through the key cache (KeysCached: 200000 by default), shown as 0.6 showed it.
+        Result stats = nodetool("cfstats");
+        assertEquals(200000, cfstat(stats.output(), "Users", "Key cache capacity"), stats.output());
+        assertEquals(2, cfstat(stats.output(), "Users", "Key cache size"), stats.output());
+        assertTrue(Pattern.compile("Column Family: Users\\n(?:\\t\\t.*\\n)*?\\t\\tKey cache hit rate: \\d\\.\\d{3}\\n")
+                .matcher(stats.output()).find(), stats.output());
+        assertEquals(0, cfstat(stats.output(), "Users", "Row cache capacity"), stats.output());
 
         Result unknown = nodetool("flush", "NoSuchKeyspace");
         assertEquals(1, unknown.status(), unknown.output());
