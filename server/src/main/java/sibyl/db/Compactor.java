@@ -145,13 +145,12 @@ final class Compactor implements AutoCloseable {
         Descriptor output = files.apply(store).next(store.metadata().name());
         Compaction.Result result;
         Optional<SSTableReader> reader = Optional.empty();
-<<<<<<< HEAD
         try {
             result = Compaction.compact(inputs, output, partitioner, settings.columnIndexSize(),
                     settings.indexInterval(), settings.gcBefore(), all);
             if (result.output().isPresent()) {
                 reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
-                        settings.indexInterval()));
+                        settings.indexInterval(), store.keyCache()));
             }
             store.replaceCompacted(inputs, reader);
         } catch (IOException | RuntimeException e) {
@@ -161,11 +160,6 @@ final class Compactor implements AutoCloseable {
                 reader.get().release();
             }
             throw failed(store, inputs, output, e);
-=======
-        if (result.output().isPresent()) {
-            reader = Optional.of(SSTableReader.open(result.output().get(), store.metadata(), partitioner,
-                    settings.indexInterval(), store.keyCache()));
->>>>>>> caches
         }
         backoff.succeeded(store);
         completed.incrementAndGet();

@@ -28,15 +28,11 @@ import sibyl.io.SizeTieredBuckets;
  */
 public record EngineSettings(List<Path> dataDirectories, int indexInterval, int columnIndexSize,
                              MemtableLimits memtableLimits, int gcGraceSeconds, SizeTieredBuckets buckets,
-<<<<<<< HEAD
                              int maxPendingFlushes, Duration flushRetryDelay, Duration compactionRetryDelay,
-                             Clock clock, CacheCapacities caches) {
+                             Clock clock, CacheSettings caches) {
     /** A compaction that keeps failing is tried again at most every 2^5 × compactionRetryDelay. */
     public static final int MAX_COMPACTION_RETRY_DOUBLINGS = 5;
 
-=======
-                             int maxPendingFlushes, Duration flushRetryDelay, Clock clock, CacheSettings caches) {
->>>>>>> caches
     public EngineSettings {
         dataDirectories = List.copyOf(dataDirectories);
         if (dataDirectories.isEmpty()) throw new IllegalArgumentException("at least one data directory is needed");

@@ -33,10 +33,7 @@ final class MemtableWriter {
             }
             writer.finish(flush.position());
         }
-<<<<<<< HEAD
-        return SSTableReader.openWritten(descriptor, memtable.metadata(), partitioner, settings.indexInterval());
-=======
-        return SSTableReader.open(descriptor, memtable.metadata(), partitioner, settings.indexInterval(), keyCache);
->>>>>>> caches
+        return SSTableReader.openWritten(descriptor, memtable.metadata(), partitioner, settings.indexInterval(),
+                keyCache);
     }
 }

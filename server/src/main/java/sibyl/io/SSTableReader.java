@@ -111,9 +111,9 @@ public final class SSTableReader implements RowSource {
      * them, and a restart would otherwise load them beside the data they copy.
      */
     public static SSTableReader openWritten(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
-                                            int indexInterval) throws IOException {
+                                            int indexInterval, KeyCache keyCache) throws IOException {
         try {
-            return open(descriptor, metadata, partitioner, indexInterval);
+            return open(descriptor, metadata, partitioner, indexInterval, keyCache);
         } catch (IOException | RuntimeException e) {
             try {
                 SSTableDirectory.delete(descriptor);
