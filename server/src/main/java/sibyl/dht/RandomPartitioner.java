@@ -1,6 +1,7 @@
 package sibyl.dht;
 
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -16,7 +17,14 @@ public final class RandomPartitioner implements Partitioner {
     @Override
     public Token getToken(String key) {
         if (key.isEmpty()) return MINIMUM;
-        return new BigIntegerToken(new BigInteger(md5(key.getBytes(StandardCharsets.UTF_8))).abs());
+        ByteBuffer digest = ByteBuffer.wrap(md5(key.getBytes(StandardCharsets.UTF_8)));
+        long high = digest.getLong(0);
+        long low = digest.getLong(8);
+        if (high < 0) { // negative as a signed 128-bit number: take its absolute value, -x = ~x + 1
+            low = -low;
+            high = ~high + (low == 0 ? 1 : 0);
+        }
+        return BigIntegerToken.ofUnsigned(high, low);
     }
 
     @Override
