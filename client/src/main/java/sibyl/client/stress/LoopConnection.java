@@ -173,7 +173,9 @@ final class LoopConnection {
         try {
             answered.receive(client);
         } catch (TTransportException e) {
-            if (!framed && e.getType() == TTransportException.END_OF_FILE) {
+            // An unframed reply carries no length: a read that used up every byte received ran into the end of the
+            // part that has arrived (libthrift says so with END_OF_FILE or, from readAll, with no type at all).
+            if (!framed && replyReader.getBytesRemainingInBuffer() == 0) {
                 return false; // part of an unframed reply: wait for the rest
             }
             throw ClientException.wrap(answered.operation(), e, host);

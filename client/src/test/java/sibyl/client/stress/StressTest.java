@@ -191,6 +191,19 @@ class StressTest {
     }
 
     @Test
+    void eventLoopsReadUnframedRepliesThatArriveInManyPieces() {
+        Run insert = stress("-n", "300", "-t", "4", "-c", "10", "-S", "300", "--distribution", "sequential");
+        assertEquals(0, insert.status(), insert.out() + insert.err());
+        // 100 rows of 10 columns of 300 bytes: replies of about 330 KB, far more than one read of a socket gives.
+        Run r = stress("-o", "range_slice", "-n", "300", "-t", "3", "-c", "10", "-S", "300", "--count", "30",
+                "--range-count", "100", "--verify", "--event-loops", "1");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertEquals(30, r.reported());
+        assertEquals(0, r.reportedErrors(), r.out());
+        assertEquals(0, r.verify()[0], "mismatches");
+    }
+
+    @Test
     void rateLimitsTheOperationsStartedBothWays() {
         for (String loops : List.of("0", "2")) {
             String[] mode = loops.equals("0") ? new String[0] : new String[] {"--event-loops", loops};
