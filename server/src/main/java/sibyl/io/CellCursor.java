@@ -2,6 +2,8 @@ package sibyl.io;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -28,7 +30,13 @@ public final class CellCursor implements Iterator<Cell> {
     private final boolean reversed;
     private final AbstractType comparator;
     private int nextBlock;
+    /** Reversed: the cells of the block read last, turned round. */
     private Iterator<Cell> current = Collections.emptyIterator();
+    /** Forward: the block read last, at its next undecoded cell; null before the first. */
+    private ByteBuffer forward;
+    private long forwardOffset;
+    /** Forward: a cell at or past the start was found, so every later one is wanted. */
+    private boolean reachedStart;
     private Cell next;
 
     CellCursor(SSTableReader sstable, IndexEntry entry, RowStart rowStart, byte[] start, boolean reversed) {
@@ -67,40 +75,70 @@ public final class CellCursor implements Iterator<Cell> {
         return i;
     }
 
-    private boolean beforeStart(Cell cell) {
-        if (start.length == 0) return false;
-        int c = comparator.compare(cell.name(), start);
-        return reversed ? c > 0 : c < 0;
+    /** Whether a cell's name is at or past the start in the cursor's direction. */
+    private boolean fromStart(byte[] name) {
+        if (start.length == 0) return true;
+        int c = comparator.compare(name, start);
+        return reversed ? c <= 0 : c >= 0;
     }
 
     private void advance() {
         next = null;
-        while (next == null) {
-            while (current.hasNext()) {
-                Cell cell = current.next();
-                if (!beforeStart(cell)) {
+        while (true) {
+            if (reversed) {
+                if (current.hasNext()) {
+                    next = current.next();
+                    return;
+                }
+            } else if (forward != null && forward.hasRemaining()) {
+                Cell cell = readForward();
+                if (cell != null) {
                     next = cell;
                     return;
                 }
+                continue;
             }
             if (nextBlock < 0 || nextBlock >= header.blocks().size()) return;
-            current = readBlock(header.blocks().get(nextBlock)).iterator();
+            open(header.blocks().get(nextBlock));
             nextBlock += reversed ? -1 : 1;
         }
     }
 
-    private List<Cell> readBlock(ColumnIndexBlock block) {
+    /**
+     * The next cell of the block read forward, or null for one before the start, stepped over without
+     * being built: cells are decoded one at a time as the caller advances, so a count met early leaves
+     * the rest of the block undecoded.
+     */
+    private Cell readForward() {
+        try {
+            if (reachedStart) return CellSerializer.read(forward, sstable.metadata());
+            Cell cell = CellSerializer.readIf(forward, sstable.metadata(), this::fromStart);
+            reachedStart = cell != null;
+            return cell;
+        } catch (BufferUnderflowException | IllegalArgumentException e) {
+            throw BlockDecoder.malformed(sstable.dataFile().path(), forwardOffset, e);
+        }
+    }
+
+    /** Reads a block: forward, checked and kept for decoding cell by cell; reversed, decoded whole and turned round. */
+    private void open(ColumnIndexBlock block) {
         PositionalFile data = sstable.dataFile();
         long at = entry.dataOffset() + header.blocksStart() + block.offset();
-        List<Cell> cells = new ArrayList<>();
+        byte[] bytes;
         try {
-            BlockDecoder.decode(rowStart.block(block, entry, data), 0, block.length(), sstable.metadata(), data.path(), at,
-                    cells::add);
+            bytes = rowStart.block(block, entry, data);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + data.path(), e);
         }
-        if (reversed) Collections.reverse(cells);
-        return cells;
+        if (!reversed) {
+            forward = BlockDecoder.checked(bytes, 0, block.length(), data.path(), at);
+            forwardOffset = at;
+            return;
+        }
+        List<Cell> cells = new ArrayList<>();
+        BlockDecoder.decode(bytes, 0, block.length(), sstable.metadata(), data.path(), at, this::fromStart, cells::add);
+        Collections.reverse(cells);
+        current = cells.iterator();
     }
 
     @Override

@@ -3,6 +3,7 @@ package sibyl.io;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.Predicate;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
@@ -79,6 +80,44 @@ final class CellSerializer {
         if (flags == 0) return Column.live(name, value, timestamp);
         if (flags != TOMBSTONE || length != 4) throw new IllegalArgumentException("column flags " + flags + ", value length " + length);
         return Column.tombstone(name, timestamp, ByteBuffer.wrap(value).getInt());
+    }
+
+    /**
+     * Reads the next cell when {@code wanted} accepts its name; otherwise steps over it without
+     * building it (no value copied, no cell) and returns null.
+     *
+     * @throws java.nio.BufferUnderflowException or IllegalArgumentException on malformed input
+     */
+    static Cell readIf(ByteBuffer in, CFMetaData metadata, Predicate<byte[]> wanted) {
+        int at = in.position();
+        if (wanted.test(readName(in))) {
+            in.position(at);
+            return read(in, metadata);
+        }
+        if (metadata.isSuper()) {
+            in.getLong();
+            in.getInt();
+            int count = in.getInt();
+            if (count < 0 || count > in.remaining()) throw new IllegalArgumentException("subcolumn count " + count);
+            for (int i = 0; i < count; i++) {
+                skip(in, in.getShort() & 0xFFFF);
+                skipColumnAfterName(in);
+            }
+        } else {
+            skipColumnAfterName(in);
+        }
+        return null;
+    }
+
+    private static void skipColumnAfterName(ByteBuffer in) {
+        in.get();
+        in.getLong();
+        skip(in, in.getInt());
+    }
+
+    private static void skip(ByteBuffer in, int length) {
+        if (length < 0 || length > in.remaining()) throw new IllegalArgumentException("length " + length);
+        in.position(in.position() + length);
     }
 
     static byte[] readName(ByteBuffer in) {

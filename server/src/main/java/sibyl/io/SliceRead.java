@@ -87,9 +87,7 @@ final class SliceRead {
         for (ColumnIndexBlock block : run) {
             int at = header.blocksStart() + block.offset();
             BlockDecoder.decode(bytes, at - base, block.length(), sstable.metadata(), data.path(), entry.dataOffset() + at,
-                    cell -> {
-                        if (wanted.test(cell.name())) cells.add(cell);
-                    });
+                    wanted, cells::add);
         }
     }
 }
