@@ -1,15 +1,17 @@
 package sibyl.db;
 
 import java.io.DataInput;
-import java.io.DataOutput;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
- * Writes a {@link ColumnFamily} version (one row of one column family) to a {@link DataOutput}
- * and reads it back, tombstones and shadowed versions included, so a read-back row reconciles
- * exactly as the written one did. Used by the commit log; meant for SSTable rows too.
+ * Writes a {@link ColumnFamily} version (one row of one column family) and reads it back,
+ * tombstones and shadowed versions included, so a read-back row reconciles exactly as the
+ * written one did. Used by the commit log. Writing goes into a {@link ByteBuffer} sized
+ * beforehand by {@link #serializedLength}, so a log entry is built in one array of its exact
+ * length.
  *
- * <p>Format (big-endian, as {@link DataOutput} writes):
+ * <p>Format (big-endian):
  * <pre>
  * ColumnFamily := markedForDeleteAt:long   row tombstone; Long.MIN_VALUE = none
  *                 localDeletionTime:int     seconds; Integer.MIN_VALUE = none
@@ -36,10 +38,29 @@ public final class ColumnFamilySerializer {
     private ColumnFamilySerializer() {
     }
 
-    public static void serialize(ColumnFamily row, DataOutput out) throws IOException {
-        out.writeLong(row.markedForDeleteAt());
-        out.writeInt(row.localDeletionTime());
-        out.writeInt(row.cellCount());
+    /** The bytes {@link #serialize} writes for {@code row}. */
+    public static int serializedLength(ColumnFamily row) {
+        int length = 8 + 4 + 4;
+        for (Cell cell : row.cells()) {
+            if (cell instanceof SuperColumn sc) {
+                length += nameLength(sc.name()) + 8 + 4 + 4;
+                for (Column c : sc.subcolumns()) length += columnLength(c);
+            } else {
+                length += columnLength((Column) cell);
+            }
+        }
+        return length;
+    }
+
+    /**
+     * Writes {@code row} at {@code out}'s position, which advances by {@link #serializedLength}.
+     *
+     * @throws java.nio.BufferOverflowException when {@code out} has less room than that
+     */
+    public static void serialize(ColumnFamily row, ByteBuffer out) {
+        out.putLong(row.markedForDeleteAt());
+        out.putInt(row.localDeletionTime());
+        out.putInt(row.cellCount());
         for (Cell cell : row.cells()) {
             if (cell instanceof SuperColumn sc) {
                 writeSuperColumn(sc, out);
@@ -47,6 +68,13 @@ public final class ColumnFamilySerializer {
                 writeColumn((Column) cell, out);
             }
         }
+    }
+
+    /** {@code row} serialized, in an array of its own. */
+    public static byte[] serialize(ColumnFamily row) {
+        ByteBuffer out = ByteBuffer.allocate(serializedLength(row));
+        serialize(row, out);
+        return out.array();
     }
 
     /**
@@ -65,11 +93,11 @@ public final class ColumnFamilySerializer {
         return row;
     }
 
-    private static void writeSuperColumn(SuperColumn sc, DataOutput out) throws IOException {
+    private static void writeSuperColumn(SuperColumn sc, ByteBuffer out) {
         writeName(sc.name(), out);
-        out.writeLong(sc.markedForDeleteAt());
-        out.writeInt(sc.localDeletionTime());
-        out.writeInt(sc.subcolumnCount());
+        out.putLong(sc.markedForDeleteAt());
+        out.putInt(sc.localDeletionTime());
+        out.putInt(sc.subcolumnCount());
         for (Column c : sc.subcolumns()) writeColumn(c, out);
     }
 
@@ -84,15 +112,19 @@ public final class ColumnFamilySerializer {
         return sc;
     }
 
-    private static void writeColumn(Column c, DataOutput out) throws IOException {
+    private static int columnLength(Column c) {
+        return nameLength(c.name()) + 1 + 8 + 4 + (c.isTombstone() ? 0 : c.value().length);
+    }
+
+    private static void writeColumn(Column c, ByteBuffer out) {
         writeName(c.name(), out);
-        out.writeByte(c.isTombstone() ? TOMBSTONE : LIVE);
-        out.writeLong(c.timestamp());
+        out.put((byte) (c.isTombstone() ? TOMBSTONE : LIVE));
+        out.putLong(c.timestamp());
         if (c.isTombstone()) {
-            out.writeInt(c.localDeletionTime());
+            out.putInt(c.localDeletionTime());
         } else {
-            out.writeInt(c.value().length);
-            out.write(c.value());
+            out.putInt(c.value().length);
+            out.put(c.value());
         }
     }
 
@@ -107,12 +139,16 @@ public final class ColumnFamilySerializer {
         return Column.live(name, value, timestamp);
     }
 
-    private static void writeName(byte[] name, DataOutput out) throws IOException {
+    private static int nameLength(byte[] name) {
         if (name.length > MAX_NAME_LENGTH) {
             throw new IllegalArgumentException("name of " + name.length + " bytes is longer than " + MAX_NAME_LENGTH);
         }
-        out.writeShort(name.length);
-        out.write(name);
+        return 2 + name.length;
+    }
+
+    private static void writeName(byte[] name, ByteBuffer out) {
+        out.putShort((short) name.length);
+        out.put(name);
     }
 
     private static byte[] readName(DataInput in) throws IOException {

@@ -110,14 +110,15 @@ public final class Keyspace {
         }
         DecoratedKey key = partitioner.decorateKey(mutation.key());
         ReentrantLock lock = rowLock(mutation.key());
-        List<ColumnFamilyStore> targets = new ArrayList<>();
+        int columnFamilies = mutation.changes().size();
+        List<ColumnFamilyStore> targets = new ArrayList<>(columnFamilies);
         switchLock.readLock().lock();
         try {
             if (refusal != null) throw new WriteFailedException(refusal);
             lock.lock();
             try {
-                List<ColumnFamilyStore.Delta> deltas = new ArrayList<>();
-                List<ColumnFamily> logged = new ArrayList<>();
+                List<ColumnFamilyStore.Delta> deltas = new ArrayList<>(columnFamilies);
+                List<ColumnFamily> logged = new ArrayList<>(columnFamilies);
                 for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
                     ColumnFamilyStore store = store(e.getKey());
                     ColumnFamilyStore.Delta delta = store.resolve(key, e.getValue(), mutation.localDeletionTime());

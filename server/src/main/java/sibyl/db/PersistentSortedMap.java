@@ -1,6 +1,5 @@
 package sibyl.db;
 
-import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -126,23 +125,30 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
         return n == null ? 0 : n.height;
     }
 
-    /** In-order walk from a bound, keeping the path still to visit on a stack. */
+    /**
+     * In-order walk from a bound, keeping the path still to visit on a stack. The stack never
+     * holds more nodes than the tree is high, so it is an array of that size: rows are iterated
+     * on every write (to log and measure them), and most rows are small.
+     */
     private final class Walk implements Iterator<V> {
-        private final ArrayDeque<Node<K, V>> stack = new ArrayDeque<>();
+        private final Node<K, V>[] stack;
+        private int depth;
         private final boolean descending;
 
+        @SuppressWarnings("unchecked")
         Walk(K from, boolean descending) {
             this.descending = descending;
+            this.stack = (Node<K, V>[]) new Node<?, ?>[height(root)];
             Node<K, V> n = root;
             while (n != null) {
                 int c = from == null ? (descending ? 1 : -1) : comparator.compare(from, n.key);
                 if (c == 0) {
-                    stack.push(n);
+                    push(n);
                     break;
                 }
                 // Ascending: n is to be visited when from < n.key; descending when from > n.key.
                 if ((c < 0) != descending) {
-                    stack.push(n);
+                    push(n);
                     n = descending ? n.right : n.left;
                 } else {
                     n = descending ? n.left : n.right;
@@ -150,18 +156,23 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
             }
         }
 
+        private void push(Node<K, V> n) {
+            stack[depth++] = n;
+        }
+
         @Override
         public boolean hasNext() {
-            return !stack.isEmpty();
+            return depth > 0;
         }
 
         @Override
         public V next() {
-            if (stack.isEmpty()) throw new NoSuchElementException();
-            Node<K, V> n = stack.pop();
+            if (depth == 0) throw new NoSuchElementException();
+            Node<K, V> n = stack[--depth];
+            stack[depth] = null;
             Node<K, V> m = descending ? n.left : n.right;
             while (m != null) {
-                stack.push(m);
+                push(m);
                 m = descending ? m.right : m.left;
             }
             return n.value;

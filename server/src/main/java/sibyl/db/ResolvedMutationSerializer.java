@@ -1,12 +1,8 @@
 package sibyl.db;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutput;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -47,27 +43,45 @@ public final class ResolvedMutationSerializer {
     private ResolvedMutationSerializer() {
     }
 
-    public static byte[] serialize(ResolvedMutation mutation) {
-        try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
-            DataOutputStream out = new DataOutputStream(bytes);
-            writeString(mutation.keyspace(), out);
-            writeString(mutation.key(), out);
-            out.writeInt(mutation.columnFamilies().size());
-            ByteArrayOutputStream rowBytes = new ByteArrayOutputStream(128);
-            for (ColumnFamily row : mutation.columnFamilies()) {
-                writeString(row.metadata().name(), out);
-                out.writeByte(row.isSuper() ? SUPER : STANDARD);
-                rowBytes.reset();
-                ColumnFamilySerializer.serialize(row, new DataOutputStream(rowBytes));
-                out.writeInt(rowBytes.size());
-                rowBytes.writeTo(out);
-            }
-            out.flush();
-            return bytes.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException("in-memory serialization failed", e); // cannot happen
+    /** The bytes {@link #serialize(ResolvedMutation, ByteBuffer)} writes for {@code mutation}. */
+    public static int serializedLength(ResolvedMutation mutation) {
+        int length = stringLength(mutation.keyspace()) + stringLength(mutation.key()) + 4;
+        for (ColumnFamily row : mutation.columnFamilies()) {
+            length = Math.addExact(length, stringLength(row.metadata().name()) + 1 + 4
+                    + ColumnFamilySerializer.serializedLength(row));
         }
+        return length;
+    }
+
+    /**
+     * Writes {@code mutation} at {@code out}'s position, which advances by exactly
+     * {@link #serializedLength}.
+     *
+     * @throws java.nio.BufferOverflowException when {@code out} has less room than that
+     */
+    public static void serialize(ResolvedMutation mutation, ByteBuffer out) {
+        writeString(mutation.keyspace(), out);
+        writeString(mutation.key(), out);
+        out.putInt(mutation.columnFamilies().size());
+        for (ColumnFamily row : mutation.columnFamilies()) {
+            writeString(row.metadata().name(), out);
+            out.put((byte) (row.isSuper() ? SUPER : STANDARD));
+            int length = ColumnFamilySerializer.serializedLength(row);
+            out.putInt(length);
+            int rowStart = out.position();
+            ColumnFamilySerializer.serialize(row, out);
+            if (out.position() - rowStart != length) {
+                throw new IllegalStateException("row of " + row.metadata().name() + " took " + (out.position() - rowStart)
+                        + " bytes, not the " + length + " reckoned");
+            }
+        }
+    }
+
+    /** {@code mutation} serialized, in an array of its own. */
+    public static byte[] serialize(ResolvedMutation mutation) {
+        ByteBuffer out = ByteBuffer.allocate(serializedLength(mutation));
+        serialize(mutation, out);
+        return out.array();
     }
 
     /**
@@ -167,10 +181,36 @@ public final class ResolvedMutationSerializer {
         return decoded;
     }
 
-    private static void writeString(String s, DataOutput out) throws IOException {
-        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(utf8.length);
-        out.write(utf8);
+    /** Bytes of a string as written: its length, then its UTF-8 bytes. */
+    private static int stringLength(String s) {
+        int ascii = asciiLength(s);
+        return 4 + (ascii >= 0 ? ascii : s.getBytes(StandardCharsets.UTF_8).length);
+    }
+
+    /**
+     * Writes the length and UTF-8 bytes of {@code s}. Most keys and every keyspace and column
+     * family name are ASCII, whose UTF-8 bytes are its chars: those are written without
+     * encoding them into an array first.
+     */
+    private static void writeString(String s, ByteBuffer out) {
+        int ascii = asciiLength(s);
+        if (ascii >= 0) {
+            out.putInt(ascii);
+            for (int i = 0; i < ascii; i++) out.put((byte) s.charAt(i));
+        } else {
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            out.putInt(utf8.length);
+            out.put(utf8);
+        }
+    }
+
+    /** The length of {@code s} when it is all ASCII, else -1. */
+    private static int asciiLength(String s) {
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            if (s.charAt(i) >= 0x80) return -1;
+        }
+        return n;
     }
 
     private static String readString(DataInputStream in) throws IOException {

@@ -118,6 +118,11 @@ public final class RowMutation {
         }
 
         public RowMutation build() {
+            if (changes.size() == 1) { // most mutations change one column family: a smaller map
+                Map.Entry<String, List<Change>> only = changes.entrySet().iterator().next();
+                return new RowMutation(keyspace, key, Map.of(only.getKey(), List.copyOf(only.getValue())),
+                        localDeletionTime);
+            }
             Map<String, List<Change>> copy = new LinkedHashMap<>();
             changes.forEach((cf, list) -> copy.put(cf, List.copyOf(list)));
             return new RowMutation(keyspace, key, Collections.unmodifiableMap(copy), localDeletionTime);

@@ -195,9 +195,15 @@ public final class CommitLog implements WriteLog, AutoCloseable {
 
     @Override
     public LogPosition append(ResolvedMutation mutation) {
-        Set<ColumnFamilyId> cfs = new HashSet<>();
-        for (ColumnFamily cf : mutation.columnFamilies()) cfs.add(new ColumnFamilyId(mutation.keyspace(), cf.metadata().name()));
-        return syncer.append(new Pending(LogEntry.frame(ResolvedMutationSerializer.serialize(mutation)), cfs));
+        List<ColumnFamily> rows = mutation.columnFamilies();
+        Set<ColumnFamilyId> cfs;
+        if (rows.size() == 1) {
+            cfs = Set.of(new ColumnFamilyId(mutation.keyspace(), rows.get(0).metadata().name()));
+        } else {
+            cfs = new HashSet<>();
+            for (ColumnFamily cf : rows) cfs.add(new ColumnFamilyId(mutation.keyspace(), cf.metadata().name()));
+        }
+        return syncer.append(new Pending(LogEntry.frame(mutation), cfs));
     }
 
     /**

@@ -30,6 +30,8 @@ final class CommitLogSegment {
     private final Path file;
     private RandomAccessFile out; // null once closed, and for segments found at start-up
     private volatile long end;
+    /** Whether the file's own position is {@link #end}, as it is after every successful write (so no seek). */
+    private boolean positioned = true;
     private long syncedEnd;
     /** Column family to the end offset of its last entry here. */
     private final Map<ColumnFamilyId, Long> dirty = new HashMap<>();
@@ -113,9 +115,13 @@ final class CommitLogSegment {
         if (f == null) throw new IOException("segment " + file + " is closed");
         long start = end;
         try {
-            f.seek(start);
+            if (!positioned) {
+                f.seek(start);
+                positioned = true;
+            }
             f.write(bytes, 0, length);
         } catch (IOException e) {
+            positioned = false;
             truncateQuietly(f, start, e);
             throw e;
         }
@@ -126,6 +132,7 @@ final class CommitLogSegment {
     void truncate(long offset) throws IOException {
         RandomAccessFile f = out;
         if (f == null) throw new IOException("segment " + file + " is closed");
+        positioned = false;
         f.setLength(offset);
         end = offset;
         syncedEnd = Math.min(syncedEnd, offset);

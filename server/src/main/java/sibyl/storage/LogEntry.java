@@ -2,6 +2,8 @@ package sibyl.storage;
 
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
+import sibyl.db.ResolvedMutation;
+import sibyl.db.ResolvedMutationSerializer;
 
 /**
  * One framed log entry: {@code length:int crc:int payload:byte[length]}, where crc is CRC32 over
@@ -15,15 +17,27 @@ final class LogEntry {
     private LogEntry() {
     }
 
-    static byte[] frame(byte[] payload) {
-        ByteBuffer b = ByteBuffer.allocate(OVERHEAD + payload.length);
-        b.putInt(payload.length).putInt(crc(payload.length, payload)).put(payload);
-        return b.array();
+    /** The entry of {@code mutation}, serialized straight into one array of the entry's length. */
+    static byte[] frame(ResolvedMutation mutation) {
+        int length = ResolvedMutationSerializer.serializedLength(mutation);
+        ByteBuffer b = ByteBuffer.allocate(Math.addExact(OVERHEAD, length));
+        b.position(OVERHEAD);
+        ResolvedMutationSerializer.serialize(mutation, b);
+        byte[] entry = b.array();
+        b.putInt(0, length);
+        CRC32 crc = new CRC32();
+        crc.update(entry, 0, 4);
+        crc.update(entry, OVERHEAD, length);
+        b.putInt(4, (int) crc.getValue());
+        return entry;
     }
 
     static int crc(int length, byte[] payload) {
         CRC32 crc = new CRC32();
-        crc.update(ByteBuffer.allocate(4).putInt(length).array());
+        crc.update(length >>> 24);
+        crc.update(length >>> 16);
+        crc.update(length >>> 8);
+        crc.update(length);
         crc.update(payload);
         return (int) crc.getValue();
     }

@@ -79,9 +79,13 @@ final class ThriftValidation {
 
     /** The ColumnPath of get and multiget: down to a column, or to a super column of a super CF. */
     CFMetaData validateColumnPath(String keyspace, ColumnPath path) throws InvalidRequestException {
-        CFMetaData cf = columnFamily(keyspace, path.getColumn_family());
-        byte[] superColumn = path.getSuper_column();
-        byte[] column = path.getColumn();
+        return validateColumnPath(keyspace, path.getColumn_family(), path.getSuper_column(), path.getColumn());
+    }
+
+    /** As {@link #validateColumnPath(String, ColumnPath)}, the path given by its parts (null for absent). */
+    private CFMetaData validateColumnPath(String keyspace, String cfName, byte[] superColumn, byte[] column)
+            throws InvalidRequestException {
+        CFMetaData cf = columnFamily(keyspace, cfName);
         if (!cf.isSuper()) {
             if (superColumn != null) {
                 throw new InvalidRequestException("supercolumn parameter is invalid for standard CF " + cf.name());
@@ -237,13 +241,12 @@ final class ThriftValidation {
         // column family exists, so a typo is reported rather than silently ignored.
         columnFamily(keyspace, cfName);
         if (cosc.isSetColumn()) {
-            Column c = cosc.getColumn();
-            validateColumnPath(keyspace, new ColumnPath(cfName).setColumn(c.getName()));
+            validateColumnPath(keyspace, cfName, null, cosc.getColumn().getName());
         }
         if (cosc.isSetSuper_column()) {
             SuperColumn sc = cosc.getSuper_column();
             for (Column c : sc.getColumns()) {
-                validateColumnPath(keyspace, new ColumnPath(cfName).setSuper_column(sc.getName()).setColumn(c.getName()));
+                validateColumnPath(keyspace, cfName, sc.getName(), c.getName());
             }
         }
     }

@@ -10,10 +10,15 @@ import org.apache.thrift.transport.TTransportException;
  * Public so the benchmarks encode exactly as replies are encoded.
  */
 public final class ByteBufTransport extends TTransport {
-    private final ByteBuf out;
+    private ByteBuf out;
 
     public ByteBufTransport(ByteBuf out) {
         this.out = out;
+    }
+
+    /** Appends to {@code buffer} from now on (a {@link CallCodec} reuses its transport); null for none. */
+    void target(ByteBuf buffer) {
+        this.out = buffer;
     }
 
     @Override

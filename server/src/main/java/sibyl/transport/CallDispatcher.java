@@ -58,6 +58,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private Connection connection;
     private TProcessor processor;
+    private CallCodec codec;
     /** Written by the worker running this connection's call, read on the event loop once it has finished. */
     private ByteBuf replyBuffer;
     private boolean callRunning;
@@ -83,6 +84,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
         this.ctx = ctx;
         connection = new Connection(ctx.channel().remoteAddress());
         replyBuffer = Unpooled.buffer(INITIAL_REPLY_BYTES);
+        codec = runner.newCodec();
         try {
             processor = processorFactory.newProcessor(connection);
             if (processor == null) {
@@ -198,7 +200,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
         ByteBuf reply = ctx.alloc().ioBuffer(INITIAL_REPLY_BYTES);
         boolean replied;
         try {
-            replied = runner.run(processor, call, reply, connection.remoteAddress());
+            replied = runner.run(processor, codec, call, reply, connection.remoteAddress());
         } catch (Throwable t) { // only a fatal error gets out of the runner
             reply.release();
             budget.release(call.heldBytes());
@@ -229,7 +231,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
         boolean replied = false;
         Throwable failure = null;
         try {
-            replied = runner.run(processor, call, replyBuffer, connection.remoteAddress());
+            replied = runner.run(processor, codec, call, replyBuffer, connection.remoteAddress());
         } catch (Throwable t) { // only a fatal error gets out of the runner
             failure = t;
         }
@@ -256,6 +258,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
             reply.writeBytes(replyBuffer, replyBuffer.readerIndex(), replyBuffer.readableBytes());
             if (replyBuffer.capacity() > MAX_KEPT_REPLY_BYTES) {
                 replyBuffer = Unpooled.buffer(INITIAL_REPLY_BYTES);
+        codec = runner.newCodec();
             }
             ctx.writeAndFlush(reply); // on a closed channel the write fails and releases the reply
         }

@@ -11,7 +11,6 @@ import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TProtocol;
-import org.apache.thrift.transport.TMemoryInputTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,22 +41,27 @@ final class CallRunner {
                 .build();
     }
 
+    /** The protocol objects for one connection's calls. */
+    CallCodec newCodec() {
+        return new CallCodec(inputConfiguration, maxMessageBytes);
+    }
+
     /**
      * Writes the reply into {@code reply}, which is cleared first: length-prefixed if the call came framed.
      *
+     * @param codec the connection's codec; not in use by another call
      * @param reply a buffer of the caller's, reused from call to call: the connection's reply buffer (see
      *              {@link CallDispatcher})
      * @return whether there is a reply; false for a oneway call
      * @throws VirtualMachineError a fatal error out of the processor (other than a stack overflow, which has unwound)
      */
-    boolean run(TProcessor processor, ThriftCall call, ByteBuf reply, SocketAddress peer) {
+    boolean run(TProcessor processor, CallCodec codec, ThriftCall call, ByteBuf reply, SocketAddress peer) {
         int bodyStart = call.mode() == WireMode.FRAMED ? WireMode.FRAME_HEADER_BYTES : 0;
         reply.clear();
         reply.writeZero(bodyStart);
-        TProtocol out = new TBinaryProtocol(new ByteBufTransport(reply));
+        TProtocol in = codec.begin(call.message(), reply);
+        TProtocol out = codec.out();
         try {
-            TProtocol in = new TBinaryProtocol(new TMemoryInputTransport(inputConfiguration, call.message()),
-                    maxMessageBytes, maxMessageBytes, false, true);
             processor.process(in, out);
         } catch (TTransportException e) {
             // The handler does no I/O, so this came from reading the message: the generated readers check a
@@ -79,6 +83,8 @@ final class CallRunner {
                 writeException(out, call, TApplicationException.INTERNAL_ERROR,
                         "Internal error processing " + call.methodName());
             }
+        } finally {
+            codec.end();
         }
         if (reply.writerIndex() == bodyStart) {
             return false;

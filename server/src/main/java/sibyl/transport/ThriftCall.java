@@ -1,6 +1,5 @@
 package sibyl.transport;
 
-import java.nio.charset.StandardCharsets;
 import org.apache.thrift.protocol.TMessageType;
 
 /**
@@ -9,21 +8,18 @@ import org.apache.thrift.protocol.TMessageType;
  * @param mode    how the connection frames its messages, and so its replies
  * @param message the message bytes, header included, frame length excluded. Owned by the call: the processor may
  *                hand out views of it (libthrift reads binary fields as ByteBuffers wrapping this array), which
- *                stay valid for as long as anyone holds them. For a refused call, only the method name.
+ *                stay valid for as long as anyone holds them. Empty for a refused call.
+ * @param methodName the method the header names
  * @param refused whether the message was dropped, unread, because the server held too many request bytes: the
  *                call is answered with an overload error instead of being run. A refused call holds none of the
  *                {@link RequestBudget}; any other holds {@code message.length} bytes of it until it has run.
  */
-record ThriftCall(WireMode mode, byte[] message, int nameOffset, int nameLength, byte messageType, int seqId,
-        boolean refused) {
+record ThriftCall(WireMode mode, byte[] message, String methodName, byte messageType, int seqId, boolean refused) {
+    private static final byte[] NO_MESSAGE = new byte[0];
 
     /** A call refused for overload, of which only the header is kept. */
-    static ThriftCall refused(WireMode mode, byte[] name, byte messageType, int seqId) {
-        return new ThriftCall(mode, name, 0, name.length, messageType, seqId, true);
-    }
-
-    String methodName() {
-        return new String(message, nameOffset, nameLength, StandardCharsets.UTF_8);
+    static ThriftCall refused(WireMode mode, String methodName, byte messageType, int seqId) {
+        return new ThriftCall(mode, NO_MESSAGE, methodName, messageType, seqId, true);
     }
 
     boolean isOneway() {

@@ -3,6 +3,8 @@ package sibyl.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,8 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
     private int discarded;
     /** The method name of the message being dropped, kept once its first bytes are discarded. */
     private byte[] droppedName;
+    private byte[] lastNameBytes = new byte[0];
+    private String lastName = "";
 
     /** @param overload where refusals for want of budget are logged; shared by all connections */
     ThriftMessageDecoder(int maxMessageBytes, RequestBudget budget, BurstLog overload) {
@@ -141,7 +145,7 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
         if (dropping) {
             byte[] name = droppedName != null ? droppedName : nameBytes(in, start);
             in.skipBytes(headerBytes + length - discarded);
-            return ThriftCall.refused(mode, name, scanner.messageType(), scanner.seqId());
+            return ThriftCall.refused(mode, methodName(name, 0, name.length), scanner.messageType(), scanner.seqId());
         }
         byte[] message = new byte[length];
         in.getBytes(start, message);
@@ -151,11 +155,12 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
         if (!budget.tryReserve(length)) {
             overload.event("Refusing Thrift calls: the server holds {} bytes of requests, its limit of {} is reached",
                     budget.held(), budget.limit());
-            return ThriftCall.refused(mode, nameBytes(message, 0), scanner.messageType(), scanner.seqId());
+            return ThriftCall.refused(mode, methodName(message, scanner.nameOffset(), scanner.nameLength()),
+                    scanner.messageType(), scanner.seqId());
         }
         overload.calm();
-        return new ThriftCall(mode, message, scanner.nameOffset(), scanner.nameLength(), scanner.messageType(),
-                scanner.seqId(), false);
+        return new ThriftCall(mode, message, methodName(message, scanner.nameOffset(), scanner.nameLength()),
+                scanner.messageType(), scanner.seqId(), false);
     }
 
     /** Reserves budget for all the bytes buffered; false, reserving nothing more, if the budget is spent. */
@@ -200,10 +205,16 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
         return name;
     }
 
-    private byte[] nameBytes(byte[] message, int start) {
-        byte[] name = new byte[scanner.nameLength()];
-        System.arraycopy(message, start + scanner.nameOffset(), name, 0, name.length);
-        return name;
+    /**
+     * The method name in {@code bytes}: the previous call's String when the name is the same, as it mostly is (a
+     * client tends to repeat one method), so that a call's name costs no allocation.
+     */
+    private String methodName(byte[] bytes, int offset, int length) {
+        if (!Arrays.equals(bytes, offset, offset + length, lastNameBytes, 0, lastNameBytes.length)) {
+            lastNameBytes = Arrays.copyOfRange(bytes, offset, offset + length);
+            lastName = new String(lastNameBytes, StandardCharsets.UTF_8);
+        }
+        return lastName;
     }
 
     private int checkFrameLength(int length) throws MalformedMessageException {

@@ -7,9 +7,7 @@ import static sibyl.db.TestSchema.KS;
 import static sibyl.db.TestSchema.b;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -146,10 +144,8 @@ class ColumnFamilySerializerTest {
         return back;
     }
 
-    private static byte[] serialize(ColumnFamily row) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ColumnFamilySerializer.serialize(row, new DataOutputStream(bytes));
-        return bytes.toByteArray();
+    private static byte[] serialize(ColumnFamily row) {
+        return ColumnFamilySerializer.serialize(row);
     }
 
     private static DataInputStream input(byte[] bytes) {

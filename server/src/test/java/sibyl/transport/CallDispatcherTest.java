@@ -87,8 +87,8 @@ class CallDispatcherTest {
         assertEquals(0, handedToWorkers.size());
 
         // The method's calls have lately taken 10 ms each on the network thread: it backs off for an hour.
-        ThriftCall slow = new ThriftCall(WireMode.FRAMED, "describe_version".getBytes(StandardCharsets.UTF_8), 0,
-                "describe_version".length(), TMessageType.CALL, 0, false);
+        ThriftCall slow = new ThriftCall(WireMode.FRAMED, "describe_version".getBytes(StandardCharsets.UTF_8),
+                "describe_version", TMessageType.CALL, 0, false);
         for (int i = 0; i < 32; i++) {
             long start = System.nanoTime();
             placement.ranOnNetworkThread(slow, start, start + 10_000_000);

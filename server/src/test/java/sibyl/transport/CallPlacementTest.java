@@ -77,6 +77,6 @@ class CallPlacementTest {
         byte[] name = method.getBytes(StandardCharsets.UTF_8);
         byte[] message = new byte[Math.max(messageBytes, name.length)];
         System.arraycopy(name, 0, message, 0, name.length);
-        return new ThriftCall(WireMode.FRAMED, message, 0, name.length, TMessageType.CALL, 1, false);
+        return new ThriftCall(WireMode.FRAMED, message, method, TMessageType.CALL, 1, false);
     }
 }

@@ -29,4 +29,10 @@ public final class UTF8Type extends BytesType {
             throw new MarshalException("invalid UTF8 bytes " + Arrays.toString(name));
         }
     }
+
+    /** Unlike the byte order it inherits, not every name is valid: decoding tells. */
+    @Override
+    public void validate(byte[] name) throws MarshalException {
+        getString(name);
+    }
 }
