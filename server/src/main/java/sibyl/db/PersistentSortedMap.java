@@ -1,5 +1,6 @@
 package sibyl.db;
 
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -9,6 +10,10 @@ import java.util.function.BinaryOperator;
  * An immutable sorted map: {@link #plus} returns a new map sharing all but O(log n) nodes with
  * the old one (an AVL tree with path copying). This is what lets a row change by one column in
  * O(log n) while every reader keeps iterating the exact version it started with, without locks.
+ *
+ * <p>Whole maps are built in O(n) from sorted entries ({@link Builder}) and two maps are merged
+ * by one walk over both ({@link #plusAll}) when one is not much smaller than the other: a row of
+ * n columns then costs n nodes, not the n·log n that n single inserts allocate on their paths.
  *
  * <p>Keys and values are never null. The comparator must be consistent for the map's lifetime.
  */
@@ -75,6 +80,84 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
         return new PersistentSortedMap<>(comparator, insert(root, key, value, combine), present ? size : size + 1);
     }
 
+    /**
+     * A map with the entries of both; on a key present in both, {@code combine.apply(this map's
+     * value, other's value)}. The two maps must share the comparator.
+     *
+     * <p>Costs O(m·log n) when {@code other} (m entries) is much smaller than this map (n),
+     * inserting its entries one by one and sharing the rest of this tree; otherwise O(n + m),
+     * merging the two in-order walks into a new balanced tree. The choice goes by which
+     * allocates fewer nodes: an insert copies about log n of them, a merge n + m.
+     */
+    public PersistentSortedMap<K, V> plusAll(PersistentSortedMap<K, V> other, BinaryOperator<V> combine) {
+        if (other.isEmpty()) return this;
+        if (isEmpty()) return other;
+        int n = size;
+        int m = other.size;
+        int pathLength = 32 - Integer.numberOfLeadingZeros(n); // about the depth of a new key
+        if ((long) m * pathLength < (long) n + m) {
+            PersistentSortedMap<K, V> result = this;
+            for (Walk w = other.new Walk(null, false); w.hasNext(); ) {
+                Node<K, V> e = w.nextNode();
+                result = result.plus(e.key, e.value, combine);
+            }
+            return result;
+        }
+        return merge(this, other, combine);
+    }
+
+    /** Both maps merged by one walk over each into sorted arrays, then built balanced. */
+    private static <K, V> PersistentSortedMap<K, V> merge(PersistentSortedMap<K, V> a, PersistentSortedMap<K, V> b,
+                                                          BinaryOperator<V> combine) {
+        Comparator<? super K> comparator = a.comparator;
+        Object[] keys = new Object[a.size + b.size];
+        Object[] values = new Object[keys.length];
+        int count = 0;
+        PersistentSortedMap<K, V>.Walk wa = a.new Walk(null, false);
+        PersistentSortedMap<K, V>.Walk wb = b.new Walk(null, false);
+        Node<K, V> x = wa.nextNode();
+        Node<K, V> y = wb.nextNode();
+        while (x != null && y != null) {
+            int c = comparator.compare(x.key, y.key);
+            if (c < 0) {
+                keys[count] = x.key;
+                values[count++] = x.value;
+                x = wa.nextNode();
+            } else if (c > 0) {
+                keys[count] = y.key;
+                values[count++] = y.value;
+                y = wb.nextNode();
+            } else {
+                keys[count] = x.key;
+                values[count++] = combine.apply(x.value, y.value);
+                x = wa.nextNode();
+                y = wb.nextNode();
+            }
+        }
+        for (; x != null; x = wa.nextNode()) {
+            keys[count] = x.key;
+            values[count++] = x.value;
+        }
+        for (; y != null; y = wb.nextNode()) {
+            keys[count] = y.key;
+            values[count++] = y.value;
+        }
+        return new PersistentSortedMap<>(comparator, build(keys, values, 0, count), count);
+    }
+
+    /**
+     * The subtree of entries {@code [from, to)} of arrays sorted by key, strictly ascending:
+     * the middle entry over the two halves, so sibling subtrees differ in size by at most one
+     * and in height by at most one, which is all the AVL invariant asks.
+     */
+    @SuppressWarnings("unchecked")
+    private static <K, V> Node<K, V> build(Object[] keys, Object[] values, int from, int to) {
+        if (from >= to) return null;
+        int mid = (from + to) >>> 1;
+        return new Node<>((K) keys[mid], (V) values[mid], build(keys, values, from, mid),
+                build(keys, values, mid + 1, to));
+    }
+
     /** The values in ascending key order. */
     @Override
     public Iterator<V> iterator() {
@@ -119,6 +202,30 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
                     new Node<>(r.key, r.value, rl.right, r.right));
         }
         return new Node<>(key, value, l, r);
+    }
+
+    /**
+     * Whether the tree holds its invariants: keys strictly ascending in order, every node's
+     * height right and its subtrees' heights within one of each other, and the size counted.
+     * For tests.
+     */
+    boolean isWellFormed() {
+        return checkedHeight(root, null, null) >= 0 && count(root) == size;
+    }
+
+    /** The height of a well-formed subtree with keys strictly between the bounds (null = none), else -1. */
+    private int checkedHeight(Node<K, V> n, K above, K below) {
+        if (n == null) return 0;
+        if (above != null && comparator.compare(n.key, above) <= 0) return -1;
+        if (below != null && comparator.compare(n.key, below) >= 0) return -1;
+        int hl = checkedHeight(n.left, above, n.key);
+        int hr = checkedHeight(n.right, n.key, below);
+        if (hl < 0 || hr < 0 || Math.abs(hl - hr) > 1 || n.height != 1 + Math.max(hl, hr)) return -1;
+        return n.height;
+    }
+
+    private static int count(Node<?, ?> n) {
+        return n == null ? 0 : 1 + count(n.left) + count(n.right);
     }
 
     private static int height(Node<?, ?> n) {
@@ -168,6 +275,12 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
         @Override
         public V next() {
             if (depth == 0) throw new NoSuchElementException();
+            return nextNode().value;
+        }
+
+        /** The next node, or null at the end. */
+        Node<K, V> nextNode() {
+            if (depth == 0) return null;
             Node<K, V> n = stack[--depth];
             stack[depth] = null;
             Node<K, V> m = descending ? n.left : n.right;
@@ -175,7 +288,124 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
                 push(m);
                 m = descending ? m.right : m.left;
             }
-            return n.value;
+            return n;
+        }
+    }
+
+    /**
+     * Collects entries in any order and builds the map at once: O(n) when they came in strictly
+     * ascending key order (as a row read back from disk or a log does) or strictly descending
+     * (a reversed slice), else O(n·log n) for one sort. Entries with equal keys are combined in the order they were put, as a sequence of
+     * {@link #plus} calls would. Not thread-safe; {@link #build} may be called again after more
+     * entries are put, and then builds from all of them.
+     */
+    public static final class Builder<K, V> {
+        private final Comparator<? super K> comparator;
+        private final BinaryOperator<V> combine;
+        private Object[] keys;
+        private Object[] values;
+        private int count;
+        private boolean ascending = true;
+        private boolean descending = true;
+
+        public Builder(Comparator<? super K> comparator, BinaryOperator<V> combine, int expectedSize) {
+            this.comparator = comparator;
+            this.combine = combine;
+            int capacity = Math.max(4, expectedSize);
+            this.keys = new Object[capacity];
+            this.values = new Object[capacity];
+        }
+
+        @SuppressWarnings("unchecked")
+        public Builder<K, V> put(K key, V value) {
+            if (key == null || value == null) throw new NullPointerException("null key or value");
+            if (count == keys.length) {
+                keys = Arrays.copyOf(keys, count * 2);
+                values = Arrays.copyOf(values, count * 2);
+            }
+            if (count > 0 && (ascending || descending)) {
+                int c = comparator.compare((K) keys[count - 1], key);
+                if (c >= 0) ascending = false;
+                if (c <= 0) descending = false;
+            }
+            keys[count] = key;
+            values[count++] = value;
+            return this;
+        }
+
+        public int size() {
+            return count;
+        }
+
+        public PersistentSortedMap<K, V> build() {
+            if (!ascending) {
+                if (descending) reverse();
+                else sortAndCombine();
+            }
+            return new PersistentSortedMap<>(comparator, PersistentSortedMap.build(keys, values, 0, count), count);
+        }
+
+        private void reverse() {
+            for (int i = 0, j = count - 1; i < j; i++, j--) {
+                Object k = keys[i];
+                keys[i] = keys[j];
+                keys[j] = k;
+                Object v = values[i];
+                values[i] = values[j];
+                values[j] = v;
+            }
+            ascending = true;
+            descending = count <= 1;
+        }
+
+        /**
+         * Sorts the entries by key, stably (a merge sort of their positions), then folds each run
+         * of equal keys into one entry, earliest first.
+         */
+        @SuppressWarnings("unchecked")
+        private void sortAndCombine() {
+            int[] order = new int[count];
+            for (int i = 0; i < count; i++) order[i] = i;
+            mergeSort(order, new int[count], 0, count);
+            Object[] sortedKeys = new Object[count];
+            Object[] sortedValues = new Object[count];
+            int n = 0;
+            for (int i : order) {
+                K key = (K) keys[i];
+                V value = (V) values[i];
+                if (n > 0 && comparator.compare((K) sortedKeys[n - 1], key) == 0) {
+                    sortedValues[n - 1] = combine.apply((V) sortedValues[n - 1], value);
+                } else {
+                    sortedKeys[n] = key;
+                    sortedValues[n++] = value;
+                }
+            }
+            keys = sortedKeys;
+            values = sortedValues;
+            count = n;
+            ascending = true;
+            descending = count <= 1;
+        }
+
+        /** Sorts {@code order[from, to)} by the keys at those positions, stably; {@code scratch} as long. */
+        @SuppressWarnings("unchecked")
+        private void mergeSort(int[] order, int[] scratch, int from, int to) {
+            if (to - from < 2) return;
+            int mid = (from + to) >>> 1;
+            mergeSort(order, scratch, from, mid);
+            mergeSort(order, scratch, mid, to);
+            if (comparator.compare((K) keys[order[mid - 1]], (K) keys[order[mid]]) <= 0) return; // in order already
+            System.arraycopy(order, from, scratch, from, to - from);
+            int i = from;
+            int j = mid;
+            for (int k = from; k < to; k++) {
+                // Ties take the left (earlier) position first: that is what keeps the sort stable.
+                if (j >= to || (i < mid && comparator.compare((K) keys[scratch[i]], (K) keys[scratch[j]]) <= 0)) {
+                    order[k] = scratch[i++];
+                } else {
+                    order[k] = scratch[j++];
+                }
+            }
         }
     }
 }

@@ -313,9 +313,10 @@ public final class SSTableReader implements RowSource {
     }
 
     ColumnFamily rowOf(RowHeader header, List<Cell> cells) {
-        ColumnFamily row = ColumnFamily.empty(metadata).withDeletion(header.markedForDeleteAt(), header.localDeletionTime());
-        for (Cell c : cells) row = row.withCell(c);
-        return row;
+        ColumnFamily.Builder row = ColumnFamily.builder(metadata, cells.size())
+                .delete(header.markedForDeleteAt(), header.localDeletionTime());
+        for (Cell c : cells) row.add(c);
+        return row.build();
     }
 
     DecoratedKey decorate(String key) {
