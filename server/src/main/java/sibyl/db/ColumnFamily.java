@@ -176,6 +176,11 @@ public final class ColumnFamily {
             return this;
         }
 
+        /** Cells added so far, before cells of equal names are reconciled. */
+        public int size() {
+            return cells.size();
+        }
+
         /** The row tombstone so far, as {@link ColumnFamily#markedForDeleteAt}. */
         public long markedForDeleteAt() {
             return markedForDeleteAt;

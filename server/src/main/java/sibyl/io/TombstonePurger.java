@@ -30,6 +30,13 @@ final class TombstonePurger {
 
     /** The row to write, or null when nothing of it needs keeping. */
     ColumnFamily purge(ColumnFamily row) {
+        // Most rows hold nothing to drop (no tombstone, nothing shadowed): those are written as they are.
+        if (keepsAll(row)) return row.isEmpty() ? null : row;
+        return rebuild(row);
+    }
+
+    /** {@link #purge} the long way: every row rebuilt from the parts it keeps. Package-private for tests. */
+    ColumnFamily rebuild(ColumnFamily row) {
         long rowShadow = row.markedForDeleteAt();
         ColumnFamily.Builder kept = ColumnFamily.builder(row.metadata(), row.cellCount());
         if (row.isMarkedForDelete() && !expired(row.localDeletionTime())) {
@@ -41,6 +48,29 @@ final class TombstonePurger {
         }
         ColumnFamily built = kept.build();
         return built.isEmpty() ? null : built;
+    }
+
+    /** Whether {@link #purge} would keep every part of {@code row}, so that it may skip rebuilding it. */
+    private boolean keepsAll(ColumnFamily row) {
+        if (row.isMarkedForDelete() && expired(row.localDeletionTime())) return false;
+        long rowShadow = row.markedForDeleteAt();
+        for (Cell cell : row.cells()) {
+            if (cell instanceof Column c) {
+                if (keep(c, rowShadow) == null) return false;
+            } else {
+                SuperColumn sc = (SuperColumn) cell;
+                // Rebuilt whenever its tombstone would go or hides nothing beyond the row's; or a subcolumn goes.
+                if (sc.isMarkedForDelete() && (sc.markedForDeleteAt() <= rowShadow || expired(sc.localDeletionTime()))) {
+                    return false;
+                }
+                if (sc.subcolumnCount() == 0 && !sc.isMarkedForDelete()) return false;
+                long shadow = Math.max(rowShadow, sc.markedForDeleteAt());
+                for (Column c : sc.subcolumns()) {
+                    if (keep(c, shadow) == null) return false;
+                }
+            }
+        }
+        return true;
     }
 
     private Column keep(Column c, long shadow) {
