@@ -305,7 +305,14 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
         private Object[] keys;
         private Object[] values;
         private int count;
-        private boolean ascending = true;
+        /**
+         * Where each run of strictly ascending keys starts, in put order: what the one comparison
+         * of each key with the one before it finds, so that the sort merges these runs instead
+         * of starting from single entries (a batch's names often come in ascending stretches).
+         */
+        private int[] runStarts = new int[4];
+        private int runs;
+        /** Every key below the one before it: the entries are the reverse of a sorted row. */
         private boolean descending = true;
 
         public Builder(Comparator<? super K> comparator, BinaryOperator<V> combine, int expectedSize) {
@@ -323,11 +330,12 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
                 keys = Arrays.copyOf(keys, count * 2);
                 values = Arrays.copyOf(values, count * 2);
             }
-            if (count > 0 && (ascending || descending)) {
-                int c = comparator.compare((K) keys[count - 1], key);
-                if (c >= 0) ascending = false;
-                if (c <= 0) descending = false;
+            int c = count == 0 ? 1 : comparator.compare((K) keys[count - 1], key);
+            if (c >= 0) {
+                if (runs == runStarts.length) runStarts = Arrays.copyOf(runStarts, runs * 2);
+                runStarts[runs++] = count;
             }
+            if (c <= 0) descending = false;
             keys[count] = key;
             values[count++] = value;
             return this;
@@ -338,9 +346,11 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
         }
 
         public PersistentSortedMap<K, V> build() {
-            if (!ascending) {
+            if (runs > 1) {
                 if (descending) reverse();
                 else sortAndCombine();
+                runs = 1;
+                descending = count <= 1;
             }
             return new PersistentSortedMap<>(comparator, PersistentSortedMap.build(keys, values, 0, count), count);
         }
@@ -354,26 +364,56 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
                 values[i] = values[j];
                 values[j] = v;
             }
-            ascending = true;
-            descending = count <= 1;
         }
 
         /**
-         * Sorts the entries by key, stably (a merge sort of their positions), then folds each run
+         * Sorts the entries by key, stably, merging neighbouring runs of positions until one is
+         * left (ties go to the earlier run); then, if any merge met equal keys, folds each stretch
          * of equal keys into one entry, earliest first.
          */
         @SuppressWarnings("unchecked")
         private void sortAndCombine() {
             int[] order = new int[count];
             for (int i = 0; i < count; i++) order[i] = i;
-            mergeSort(order, new int[count], 0, count);
+            int[] scratch = new int[count];
+            int[] bounds = Arrays.copyOf(runStarts, runs + 1);
+            bounds[runs] = count;
+            int runCount = runs;
+            boolean equalKeys = false;
+            while (runCount > 1) {
+                int merged = 0;
+                for (int r = 0; r < runCount; r += 2) {
+                    int from = bounds[r];
+                    int mid = bounds[Math.min(r + 1, runCount)];
+                    int to = bounds[Math.min(r + 2, runCount)];
+                    int i = from;
+                    int j = mid;
+                    for (int k = from; k < to; k++) {
+                        if (j >= to) {
+                            scratch[k] = order[i++];
+                        } else if (i >= mid) {
+                            scratch[k] = order[j++];
+                        } else {
+                            int c = comparator.compare((K) keys[order[i]], (K) keys[order[j]]);
+                            if (c == 0) equalKeys = true;
+                            scratch[k] = c <= 0 ? order[i++] : order[j++];
+                        }
+                    }
+                    bounds[merged++] = from;
+                }
+                bounds[merged] = count;
+                runCount = merged;
+                int[] t = order;
+                order = scratch;
+                scratch = t;
+            }
             Object[] sortedKeys = new Object[count];
             Object[] sortedValues = new Object[count];
             int n = 0;
             for (int i : order) {
                 K key = (K) keys[i];
                 V value = (V) values[i];
-                if (n > 0 && comparator.compare((K) sortedKeys[n - 1], key) == 0) {
+                if (equalKeys && n > 0 && comparator.compare((K) sortedKeys[n - 1], key) == 0) {
                     sortedValues[n - 1] = combine.apply((V) sortedValues[n - 1], value);
                 } else {
                     sortedKeys[n] = key;
@@ -383,29 +423,6 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
             keys = sortedKeys;
             values = sortedValues;
             count = n;
-            ascending = true;
-            descending = count <= 1;
-        }
-
-        /** Sorts {@code order[from, to)} by the keys at those positions, stably; {@code scratch} as long. */
-        @SuppressWarnings("unchecked")
-        private void mergeSort(int[] order, int[] scratch, int from, int to) {
-            if (to - from < 2) return;
-            int mid = (from + to) >>> 1;
-            mergeSort(order, scratch, from, mid);
-            mergeSort(order, scratch, mid, to);
-            if (comparator.compare((K) keys[order[mid - 1]], (K) keys[order[mid]]) <= 0) return; // in order already
-            System.arraycopy(order, from, scratch, from, to - from);
-            int i = from;
-            int j = mid;
-            for (int k = from; k < to; k++) {
-                // Ties take the left (earlier) position first: that is what keeps the sort stable.
-                if (j >= to || (i < mid && comparator.compare((K) keys[scratch[i]], (K) keys[scratch[j]]) <= 0)) {
-                    order[k] = scratch[i++];
-                } else {
-                    order[k] = scratch[j++];
-                }
-            }
         }
     }
 }
