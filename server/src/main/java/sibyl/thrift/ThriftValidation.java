@@ -75,6 +75,16 @@ final class ThriftValidation {
                 new InvalidRequestException("unconfigured columnfamily " + cfName));
     }
 
+    /**
+     * The column family, looked up once for the many names of a batch; null when the keyspace or
+     * the column family is unknown or the name empty. Then the checks given it look it up again,
+     * and report the problem at the point of the request where 0.6 did.
+     */
+    CFMetaData knownColumnFamily(String keyspace, String cfName) {
+        if (cfName == null || cfName.isEmpty()) return null;
+        return storage.keyspace(keyspace).flatMap(ks -> ks.columnFamily(cfName)).orElse(null);
+    }
+
     // ---- paths and parents
 
     /** The ColumnPath of get and multiget: down to a column, or to a super column of a super CF. */
@@ -234,15 +244,18 @@ final class ThriftValidation {
 
     // ---- writes
 
-    /** One ColumnOrSuperColumn of batch_insert or batch_mutate, for column family {@code cfName}. */
-    void validateColumnOrSuperColumn(String keyspace, String cfName, ColumnOrSuperColumn cosc)
+    /**
+     * One ColumnOrSuperColumn of batch_insert or batch_mutate, for column family {@code cfName}:
+     * {@code known} when {@link #knownColumnFamily} found it, else null.
+     */
+    void validateColumnOrSuperColumn(String keyspace, String cfName, CFMetaData known, ColumnOrSuperColumn cosc)
             throws InvalidRequestException {
         if (!cosc.isSetColumn() && !cosc.isSetSuper_column()) {
             throw new InvalidRequestException("ColumnOrSuperColumn must have one or both of Column or SuperColumn");
         }
         // 0.6 skipped every check for a super column without subcolumns; Sibyl still insists the
         // column family exists, so a typo is reported rather than silently ignored.
-        CFMetaData cf = columnFamily(keyspace, cfName);
+        CFMetaData cf = known != null ? known : columnFamily(keyspace, cfName);
         // The names are read from the structs' fields: the generated getters copy them, twice.
         if (cosc.isSetColumn()) {
             validateColumnPath(cf, null, cosc.column.name);
@@ -255,15 +268,16 @@ final class ThriftValidation {
         }
     }
 
-    /** One Mutation of batch_mutate. */
-    void validateMutation(String keyspace, String cfName, Mutation mutation) throws InvalidRequestException {
+    /** One Mutation of batch_mutate; {@code known} as for {@link #validateColumnOrSuperColumn}. */
+    void validateMutation(String keyspace, String cfName, CFMetaData known, Mutation mutation)
+            throws InvalidRequestException {
         boolean write = mutation.isSetColumn_or_supercolumn();
         boolean delete = mutation.isSetDeletion();
         if (write && delete) {
             throw new InvalidRequestException("Mutation may have either a ColumnOrSuperColumn or a Deletion, but not both");
         }
-        if (write) validateColumnOrSuperColumn(keyspace, cfName, mutation.getColumn_or_supercolumn());
-        else if (delete) validateDeletion(keyspace, cfName, mutation.getDeletion());
+        if (write) validateColumnOrSuperColumn(keyspace, cfName, known, mutation.column_or_supercolumn);
+        else if (delete) validateDeletion(keyspace, cfName, known, mutation.getDeletion());
         else throw new InvalidRequestException("Mutation must have one ColumnOrSuperColumn or one Deletion");
     }
 
@@ -275,8 +289,9 @@ final class ThriftValidation {
      * selects, and last, a super column name no super column can have is refused (0.6 wrote a
      * tombstone for it).
      */
-    private void validateDeletion(String keyspace, String cfName, Deletion deletion) throws InvalidRequestException {
-        CFMetaData cf = columnFamily(keyspace, cfName);
+    private void validateDeletion(String keyspace, String cfName, CFMetaData known, Deletion deletion)
+            throws InvalidRequestException {
+        CFMetaData cf = known != null ? known : columnFamily(keyspace, cfName);
         byte[] superColumn = deletion.getSuper_column();
         SlicePredicate predicate = deletion.getPredicate();
         if (predicate != null) {
