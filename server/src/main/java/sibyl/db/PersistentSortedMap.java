@@ -11,9 +11,11 @@ import java.util.function.BinaryOperator;
  * the old one (an AVL tree with path copying). This is what lets a row change by one column in
  * O(log n) while every reader keeps iterating the exact version it started with, without locks.
  *
- * <p>Whole maps are built in O(n) from sorted entries ({@link Builder}) and two maps are merged
- * by one walk over both ({@link #plusAll}) when one is not much smaller than the other: a row of
- * n columns then costs n nodes, not the n·log n that n single inserts allocate on their paths.
+ * <p>A map made whole ({@link Builder}, or two maps merged by {@link #plusAll}) is kept as two
+ * sorted arrays instead, searched by bisection: a row of n columns then costs two arrays, not n
+ * nodes (nor the n·log n nodes that n single inserts allocate on their paths). Such a map turns
+ * into a tree, in O(n), only when something is inserted into it; most rows never are (a batch's
+ * delta, a row read back from a log or an SSTable, a compacted row).
  *
  * <p>Keys and values are never null. The comparator must be consistent for the map's lifetime.
  */
@@ -35,13 +37,33 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
     }
 
     private final Comparator<? super K> comparator;
-    private final Node<K, V> root;
     private final int size;
+    /** The entries when the map is a tree; null when it is empty or arrays. */
+    private final Node<K, V> root;
+    /** The entries when the map is arrays, strictly ascending by key in [0, size); else null. Never changed. */
+    private final Object[] keys;
+    private final Object[] values;
+    /**
+     * For a map of arrays, the same entries as a tree, made for the first insert and kept for
+     * the next. Set without synchronization: two threads may each build one, and a thread that
+     * sees another's sees it whole, because nodes have only final fields.
+     */
+    private Node<K, V> tree;
 
     private PersistentSortedMap(Comparator<? super K> comparator, Node<K, V> root, int size) {
         this.comparator = comparator;
         this.root = root;
         this.size = size;
+        this.keys = null;
+        this.values = null;
+    }
+
+    private PersistentSortedMap(Comparator<? super K> comparator, Object[] keys, Object[] values, int size) {
+        this.comparator = comparator;
+        this.root = null;
+        this.size = size;
+        this.keys = keys;
+        this.values = values;
     }
 
     public static <K, V> PersistentSortedMap<K, V> empty(Comparator<? super K> comparator) {
@@ -61,7 +83,12 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
     }
 
     /** The value under {@code key}, or null. */
+    @SuppressWarnings("unchecked")
     public V get(K key) {
+        if (keys != null) {
+            int i = indexOf(key);
+            return i >= 0 ? (V) values[i] : null;
+        }
         Node<K, V> n = root;
         while (n != null) {
             int c = comparator.compare(key, n.key);
@@ -77,7 +104,7 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
      */
     public PersistentSortedMap<K, V> plus(K key, V value, BinaryOperator<V> combine) {
         boolean present = get(key) != null;
-        return new PersistentSortedMap<>(comparator, insert(root, key, value, combine), present ? size : size + 1);
+        return new PersistentSortedMap<>(comparator, insert(tree(), key, value, combine), present ? size : size + 1);
     }
 
     /**
@@ -85,9 +112,9 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
      * value, other's value)}. The two maps must share the comparator.
      *
      * <p>Costs O(m·log n) when {@code other} (m entries) is much smaller than this map (n),
-     * inserting its entries one by one and sharing the rest of this tree; otherwise O(n + m),
-     * merging the two in-order walks into a new balanced tree. The choice goes by which
-     * allocates fewer nodes: an insert copies about log n of them, a merge n + m.
+     * inserting its entries one by one into this tree; otherwise O(n + m), merging the two in
+     * order into new arrays. The choice goes by which allocates less: an insert copies about
+     * log n nodes, a merge two arrays of n + m.
      */
     public PersistentSortedMap<K, V> plusAll(PersistentSortedMap<K, V> other, BinaryOperator<V> combine) {
         if (other.isEmpty()) return this;
@@ -97,52 +124,65 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
         int pathLength = 32 - Integer.numberOfLeadingZeros(n); // about the depth of a new key
         if ((long) m * pathLength < (long) n + m) {
             PersistentSortedMap<K, V> result = this;
-            for (Walk w = other.new Walk(null, false); w.hasNext(); ) {
-                Node<K, V> e = w.nextNode();
-                result = result.plus(e.key, e.value, combine);
-            }
+            for (Cursor c = other.cursor(null, false); c.advance(); ) result = result.plus(c.key, c.value, combine);
             return result;
         }
         return merge(this, other, combine);
     }
 
-    /** Both maps merged by one walk over each into sorted arrays, then built balanced. */
+    /** Both maps merged by one walk over each, into arrays. */
     private static <K, V> PersistentSortedMap<K, V> merge(PersistentSortedMap<K, V> a, PersistentSortedMap<K, V> b,
                                                           BinaryOperator<V> combine) {
         Comparator<? super K> comparator = a.comparator;
         Object[] keys = new Object[a.size + b.size];
         Object[] values = new Object[keys.length];
         int count = 0;
-        PersistentSortedMap<K, V>.Walk wa = a.new Walk(null, false);
-        PersistentSortedMap<K, V>.Walk wb = b.new Walk(null, false);
-        Node<K, V> x = wa.nextNode();
-        Node<K, V> y = wb.nextNode();
-        while (x != null && y != null) {
+        PersistentSortedMap<K, V>.Cursor x = a.cursor(null, false);
+        PersistentSortedMap<K, V>.Cursor y = b.cursor(null, false);
+        boolean moreX = x.advance();
+        boolean moreY = y.advance();
+        while (moreX && moreY) {
             int c = comparator.compare(x.key, y.key);
             if (c < 0) {
                 keys[count] = x.key;
                 values[count++] = x.value;
-                x = wa.nextNode();
+                moreX = x.advance();
             } else if (c > 0) {
                 keys[count] = y.key;
                 values[count++] = y.value;
-                y = wb.nextNode();
+                moreY = y.advance();
             } else {
                 keys[count] = x.key;
                 values[count++] = combine.apply(x.value, y.value);
-                x = wa.nextNode();
-                y = wb.nextNode();
+                moreX = x.advance();
+                moreY = y.advance();
             }
         }
-        for (; x != null; x = wa.nextNode()) {
+        for (; moreX; moreX = x.advance()) {
             keys[count] = x.key;
             values[count++] = x.value;
         }
-        for (; y != null; y = wb.nextNode()) {
+        for (; moreY; moreY = y.advance()) {
             keys[count] = y.key;
             values[count++] = y.value;
         }
-        return new PersistentSortedMap<>(comparator, build(keys, values, 0, count), count);
+        // Exactly sized: a merged row may live on in a memtable.
+        if (count < keys.length) {
+            keys = Arrays.copyOf(keys, count);
+            values = Arrays.copyOf(values, count);
+        }
+        return new PersistentSortedMap<>(comparator, keys, values, count);
+    }
+
+    /** This map's entries as a tree: its own, or the one made of its arrays. */
+    private Node<K, V> tree() {
+        if (keys == null) return root;
+        Node<K, V> t = tree;
+        if (t == null) {
+            t = build(keys, values, 0, size);
+            tree = t;
+        }
+        return t;
     }
 
     /**
@@ -158,6 +198,21 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
                 build(keys, values, mid + 1, to));
     }
 
+    /** Where {@code key} is in the arrays, or -(where it would go) - 1, as Arrays.binarySearch. */
+    @SuppressWarnings("unchecked")
+    private int indexOf(K key) {
+        int low = 0;
+        int high = size - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            int c = comparator.compare((K) keys[mid], key);
+            if (c < 0) low = mid + 1;
+            else if (c > 0) high = mid - 1;
+            else return mid;
+        }
+        return -(low + 1);
+    }
+
     /** The values in ascending key order. */
     @Override
     public Iterator<V> iterator() {
@@ -166,12 +221,16 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
 
     /** Values with keys >= {@code from} in ascending order; null {@code from} = from the first. */
     public Iterator<V> ascendingFrom(K from) {
-        return new Walk(from, false);
+        return cursor(from, false);
     }
 
     /** Values with keys <= {@code from} in descending order; null {@code from} = from the last. */
     public Iterator<V> descendingFrom(K from) {
-        return new Walk(from, true);
+        return cursor(from, true);
+    }
+
+    private Cursor cursor(K from, boolean descending) {
+        return keys != null ? new ArrayWalk(from, descending) : new Walk(from, descending);
     }
 
     private Node<K, V> insert(Node<K, V> n, K key, V value, BinaryOperator<V> combine) {
@@ -205,12 +264,26 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
     }
 
     /**
-     * Whether the tree holds its invariants: keys strictly ascending in order, every node's
-     * height right and its subtrees' heights within one of each other, and the size counted.
+     * Whether the map holds its invariants: keys strictly ascending in order; for a tree, every
+     * node's height right and its subtrees' heights within one of each other; the size counted.
      * For tests.
      */
+    @SuppressWarnings("unchecked")
     boolean isWellFormed() {
+        if (keys != null) {
+            if (keys.length < size || values.length < size) return false;
+            for (int i = 1; i < size; i++) {
+                if (comparator.compare((K) keys[i - 1], (K) keys[i]) >= 0) return false;
+            }
+            Node<K, V> t = tree;
+            return t == null || checkedHeight(t, null, null) >= 0 && count(t) == size;
+        }
         return checkedHeight(root, null, null) >= 0 && count(root) == size;
+    }
+
+    /** Whether the map is kept as arrays rather than a tree. For tests. */
+    boolean isArrays() {
+        return keys != null;
     }
 
     /** The height of a well-formed subtree with keys strictly between the bounds (null = none), else -1. */
@@ -232,12 +305,60 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
         return n == null ? 0 : n.height;
     }
 
+    /** Walks entries in order from a bound; {@link #advance} moves to the next and exposes it. */
+    private abstract class Cursor implements Iterator<V> {
+        /** The entry last advanced to. */
+        K key;
+        V value;
+
+        /** Moves to the next entry; false when there is none. */
+        abstract boolean advance();
+
+        @Override
+        public V next() {
+            if (!advance()) throw new NoSuchElementException();
+            return value;
+        }
+    }
+
+    /** A walk over the arrays, from the bound found by bisection. */
+    private final class ArrayWalk extends Cursor {
+        private final boolean descending;
+        private int next;
+
+        ArrayWalk(K from, boolean descending) {
+            this.descending = descending;
+            if (from == null) {
+                next = descending ? size - 1 : 0;
+            } else {
+                int i = indexOf(from);
+                // Not there: -i - 1 is the first key above it, and the one before is the last below.
+                next = i >= 0 ? i : descending ? -i - 2 : -i - 1;
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return descending ? next >= 0 : next < size;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        boolean advance() {
+            if (!hasNext()) return false;
+            key = (K) keys[next];
+            value = (V) values[next];
+            next += descending ? -1 : 1;
+            return true;
+        }
+    }
+
     /**
-     * In-order walk from a bound, keeping the path still to visit on a stack. The stack never
-     * holds more nodes than the tree is high, so it is an array of that size: rows are iterated
-     * on every write (to log and measure them), and most rows are small.
+     * In-order walk of the tree from a bound, keeping the path still to visit on a stack. The
+     * stack never holds more nodes than the tree is high, so it is an array of that size: rows
+     * are iterated on every write (to log and measure them), and most rows are small.
      */
-    private final class Walk implements Iterator<V> {
+    private final class Walk extends Cursor {
         private final Node<K, V>[] stack;
         private int depth;
         private final boolean descending;
@@ -273,14 +394,8 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
         }
 
         @Override
-        public V next() {
-            if (depth == 0) throw new NoSuchElementException();
-            return nextNode().value;
-        }
-
-        /** The next node, or null at the end. */
-        Node<K, V> nextNode() {
-            if (depth == 0) return null;
+        boolean advance() {
+            if (depth == 0) return false;
             Node<K, V> n = stack[--depth];
             stack[depth] = null;
             Node<K, V> m = descending ? n.left : n.right;
@@ -288,7 +403,9 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
                 push(m);
                 m = descending ? m.right : m.left;
             }
-            return n;
+            key = n.key;
+            value = n.value;
+            return true;
         }
     }
 
@@ -314,6 +431,8 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
         private int runs;
         /** Every key below the one before it: the entries are the reverse of a sorted row. */
         private boolean descending = true;
+        /** The arrays belong to a map built from them too: copy them before changing them. */
+        private boolean shared;
 
         public Builder(Comparator<? super K> comparator, BinaryOperator<V> combine, int expectedSize) {
             this.comparator = comparator;
@@ -326,9 +445,11 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
         @SuppressWarnings("unchecked")
         public Builder<K, V> put(K key, V value) {
             if (key == null || value == null) throw new NullPointerException("null key or value");
-            if (count == keys.length) {
-                keys = Arrays.copyOf(keys, count * 2);
-                values = Arrays.copyOf(values, count * 2);
+            if (count == keys.length || shared) {
+                int capacity = count == keys.length ? count * 2 : keys.length;
+                keys = Arrays.copyOf(keys, capacity);
+                values = Arrays.copyOf(values, capacity);
+                shared = false;
             }
             int c = count == 0 ? 1 : comparator.compare((K) keys[count - 1], key);
             if (c >= 0) {
@@ -352,7 +473,14 @@ public final class PersistentSortedMap<K, V> implements Iterable<V> {
                 runs = 1;
                 descending = count <= 1;
             }
-            return new PersistentSortedMap<>(comparator, PersistentSortedMap.build(keys, values, 0, count), count);
+            // One entry takes less room as a node than as two arrays.
+            if (count <= 1) return new PersistentSortedMap<>(comparator, PersistentSortedMap.build(keys, values, 0, count), count);
+            if (count < keys.length) { // exactly sized: the map may live on in a memtable
+                keys = Arrays.copyOf(keys, count);
+                values = Arrays.copyOf(values, count);
+            }
+            shared = true;
+            return new PersistentSortedMap<>(comparator, keys, values, count);
         }
 
         private void reverse() {

@@ -81,20 +81,11 @@ class PersistentSortedMapTest {
             int na = sizeFor(r, round);
             int nb = sizeFor(r, round / 3);
             int keyRange = 1 + r.nextInt(Math.max(1, 2 * (na + nb)));
-            PersistentSortedMap<Integer, Integer> a = PersistentSortedMap.empty(Integer::compare);
-            PersistentSortedMap<Integer, Integer> b = PersistentSortedMap.empty(Integer::compare);
+            // Either side a tree (single inserts) or arrays (built whole).
             TreeMap<Integer, Integer> refA = new TreeMap<>();
             TreeMap<Integer, Integer> refB = new TreeMap<>();
-            for (int i = 0; i < na; i++) {
-                int k = r.nextInt(keyRange);
-                a = a.plus(k, i, ORDERED);
-                refA.merge(k, i, ORDERED);
-            }
-            for (int i = 0; i < nb; i++) {
-                int k = r.nextInt(keyRange);
-                b = b.plus(k, -i, ORDERED);
-                refB.merge(k, -i, ORDERED);
-            }
+            PersistentSortedMap<Integer, Integer> a = randomMap(r, na, keyRange, 1, refA);
+            PersistentSortedMap<Integer, Integer> b = randomMap(r, nb, keyRange, -1, refB);
             TreeMap<Integer, Integer> refAB = new TreeMap<>(refA);
             refB.forEach((k, v) -> refAB.merge(k, v, ORDERED));
             TreeMap<Integer, Integer> refBA = new TreeMap<>(refB);
@@ -118,6 +109,64 @@ class PersistentSortedMapTest {
         PersistentSortedMap<Integer, Integer> one = empty.plus(1, 1, ORDERED);
         assertSame(one, one.plusAll(empty, ORDERED));
         assertSame(one, empty.plusAll(one, ORDERED));
+    }
+
+    @Test
+    void aMapOfArraysTakesInsertsAndStaysAsItWas() {
+        long seed = System.nanoTime();
+        System.out.println("PersistentSortedMapTest.aMapOfArraysTakesInsertsAndStaysAsItWas seed " + seed);
+        Random r = new Random(seed);
+        for (int round = 0; round < 100; round++) {
+            TreeMap<Integer, Integer> ref = new TreeMap<>();
+            PersistentSortedMap.Builder<Integer, Integer> builder =
+                    new PersistentSortedMap.Builder<>(Integer::compare, ORDERED, 0);
+            int n = 2 + r.nextInt(300);
+            for (int i = 0; i < n; i++) {
+                int k = r.nextInt(2 * n);
+                builder.put(k, i);
+                ref.merge(k, i, ORDERED);
+            }
+            PersistentSortedMap<Integer, Integer> arrays = builder.build();
+            assertTrue(arrays.size() < 2 || arrays.isArrays());
+            // Several inserts into the same version (the second reuses the tree made for the first).
+            for (int i = 0; i < 3; i++) {
+                int k = r.nextInt(2 * n + 10) - 5;
+                TreeMap<Integer, Integer> plusRef = new TreeMap<>(ref);
+                plusRef.merge(k, -1, ORDERED);
+                PersistentSortedMap<Integer, Integer> plus = arrays.plus(k, -1, ORDERED);
+                assertTrue(plus.isWellFormed(), "seed " + seed);
+                check(plus, plusRef, r);
+            }
+            assertTrue(arrays.isWellFormed(), "seed " + seed);
+            check(arrays, ref, r);
+
+            // The builder goes on after a build without changing the map it built.
+            TreeMap<Integer, Integer> more = new TreeMap<>(ref);
+            for (int i = 0; i < 20; i++) {
+                int k = r.nextInt(2 * n);
+                builder.put(k, 1000 + i);
+                more.merge(k, 1000 + i, ORDERED);
+            }
+            PersistentSortedMap<Integer, Integer> rebuilt = builder.build();
+            assertTrue(rebuilt.isWellFormed(), "seed " + seed);
+            check(rebuilt, more, r);
+            check(arrays, ref, r);
+        }
+    }
+
+    /** A map of n random entries, as a tree (single inserts) or as arrays (built whole), at random. */
+    private static PersistentSortedMap<Integer, Integer> randomMap(Random r, int n, int keyRange, int sign,
+                                                                   TreeMap<Integer, Integer> ref) {
+        boolean whole = r.nextBoolean();
+        PersistentSortedMap<Integer, Integer> map = PersistentSortedMap.empty(Integer::compare);
+        PersistentSortedMap.Builder<Integer, Integer> builder = new PersistentSortedMap.Builder<>(Integer::compare, ORDERED, n);
+        for (int i = 0; i < n; i++) {
+            int k = r.nextInt(keyRange);
+            if (whole) builder.put(k, sign * i);
+            else map = map.plus(k, sign * i, ORDERED);
+            ref.merge(k, sign * i, ORDERED);
+        }
+        return whole ? builder.build() : map;
     }
 
     private static int sizeFor(Random r, int round) {
