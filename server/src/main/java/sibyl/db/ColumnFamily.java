@@ -83,12 +83,14 @@ public final class ColumnFamily {
      * {@link SuperColumn} (whose subcolumns and tombstone merge with the stored one) in a super CF.
      */
     public ColumnFamily withCell(Cell cell) {
-        if ((cell instanceof SuperColumn) != metadata.isSuper()) {
-            throw new IllegalArgumentException("a " + cell.getClass().getSimpleName() + " does not belong in "
-                    + metadata.columnType() + " column family " + metadata.keyspace() + "." + metadata.name());
-        }
+        checkFits(metadata, cell);
         return new ColumnFamily(metadata, markedForDeleteAt, localDeletionTime,
                 cells.plus(cell.name(), cell, ColumnFamily::reconcile));
+    }
+
+    /** Collects a row's cells in any order and builds it at once, in O(n) for cells in order. */
+    public static Builder builder(CFMetaData metadata, int expectedCells) {
+        return new Builder(metadata, expectedCells);
     }
 
     /** This version with a row tombstone at {@code timestamp} too; the newer tombstone is kept. */
@@ -100,13 +102,16 @@ public final class ColumnFamily {
         return new ColumnFamily(metadata, timestamp, deletionTime, cells);
     }
 
-    /** Both versions reconciled; commutative. Costs O(smaller × log larger). */
+    /**
+     * Both versions reconciled; commutative. Costs O(smaller × log larger) when one is much
+     * smaller, else O(both): see {@link PersistentSortedMap#plusAll}.
+     */
     public static ColumnFamily merge(ColumnFamily a, ColumnFamily b) {
         ColumnFamily big = a.cells.size() >= b.cells.size() ? a : b;
         ColumnFamily small = big == a ? b : a;
-        ColumnFamily result = big.withDeletion(small.markedForDeleteAt, small.localDeletionTime);
-        for (Cell c : small.cells) result = result.withCell(c);
-        return result;
+        ColumnFamily deleted = big.withDeletion(small.markedForDeleteAt, small.localDeletionTime);
+        return new ColumnFamily(big.metadata, deleted.markedForDeleteAt, deleted.localDeletionTime,
+                big.cells.plusAll(small.cells, ColumnFamily::reconcile));
     }
 
     /** Bytes of this version in 0.6's serialized form, the unit of memtable throughput. */
@@ -116,6 +121,13 @@ public final class ColumnFamily {
             size += c instanceof Column col ? col.serializedSize() : ((SuperColumn) c).serializedSize();
         }
         return size;
+    }
+
+    private static void checkFits(CFMetaData metadata, Cell cell) {
+        if ((cell instanceof SuperColumn) != metadata.isSuper()) {
+            throw new IllegalArgumentException("a " + cell.getClass().getSimpleName() + " does not belong in "
+                    + metadata.columnType() + " column family " + metadata.keyspace() + "." + metadata.name());
+        }
     }
 
     private static Cell reconcile(Cell a, Cell b) {
@@ -129,5 +141,53 @@ public final class ColumnFamily {
         if (isMarkedForDelete()) s.append(", deleted at ").append(markedForDeleteAt);
         for (Cell c : cells) s.append(", ").append(c);
         return s.append(')').toString();
+    }
+
+    /**
+     * A row version built from cells added in any order: what {@link #withCell} and
+     * {@link #withDeletion} would make of them one by one, without a tree per step. Not
+     * thread-safe; {@link #build} may be called again after more cells are added.
+     */
+    public static final class Builder {
+        private final CFMetaData metadata;
+        private final PersistentSortedMap.Builder<byte[], Cell> cells;
+        private long markedForDeleteAt = Deletion.NOT_DELETED;
+        private int localDeletionTime = Deletion.NO_DELETION_TIME;
+
+        private Builder(CFMetaData metadata, int expectedCells) {
+            this.metadata = Objects.requireNonNull(metadata);
+            this.cells = new PersistentSortedMap.Builder<>(metadata.comparator(), ColumnFamily::reconcile, expectedCells);
+        }
+
+        /** Adds a cell, reconciled with any other of the same name. */
+        public Builder add(Cell cell) {
+            checkFits(metadata, cell);
+            cells.put(cell.name(), cell);
+            return this;
+        }
+
+        /** Adds a row tombstone; the newer of several is kept, as by {@link ColumnFamily#withDeletion}. */
+        public Builder delete(long timestamp, int deletionTime) {
+            if (timestamp > markedForDeleteAt
+                    || (timestamp == markedForDeleteAt && deletionTime > localDeletionTime)) {
+                markedForDeleteAt = timestamp;
+                localDeletionTime = deletionTime;
+            }
+            return this;
+        }
+
+        /** Cells added so far, before cells of equal names are reconciled. */
+        public int size() {
+            return cells.size();
+        }
+
+        /** The row tombstone so far, as {@link ColumnFamily#markedForDeleteAt}. */
+        public long markedForDeleteAt() {
+            return markedForDeleteAt;
+        }
+
+        public ColumnFamily build() {
+            return new ColumnFamily(metadata, markedForDeleteAt, localDeletionTime, cells.build());
+        }
     }
 }

@@ -85,12 +85,14 @@ public final class ColumnFamilySerializer {
     public static ColumnFamily deserialize(CFMetaData metadata, DataInput in) throws IOException {
         long markedForDeleteAt = in.readLong();
         int localDeletionTime = in.readInt();
-        ColumnFamily row = ColumnFamily.empty(metadata).withDeletion(markedForDeleteAt, localDeletionTime);
         int count = readCount(in, "cell");
+        // Not count itself: a corrupt count must not size an array; the builder grows as cells come.
+        ColumnFamily.Builder row = ColumnFamily.builder(metadata, Math.min(count, 1024))
+                .delete(markedForDeleteAt, localDeletionTime);
         for (int i = 0; i < count; i++) {
-            row = row.withCell(metadata.isSuper() ? readSuperColumn(metadata, in) : readColumn(in));
+            row.add(metadata.isSuper() ? readSuperColumn(metadata, in) : readColumn(in));
         }
-        return row;
+        return row.build();
     }
 
     private static void writeSuperColumn(SuperColumn sc, ByteBuffer out) {
@@ -105,11 +107,11 @@ public final class ColumnFamilySerializer {
         byte[] name = readName(in);
         long markedForDeleteAt = in.readLong();
         int localDeletionTime = in.readInt();
-        SuperColumn sc = SuperColumn.empty(name, metadata.subcomparator())
-                .withDeletion(markedForDeleteAt, localDeletionTime);
         int count = readCount(in, "subcolumn");
-        for (int i = 0; i < count; i++) sc = sc.withColumn(readColumn(in));
-        return sc;
+        SuperColumn.Builder sc = SuperColumn.builder(name, metadata.subcomparator(), Math.min(count, 1024))
+                .delete(markedForDeleteAt, localDeletionTime);
+        for (int i = 0; i < count; i++) sc.add(readColumn(in));
+        return sc.build();
     }
 
     private static int columnLength(Column c) {

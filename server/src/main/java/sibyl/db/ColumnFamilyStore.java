@@ -259,7 +259,7 @@ public final class ColumnFamilyStore {
      * @throws InvalidQueryException when a change does not fit this column family's type
      */
     Delta resolve(DecoratedKey key, List<Change> changes, int localDeletionTime) {
-        DeltaBuilder delta = new DeltaBuilder(metadata, localDeletionTime);
+        DeltaBuilder delta = new DeltaBuilder(metadata, localDeletionTime, changes.size());
         List<Change.DeleteSlice> slices = new ArrayList<>();
         for (Change change : changes) {
             if (change instanceof Change.DeleteSlice slice) {

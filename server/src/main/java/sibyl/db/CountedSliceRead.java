@@ -36,14 +36,14 @@ final class CountedSliceRead {
     static ColumnFamily read(CFMetaData metadata, List<ColumnFamily> rows, List<CellCursor> cursors,
                              ColumnSelection.Range range) {
         if (rows.isEmpty() && cursors.isEmpty()) return null;
-        ColumnFamily merged = ColumnFamily.empty(metadata);
+        ColumnFamily.Builder merged = ColumnFamily.builder(metadata, Math.min(range.count(), 64));
         List<Head> heads = new ArrayList<>();
         for (ColumnFamily row : rows) {
-            merged = merged.withDeletion(row.markedForDeleteAt(), row.localDeletionTime());
+            merged.delete(row.markedForDeleteAt(), row.localDeletionTime());
             heads.add(new Head(row.cellsFrom(range.start(), range.reversed())));
         }
         for (CellCursor cursor : cursors) {
-            merged = merged.withDeletion(cursor.markedForDeleteAt(), cursor.localDeletionTime());
+            merged.delete(cursor.markedForDeleteAt(), cursor.localDeletionTime());
             heads.add(new Head(cursor));
         }
         AbstractType comparator = metadata.comparator();
@@ -64,10 +64,10 @@ final class CountedSliceRead {
                     h.advance();
                 }
             }
-            merged = merged.withCell(cell);
+            merged.add(cell); // in slice order: ascending, or descending when reversed, so built in O(n)
             if (isLive(cell, shadow)) live++;
         }
-        return merged;
+        return merged.build();
     }
 
     private static Cell reconcile(Cell a, Cell b) {

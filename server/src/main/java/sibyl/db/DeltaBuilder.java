@@ -2,22 +2,25 @@ package sibyl.db;
 
 /**
  * Builds the row version that carries a mutation's changes to one column family, checking that
- * each change fits the column family's type.
+ * each change fits the column family's type. The cells are collected and built into the row's
+ * tree at once (see {@link ColumnFamily.Builder}): a 100-column batch is one sort and 100 nodes,
+ * not 100 inserts that each copy a path.
  */
 final class DeltaBuilder {
     private final CFMetaData metadata;
     private final int localDeletionTime;
-    private ColumnFamily row;
+    private final ColumnFamily.Builder row;
     private int operations;
 
-    DeltaBuilder(CFMetaData metadata, int localDeletionTime) {
+    DeltaBuilder(CFMetaData metadata, int localDeletionTime, int expectedChanges) {
         this.metadata = metadata;
         this.localDeletionTime = localDeletionTime;
-        this.row = ColumnFamily.empty(metadata);
+        this.row = ColumnFamily.builder(metadata, expectedChanges);
     }
 
+    /** The row of the changes added so far. */
     ColumnFamily row() {
-        return row;
+        return row.build();
     }
 
     /** Column operations added so far: the memtable's operation count. */
@@ -35,10 +38,9 @@ final class DeltaBuilder {
             if (!metadata.isSuper()) {
                 throw new InvalidQueryException("supercolumn may not be specified for standard CF " + metadata.name());
             }
-            row = row.withCell(SuperColumn.empty(d.name(), metadata.subcomparator())
-                    .withDeletion(d.timestamp(), localDeletionTime));
+            row.add(SuperColumn.empty(d.name(), metadata.subcomparator()).withDeletion(d.timestamp(), localDeletionTime));
         } else if (change instanceof Change.DeleteRow d) {
-            row = row.withDeletion(d.timestamp(), localDeletionTime);
+            row.delete(d.timestamp(), localDeletionTime);
         } else {
             throw new IllegalArgumentException("resolve slice deletions before building a delta: " + change);
         }
@@ -49,12 +51,13 @@ final class DeltaBuilder {
             if (superColumn == null) {
                 throw new InvalidQueryException("supercolumn parameter is not optional for super CF " + metadata.name());
             }
-            row = row.withCell(SuperColumn.empty(superColumn, metadata.subcomparator()).withColumn(column));
+            // Subcolumns of one super column meet when the row is built, and merge there.
+            row.add(SuperColumn.empty(superColumn, metadata.subcomparator()).withColumn(column));
         } else {
             if (superColumn != null) {
                 throw new InvalidQueryException("supercolumn parameter is invalid for standard CF " + metadata.name());
             }
-            row = row.withCell(column);
+            row.add(column);
         }
     }
 }

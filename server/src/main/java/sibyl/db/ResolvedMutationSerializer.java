@@ -66,14 +66,11 @@ public final class ResolvedMutationSerializer {
         for (ColumnFamily row : mutation.columnFamilies()) {
             writeString(row.metadata().name(), out);
             out.put((byte) (row.isSuper() ? SUPER : STANDARD));
-            int length = ColumnFamilySerializer.serializedLength(row);
-            out.putInt(length);
-            int rowStart = out.position();
+            // The row's length is known once it is written: one walk over its cells, not two.
+            int lengthAt = out.position();
+            out.putInt(0);
             ColumnFamilySerializer.serialize(row, out);
-            if (out.position() - rowStart != length) {
-                throw new IllegalStateException("row of " + row.metadata().name() + " took " + (out.position() - rowStart)
-                        + " bytes, not the " + length + " reckoned");
-            }
+            out.putInt(lengthAt, out.position() - lengthAt - 4);
         }
     }
 

@@ -65,6 +65,9 @@ public final class RowMutation {
         private final String key;
         private final Map<String, List<Change>> changes = new LinkedHashMap<>();
         private int localDeletionTime = (int) (System.currentTimeMillis() / 1000);
+        // The list changes were last added to: a batch adds its changes to one column family in a run.
+        private String lastColumnFamily;
+        private List<Change> lastChanges;
 
         private Builder(String keyspace, String key) {
             this.keyspace = Objects.requireNonNull(keyspace, "keyspace");
@@ -73,8 +76,11 @@ public final class RowMutation {
 
         public Builder add(String columnFamily, Change change) {
             Objects.requireNonNull(change, "change");
-            changes.computeIfAbsent(Objects.requireNonNull(columnFamily, "columnFamily"), cf -> new ArrayList<>())
-                    .add(change);
+            if (!Objects.requireNonNull(columnFamily, "columnFamily").equals(lastColumnFamily)) {
+                lastChanges = changes.computeIfAbsent(columnFamily, cf -> new ArrayList<>());
+                lastColumnFamily = columnFamily;
+            }
+            lastChanges.add(change);
             return this;
         }
 

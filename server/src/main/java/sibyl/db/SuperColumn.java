@@ -72,6 +72,11 @@ public final class SuperColumn implements Cell {
         return reversed ? subcolumns.descendingFrom(from) : subcolumns.ascendingFrom(from);
     }
 
+    /** Collects a super column's subcolumns in any order and builds it at once, in O(n) for subcolumns in order. */
+    public static Builder builder(byte[] name, AbstractType subcomparator, int expectedSubcolumns) {
+        return new Builder(name, subcomparator, expectedSubcolumns);
+    }
+
     public SuperColumn withColumn(Column c) {
         return new SuperColumn(name, markedForDeleteAt, localDeletionTime,
                 subcolumns.plus(c.name(), c, Column::reconcile));
@@ -86,13 +91,16 @@ public final class SuperColumn implements Cell {
         return new SuperColumn(name, timestamp, deletionTime, subcolumns);
     }
 
-    /** Both versions reconciled: the newer tombstone and, per subcolumn, the winning version. */
+    /**
+     * Both versions reconciled: the newer tombstone and, per subcolumn, the winning version.
+     * Commutative; costs as {@link PersistentSortedMap#plusAll}.
+     */
     public static SuperColumn merge(SuperColumn a, SuperColumn b) {
         SuperColumn big = a.subcolumns.size() >= b.subcolumns.size() ? a : b;
         SuperColumn small = big == a ? b : a;
-        SuperColumn result = big.withDeletion(small.markedForDeleteAt, small.localDeletionTime);
-        for (Column c : small.subcolumns) result = result.withColumn(c);
-        return result;
+        SuperColumn deleted = big.withDeletion(small.markedForDeleteAt, small.localDeletionTime);
+        return new SuperColumn(big.name, deleted.markedForDeleteAt, deleted.localDeletionTime,
+                big.subcolumns.plusAll(small.subcolumns, Column::reconcile));
     }
 
     /**
@@ -101,17 +109,14 @@ public final class SuperColumn implements Cell {
      */
     public SuperColumn live(long rowMarkedForDeleteAt) {
         long shadow = Math.max(rowMarkedForDeleteAt, markedForDeleteAt);
-        PersistentSortedMap<byte[], Column> live = PersistentSortedMap.empty(subcolumns.comparator());
-        boolean all = true;
+        PersistentSortedMap.Builder<byte[], Column> live =
+                new PersistentSortedMap.Builder<>(subcolumns.comparator(), Column::reconcile, subcolumns.size());
         for (Column c : subcolumns) {
-            if (c.isLive(shadow)) {
-                live = live.plus(c.name(), c, Column::reconcile);
-            } else {
-                all = false;
-            }
+            if (c.isLive(shadow)) live.put(c.name(), c);
         }
-        if (live.isEmpty()) return null;
-        return all ? this : new SuperColumn(name, markedForDeleteAt, localDeletionTime, live);
+        if (live.size() == 0) return null;
+        return live.size() == subcolumns.size() ? this
+                : new SuperColumn(name, markedForDeleteAt, localDeletionTime, live.build());
     }
 
     /** Bytes of this version in 0.6's serialized form. */
@@ -145,5 +150,51 @@ public final class SuperColumn implements Cell {
         if (isMarkedForDelete()) s.append(", deleted at ").append(markedForDeleteAt);
         for (Column c : subcolumns) s.append(", ").append(c);
         return s.append(')').toString();
+    }
+
+    /**
+     * A super column built from subcolumns added in any order: what {@link #withColumn} and
+     * {@link #withDeletion} would make of them one by one. Not thread-safe; {@link #build} may
+     * be called again after more are added.
+     */
+    public static final class Builder {
+        private final byte[] name;
+        private final PersistentSortedMap.Builder<byte[], Column> subcolumns;
+        private long markedForDeleteAt = Deletion.NOT_DELETED;
+        private int localDeletionTime = Deletion.NO_DELETION_TIME;
+
+        private Builder(byte[] name, AbstractType subcomparator, int expectedSubcolumns) {
+            this.name = Objects.requireNonNull(name, "name");
+            this.subcolumns = new PersistentSortedMap.Builder<>(subcomparator, Column::reconcile, expectedSubcolumns);
+        }
+
+        /** Adds a subcolumn, reconciled with any other of the same name. */
+        public Builder add(Column c) {
+            subcolumns.put(c.name(), c);
+            return this;
+        }
+
+        /** Adds a tombstone; the newer of several is kept, as by {@link SuperColumn#withDeletion}. */
+        public Builder delete(long timestamp, int deletionTime) {
+            if (timestamp > markedForDeleteAt
+                    || (timestamp == markedForDeleteAt && deletionTime > localDeletionTime)) {
+                markedForDeleteAt = timestamp;
+                localDeletionTime = deletionTime;
+            }
+            return this;
+        }
+
+        /** Subcolumns added so far, before equal names are reconciled. */
+        public int size() {
+            return subcolumns.size();
+        }
+
+        public boolean isMarkedForDelete() {
+            return markedForDeleteAt != Deletion.NOT_DELETED;
+        }
+
+        public SuperColumn build() {
+            return new SuperColumn(name, markedForDeleteAt, localDeletionTime, subcolumns.build());
+        }
     }
 }

@@ -64,9 +64,10 @@ final class CellSerializer {
         int localDeletionTime = in.getInt();
         int count = in.getInt();
         if (count < 0 || count > in.remaining()) throw new IllegalArgumentException("subcolumn count " + count);
-        SuperColumn sc = SuperColumn.empty(name, metadata.subcomparator()).withDeletion(markedForDeleteAt, localDeletionTime);
-        for (int i = 0; i < count; i++) sc = sc.withColumn(readColumn(in));
-        return sc;
+        SuperColumn.Builder sc = SuperColumn.builder(name, metadata.subcomparator(), count)
+                .delete(markedForDeleteAt, localDeletionTime);
+        for (int i = 0; i < count; i++) sc.add(readColumn(in));
+        return sc.build();
     }
 
     private static Column readColumn(ByteBuffer in) {

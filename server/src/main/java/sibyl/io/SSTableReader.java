@@ -351,11 +351,16 @@ public final class SSTableReader implements RowSource {
         return e;
     }
 
-    /** Decodes a whole row read from the data file, checking every checksum. */
+    /**
+     * Decodes a whole row read from the data file, checking every checksum. The row is the first
+     * {@code entry.rowLength()} bytes of {@code row}, which the result does not refer to: a
+     * caller may reuse the array.
+     */
     ColumnFamily decodeRow(byte[] row, IndexEntry entry) {
-        RowHeader header = RowHeader.read(row, row.length, data.path(), entry.dataOffset());
+        RowHeader header = RowHeader.read(row, entry.rowLength(), data.path(), entry.dataOffset());
         checkKey(header, entry);
-        List<Cell> cells = new ArrayList<>(Math.max(0, Math.min(header.cellCount(), 1 << 16)));
+        ColumnFamily.Builder cells = ColumnFamily.builder(metadata, Math.max(0, Math.min(header.cellCount(), 1 << 16)))
+                .delete(header.markedForDeleteAt(), header.localDeletionTime());
         for (ColumnIndexBlock block : header.blocks()) {
             int at = header.blocksStart() + block.offset();
             BlockDecoder.decode(row, at, block.length(), metadata, data.path(), entry.dataOffset() + at, cells::add);
@@ -364,7 +369,7 @@ public final class SSTableReader implements RowSource {
             throw new CorruptSSTableException(data.path(), entry.dataOffset(), "row of key " + entry.key() + " holds "
                     + cells.size() + " cells, its header says " + header.cellCount());
         }
-        return rowOf(header, cells);
+        return cells.build();
     }
 
     private void checkKey(RowHeader header, IndexEntry entry) {
@@ -375,9 +380,10 @@ public final class SSTableReader implements RowSource {
     }
 
     ColumnFamily rowOf(RowHeader header, List<Cell> cells) {
-        ColumnFamily row = ColumnFamily.empty(metadata).withDeletion(header.markedForDeleteAt(), header.localDeletionTime());
-        for (Cell c : cells) row = row.withCell(c);
-        return row;
+        ColumnFamily.Builder row = ColumnFamily.builder(metadata, cells.size())
+                .delete(header.markedForDeleteAt(), header.localDeletionTime());
+        for (Cell c : cells) row.add(c);
+        return row.build();
     }
 
     DecoratedKey decorate(String key) {

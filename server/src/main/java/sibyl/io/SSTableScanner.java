@@ -24,6 +24,8 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
     private final IndexEntry.Reader index;
     private DataInputStream data;
     private long dataPosition;
+    /** Holds the current row's bytes; reused, as a decoded row copies what it keeps. */
+    private byte[] rowBuffer = new byte[0];
     private Map.Entry<DecoratedKey, IndexEntry> pending;
 
     /** Starts at the index entry at {@code indexStart}, skipping keys before {@code from}. */
@@ -63,7 +65,10 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
         }
     }
 
-    /** Rows follow each other without gaps, so the data stream is opened once, at the first row. */
+    /**
+     * The row's bytes, at the start of a buffer reused for the next row. Rows follow each other
+     * without gaps, so the data stream is opened once, at the first row.
+     */
     private byte[] readRow(IndexEntry entry) throws IOException {
         PositionalFile file = sstable.dataFile();
         if (data == null) {
@@ -79,9 +84,9 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
             throw new CorruptSSTableException(sstable.indexFile().path(), entry.position(), "row of " + entry.rowLength()
                     + " bytes at " + entry.dataOffset() + " runs past the end of the data file");
         }
-        byte[] row = new byte[entry.rowLength()];
-        data.readFully(row);
-        dataPosition += row.length;
-        return row;
+        if (rowBuffer.length < entry.rowLength()) rowBuffer = new byte[Math.max(entry.rowLength(), 2 * rowBuffer.length)];
+        data.readFully(rowBuffer, 0, entry.rowLength());
+        dataPosition += entry.rowLength();
+        return rowBuffer;
     }
 }

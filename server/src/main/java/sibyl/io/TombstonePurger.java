@@ -30,16 +30,47 @@ final class TombstonePurger {
 
     /** The row to write, or null when nothing of it needs keeping. */
     ColumnFamily purge(ColumnFamily row) {
+        // Most rows hold nothing to drop (no tombstone, nothing shadowed): those are written as they are.
+        if (keepsAll(row)) return row.isEmpty() ? null : row;
+        return rebuild(row);
+    }
+
+    /** {@link #purge} the long way: every row rebuilt from the parts it keeps. Package-private for tests. */
+    ColumnFamily rebuild(ColumnFamily row) {
         long rowShadow = row.markedForDeleteAt();
-        ColumnFamily kept = ColumnFamily.empty(row.metadata());
+        ColumnFamily.Builder kept = ColumnFamily.builder(row.metadata(), row.cellCount());
         if (row.isMarkedForDelete() && !expired(row.localDeletionTime())) {
-            kept = kept.withDeletion(row.markedForDeleteAt(), row.localDeletionTime());
+            kept.delete(row.markedForDeleteAt(), row.localDeletionTime());
         }
         for (Cell cell : row.cells()) {
             Cell k = cell instanceof Column c ? keep(c, rowShadow) : keep((SuperColumn) cell, rowShadow);
-            if (k != null) kept = kept.withCell(k);
+            if (k != null) kept.add(k);
         }
-        return kept.isEmpty() ? null : kept;
+        ColumnFamily built = kept.build();
+        return built.isEmpty() ? null : built;
+    }
+
+    /** Whether {@link #purge} would keep every part of {@code row}, so that it may skip rebuilding it. */
+    private boolean keepsAll(ColumnFamily row) {
+        if (row.isMarkedForDelete() && expired(row.localDeletionTime())) return false;
+        long rowShadow = row.markedForDeleteAt();
+        for (Cell cell : row.cells()) {
+            if (cell instanceof Column c) {
+                if (keep(c, rowShadow) == null) return false;
+            } else {
+                SuperColumn sc = (SuperColumn) cell;
+                // Rebuilt whenever its tombstone would go or hides nothing beyond the row's; or a subcolumn goes.
+                if (sc.isMarkedForDelete() && (sc.markedForDeleteAt() <= rowShadow || expired(sc.localDeletionTime()))) {
+                    return false;
+                }
+                if (sc.subcolumnCount() == 0 && !sc.isMarkedForDelete()) return false;
+                long shadow = Math.max(rowShadow, sc.markedForDeleteAt());
+                for (Column c : sc.subcolumns()) {
+                    if (keep(c, shadow) == null) return false;
+                }
+            }
+        }
+        return true;
     }
 
     private Column keep(Column c, long shadow) {
@@ -52,13 +83,13 @@ final class TombstonePurger {
         // A super column tombstone no newer than the row tombstone hides nothing the row's does not.
         boolean ownTombstone = sc.isMarkedForDelete() && sc.markedForDeleteAt() > rowShadow && !expired(sc.localDeletionTime());
         long shadow = Math.max(rowShadow, sc.markedForDeleteAt());
-        SuperColumn kept = SuperColumn.empty(sc.name(), sc.subcomparator());
-        if (ownTombstone) kept = kept.withDeletion(sc.markedForDeleteAt(), sc.localDeletionTime());
+        SuperColumn.Builder kept = SuperColumn.builder(sc.name(), sc.subcomparator(), sc.subcolumnCount());
+        if (ownTombstone) kept.delete(sc.markedForDeleteAt(), sc.localDeletionTime());
         for (Column c : sc.subcolumns()) {
             Column k = keep(c, shadow);
-            if (k != null) kept = kept.withColumn(k);
+            if (k != null) kept.add(k);
         }
-        return kept.subcolumnCount() == 0 && !kept.isMarkedForDelete() ? null : kept;
+        return kept.size() == 0 && !kept.isMarkedForDelete() ? null : kept.build();
     }
 
     private boolean expired(int localDeletionTime) {

@@ -23,6 +23,11 @@ final class LogEntry {
         ByteBuffer b = ByteBuffer.allocate(Math.addExact(OVERHEAD, length));
         b.position(OVERHEAD);
         ResolvedMutationSerializer.serialize(mutation, b);
+        if (b.position() != b.capacity()) {
+            // Trailing bytes would make replay call the entry damaged: refuse the write instead.
+            throw new IllegalStateException("mutation of key " + mutation.key() + " took " + (b.position() - OVERHEAD)
+                    + " bytes, not the " + length + " reckoned");
+        }
         byte[] entry = b.array();
         b.putInt(0, length);
         CRC32 crc = new CRC32();

@@ -299,8 +299,9 @@ final class CassandraHandler implements Cassandra.Iface {
         validation.validateKey(key);
         RowMutation.Builder m = RowMutation.builder(keyspace, key);
         for (Map.Entry<String, List<ColumnOrSuperColumn>> e : cfmap.entrySet()) {
+            CFMetaData known = validation.knownColumnFamily(keyspace, e.getKey());
             for (ColumnOrSuperColumn cosc : e.getValue()) {
-                validation.validateColumnOrSuperColumn(keyspace, e.getKey(), cosc);
+                validation.validateColumnOrSuperColumn(keyspace, e.getKey(), known, cosc);
                 ThriftConversion.addWrite(m, e.getKey(), cosc);
             }
         }
@@ -335,12 +336,13 @@ final class CassandraHandler implements Cassandra.Iface {
             RowMutation.Builder m = RowMutation.builder(keyspace, row.getKey());
             for (Map.Entry<String, List<Mutation>> cfEntry : row.getValue().entrySet()) {
                 String cfName = cfEntry.getKey();
+                CFMetaData known = validation.knownColumnFamily(keyspace, cfName);
                 for (Mutation mutation : cfEntry.getValue()) {
-                    validation.validateMutation(keyspace, cfName, mutation);
+                    validation.validateMutation(keyspace, cfName, known, mutation);
                     if (mutation.isSetColumn_or_supercolumn()) {
                         ThriftConversion.addWrite(m, cfName, mutation.getColumn_or_supercolumn());
                     } else {
-                        ThriftConversion.addDeletion(m, validation.columnFamily(keyspace, cfName), mutation.getDeletion());
+                        ThriftConversion.addDeletion(m, known, mutation.getDeletion());
                     }
                 }
             }

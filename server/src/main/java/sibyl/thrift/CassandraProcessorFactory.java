@@ -1,8 +1,13 @@
 package sibyl.thrift;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import org.apache.cassandra.thrift.Cassandra;
+import org.apache.thrift.ProcessFunction;
+import org.apache.thrift.TBase;
+import org.apache.thrift.TBaseProcessor;
 import org.apache.thrift.TProcessor;
 import sibyl.auth.Authenticator;
 import sibyl.config.StorageConf;
@@ -28,6 +33,11 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
             "describe_ring", "get_string_property", "get_string_list_property");
     /** Quick while the store says writes don't wait (periodic commit log, flushes keeping up). */
     private static final Set<String> WRITES = Set.of("insert", "batch_insert", "remove", "batch_mutate");
+    /**
+     * The generated function of each method but batch_mutate, whose arguments {@link BatchMutateArgs}
+     * decodes. Functions are stateless, so every connection's processor shares these.
+     */
+    private static final Map<String, ProcessFunction<Cassandra.Iface, ? extends TBase>> FUNCTIONS = functions();
 
     private final SchemaDescription schema;
     private final NodeDescription node;
@@ -62,7 +72,17 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
     public TProcessor newProcessor(ConnectionContext connection) {
         ConnectionSession session = new ConnectionSession(authenticator);
         connection.onClose(session::clear);
-        return new Cassandra.Processor<>(new CassandraHandler(schema, node, authenticator, session, storage,
-                validation, background, rpcTimeoutMillis));
+        CassandraHandler handler = new CassandraHandler(schema, node, authenticator, session, storage, validation,
+                background, rpcTimeoutMillis);
+        // What Cassandra.Processor is (it adds nothing to TBaseProcessor but its map of functions), with our map.
+        return new TBaseProcessor<Cassandra.Iface>(handler, FUNCTIONS) {
+        };
+    }
+
+    private static Map<String, ProcessFunction<Cassandra.Iface, ? extends TBase>> functions() {
+        Map<String, ProcessFunction<Cassandra.Iface, ? extends TBase>> functions =
+                new HashMap<>(new Cassandra.Processor<Cassandra.Iface>(null).getProcessMapView());
+        functions.put("batch_mutate", new BatchMutateArgs.Function());
+        return Map.copyOf(functions);
     }
 }

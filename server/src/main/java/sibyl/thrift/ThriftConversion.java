@@ -54,15 +54,21 @@ final class ThriftConversion {
         return RowRange.tokens(partitioner.fromString(r.getStart_token()), partitioner.fromString(r.getEnd_token()));
     }
 
-    /** Adds a ColumnOrSuperColumn write (batch_insert, batch_mutate) to {@code m}. */
+    /**
+     * Adds a ColumnOrSuperColumn write (batch_insert, batch_mutate) to {@code m}. The names and
+     * values are copied once each out of the request, from the structs' fields: the generated
+     * getters would copy them twice, wrapping each copy. A super column's name is copied once
+     * for all its subcolumns; the db layer never changes an array it was given.
+     */
     static void addWrite(RowMutation.Builder m, String cf, ColumnOrSuperColumn cosc) {
         if (cosc.isSetColumn()) {
-            Column c = cosc.getColumn();
-            m.write(cf, c.getName(), c.getValue(), c.getTimestamp());
+            Column c = cosc.column;
+            m.write(cf, bytes(c.name), bytes(c.value), c.timestamp);
         } else {
-            SuperColumn sc = cosc.getSuper_column();
+            SuperColumn sc = cosc.super_column;
+            byte[] name = bytes(sc.name);
             for (Column c : sc.getColumns()) {
-                m.write(cf, sc.getName(), c.getName(), c.getValue(), c.getTimestamp());
+                m.write(cf, name, bytes(c.name), bytes(c.value), c.timestamp);
             }
         }
     }
@@ -149,9 +155,11 @@ final class ThriftConversion {
         return new Column(ByteBuffer.wrap(c.name()), ByteBuffer.wrap(c.value()), c.timestamp());
     }
 
+    /** The remaining bytes of {@code b} in an array of their own; {@code b} is not changed. Null for null. */
     private static byte[] bytes(ByteBuffer b) {
+        if (b == null) return null;
         byte[] out = new byte[b.remaining()];
-        b.duplicate().get(out);
+        b.get(b.position(), out);
         return out;
     }
 }

@@ -75,17 +75,31 @@ final class ThriftValidation {
                 new InvalidRequestException("unconfigured columnfamily " + cfName));
     }
 
+    /**
+     * The column family, looked up once for the many names of a batch; null when the keyspace or
+     * the column family is unknown or the name empty. Then the checks given it look it up again,
+     * and report the problem at the point of the request where 0.6 did.
+     */
+    CFMetaData knownColumnFamily(String keyspace, String cfName) {
+        if (cfName == null || cfName.isEmpty()) return null;
+        return storage.keyspace(keyspace).flatMap(ks -> ks.columnFamily(cfName)).orElse(null);
+    }
+
     // ---- paths and parents
 
     /** The ColumnPath of get and multiget: down to a column, or to a super column of a super CF. */
     CFMetaData validateColumnPath(String keyspace, ColumnPath path) throws InvalidRequestException {
-        return validateColumnPath(keyspace, path.getColumn_family(), path.getSuper_column(), path.getColumn());
+        CFMetaData cf = columnFamily(keyspace, path.getColumn_family());
+        validateColumnPath(cf, wrap(path.getSuper_column()), wrap(path.getColumn()));
+        return cf;
     }
 
-    /** As {@link #validateColumnPath(String, ColumnPath)}, the path given by its parts (null for absent). */
-    private CFMetaData validateColumnPath(String keyspace, String cfName, byte[] superColumn, byte[] column)
+    /**
+     * As {@link #validateColumnPath(String, ColumnPath)} below the column family, the names
+     * (null for absent) as the remaining bytes of buffers, which are not changed.
+     */
+    private static void validateColumnPath(CFMetaData cf, ByteBuffer superColumn, ByteBuffer column)
             throws InvalidRequestException {
-        CFMetaData cf = columnFamily(keyspace, cfName);
         if (!cf.isSuper()) {
             if (superColumn != null) {
                 throw new InvalidRequestException("supercolumn parameter is invalid for standard CF " + cf.name());
@@ -96,9 +110,8 @@ final class ThriftValidation {
         } else if (superColumn == null) {
             throw new InvalidRequestException("supercolumn parameter is not optional for super CF " + cf.name());
         }
-        if (column != null) validateNames(cf, superColumn, List.of(column));
-        if (superColumn != null) validateNames(cf, null, List.of(superColumn));
-        return cf;
+        if (column != null) validateName(cf, superColumn, column);
+        if (superColumn != null) validateName(cf, null, superColumn);
     }
 
     /** insert's ColumnPath: as for get, but it must name a column (0.6 tripped an assertion here). */
@@ -160,7 +173,7 @@ final class ThriftValidation {
     }
 
     private void validateRange(CFMetaData cf, byte[] superColumn, SliceRange range) throws InvalidRequestException {
-        AbstractType comparator = comparatorFor(cf, superColumn);
+        AbstractType comparator = comparatorFor(cf, superColumn != null);
         byte[] start = range.getStart();
         byte[] finish = range.getFinish();
         validateName(comparator, start);
@@ -231,35 +244,40 @@ final class ThriftValidation {
 
     // ---- writes
 
-    /** One ColumnOrSuperColumn of batch_insert or batch_mutate, for column family {@code cfName}. */
-    void validateColumnOrSuperColumn(String keyspace, String cfName, ColumnOrSuperColumn cosc)
+    /**
+     * One ColumnOrSuperColumn of batch_insert or batch_mutate, for column family {@code cfName}:
+     * {@code known} when {@link #knownColumnFamily} found it, else null.
+     */
+    void validateColumnOrSuperColumn(String keyspace, String cfName, CFMetaData known, ColumnOrSuperColumn cosc)
             throws InvalidRequestException {
         if (!cosc.isSetColumn() && !cosc.isSetSuper_column()) {
             throw new InvalidRequestException("ColumnOrSuperColumn must have one or both of Column or SuperColumn");
         }
         // 0.6 skipped every check for a super column without subcolumns; Sibyl still insists the
         // column family exists, so a typo is reported rather than silently ignored.
-        columnFamily(keyspace, cfName);
+        CFMetaData cf = known != null ? known : columnFamily(keyspace, cfName);
+        // The names are read from the structs' fields: the generated getters copy them, twice.
         if (cosc.isSetColumn()) {
-            validateColumnPath(keyspace, cfName, null, cosc.getColumn().getName());
+            validateColumnPath(cf, null, cosc.column.name);
         }
         if (cosc.isSetSuper_column()) {
-            SuperColumn sc = cosc.getSuper_column();
+            SuperColumn sc = cosc.super_column;
             for (Column c : sc.getColumns()) {
-                validateColumnPath(keyspace, cfName, sc.getName(), c.getName());
+                validateColumnPath(cf, sc.name, c.name);
             }
         }
     }
 
-    /** One Mutation of batch_mutate. */
-    void validateMutation(String keyspace, String cfName, Mutation mutation) throws InvalidRequestException {
+    /** One Mutation of batch_mutate; {@code known} as for {@link #validateColumnOrSuperColumn}. */
+    void validateMutation(String keyspace, String cfName, CFMetaData known, Mutation mutation)
+            throws InvalidRequestException {
         boolean write = mutation.isSetColumn_or_supercolumn();
         boolean delete = mutation.isSetDeletion();
         if (write && delete) {
             throw new InvalidRequestException("Mutation may have either a ColumnOrSuperColumn or a Deletion, but not both");
         }
-        if (write) validateColumnOrSuperColumn(keyspace, cfName, mutation.getColumn_or_supercolumn());
-        else if (delete) validateDeletion(keyspace, cfName, mutation.getDeletion());
+        if (write) validateColumnOrSuperColumn(keyspace, cfName, known, mutation.column_or_supercolumn);
+        else if (delete) validateDeletion(keyspace, cfName, known, mutation.getDeletion());
         else throw new InvalidRequestException("Mutation must have one ColumnOrSuperColumn or one Deletion");
     }
 
@@ -271,8 +289,9 @@ final class ThriftValidation {
      * selects, and last, a super column name no super column can have is refused (0.6 wrote a
      * tombstone for it).
      */
-    private void validateDeletion(String keyspace, String cfName, Deletion deletion) throws InvalidRequestException {
-        CFMetaData cf = columnFamily(keyspace, cfName);
+    private void validateDeletion(String keyspace, String cfName, CFMetaData known, Deletion deletion)
+            throws InvalidRequestException {
+        CFMetaData cf = known != null ? known : columnFamily(keyspace, cfName);
         byte[] superColumn = deletion.getSuper_column();
         SlicePredicate predicate = deletion.getPredicate();
         if (predicate != null) {
@@ -299,24 +318,42 @@ final class ThriftValidation {
      */
     private static void validateNames(CFMetaData cf, byte[] superColumn, Collection<byte[]> names)
             throws InvalidRequestException {
-        if (superColumn != null) {
-            if (superColumn.length > MAX_NAME_LENGTH) {
-                throw new InvalidRequestException("supercolumn name length must not be greater than " + MAX_NAME_LENGTH);
-            }
-            if (superColumn.length == 0) throw new InvalidRequestException("supercolumn name must not be empty");
-            if (!cf.isSuper()) {
-                throw new InvalidRequestException("supercolumn specified to ColumnFamily " + cf.name()
-                        + " containing normal columns");
-            }
-        }
-        AbstractType comparator = comparatorFor(cf, superColumn);
+        if (superColumn != null) validateSuperColumnName(cf, superColumn.length);
+        AbstractType comparator = comparatorFor(cf, superColumn != null);
         for (byte[] name : names) {
-            if (name.length > MAX_NAME_LENGTH) {
-                throw new InvalidRequestException("column name length must not be greater than " + MAX_NAME_LENGTH);
-            }
-            if (name.length == 0) throw new InvalidRequestException("column name must not be empty");
+            validateNameLength(name.length);
             validateName(comparator, name);
         }
+    }
+
+    /** As {@link #validateNames} for one name; the names are the remaining bytes of buffers, left as they were. */
+    private static void validateName(CFMetaData cf, ByteBuffer superColumn, ByteBuffer name)
+            throws InvalidRequestException {
+        if (superColumn != null) validateSuperColumnName(cf, superColumn.remaining());
+        validateNameLength(name.remaining());
+        try {
+            comparatorFor(cf, superColumn != null).validate(name);
+        } catch (MarshalException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
+    }
+
+    private static void validateSuperColumnName(CFMetaData cf, int length) throws InvalidRequestException {
+        if (length > MAX_NAME_LENGTH) {
+            throw new InvalidRequestException("supercolumn name length must not be greater than " + MAX_NAME_LENGTH);
+        }
+        if (length == 0) throw new InvalidRequestException("supercolumn name must not be empty");
+        if (!cf.isSuper()) {
+            throw new InvalidRequestException("supercolumn specified to ColumnFamily " + cf.name()
+                    + " containing normal columns");
+        }
+    }
+
+    private static void validateNameLength(int length) throws InvalidRequestException {
+        if (length > MAX_NAME_LENGTH) {
+            throw new InvalidRequestException("column name length must not be greater than " + MAX_NAME_LENGTH);
+        }
+        if (length == 0) throw new InvalidRequestException("column name must not be empty");
     }
 
     private static void validateName(AbstractType comparator, byte[] name) throws InvalidRequestException {
@@ -328,8 +365,12 @@ final class ThriftValidation {
     }
 
     /** Names under a super column are ordered by the subcomparator; all others by the comparator. */
-    private static AbstractType comparatorFor(CFMetaData cf, byte[] superColumn) {
-        return superColumn != null && cf.isSuper() ? cf.subcomparator() : cf.comparator();
+    private static AbstractType comparatorFor(CFMetaData cf, boolean underSuperColumn) {
+        return underSuperColumn && cf.isSuper() ? cf.subcomparator() : cf.comparator();
+    }
+
+    private static ByteBuffer wrap(byte[] name) {
+        return name == null ? null : ByteBuffer.wrap(name);
     }
 
     private static List<byte[]> bytes(List<ByteBuffer> buffers) {

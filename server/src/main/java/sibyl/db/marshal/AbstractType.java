@@ -1,5 +1,6 @@
 package sibyl.db.marshal;
 
+import java.nio.ByteBuffer;
 import java.util.Comparator;
 
 /**
@@ -27,6 +28,17 @@ public abstract class AbstractType implements Comparator<byte[]> {
      */
     public void validate(byte[] name) throws MarshalException {
         getString(name);
+    }
+
+    /**
+     * As {@link #validate(byte[])}, for a name that is still the remaining bytes of a request
+     * buffer, which is left as it was. Comparators that accept any name override this to check
+     * nothing, so that validating a request's names copies none of them.
+     */
+    public void validate(ByteBuffer name) throws MarshalException {
+        byte[] copy = new byte[name.remaining()];
+        name.get(name.position(), copy);
+        validate(copy);
     }
 
     /** The name clients and describe_keyspace know this comparator by. */

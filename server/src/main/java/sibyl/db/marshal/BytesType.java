@@ -1,5 +1,6 @@
 package sibyl.db.marshal;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HexFormat;
 
@@ -24,5 +25,11 @@ public class BytesType extends AbstractType {
     /** Every name is valid; not formatting it to find that out saves a string per name written. */
     @Override
     public void validate(byte[] name) {
+    }
+
+    /** Nothing to check, and so nothing copied; but ASCII and UTF-8, which extend this order, check their bytes. */
+    @Override
+    public void validate(ByteBuffer name) {
+        if (getClass() != BytesType.class) super.validate(name);
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -64,6 +65,35 @@ class ComparatorTest {
                 assertTrue(t.compare(s, EMPTY) > 0, t.toString());
                 assertTrue(t.reversed().compare(EMPTY, s) < 0, "reversed " + t);
             }
+        }
+    }
+
+    @Test
+    void validatingANameInsideABufferJudgesAsTheArrayAndLeavesTheBufferAlone() {
+        List<AbstractType> all = List.of(BytesType.instance, AsciiType.instance, UTF8Type.instance,
+                LongType.instance, LexicalUUIDType.instance, TimeUUIDType.instance);
+        byte[][] names = {EMPTY, bytes(0xc3, 0x28), bytes(1, 2, 3), longName(7), uuid(1, 2), timeUuid(1000, 3)};
+        for (AbstractType type : all) {
+            for (byte[] name : names) {
+                // The name sits between other bytes, as a name read from a request does.
+                byte[] request = new byte[name.length + 5];
+                System.arraycopy(name, 0, request, 3, name.length);
+                ByteBuffer view = ByteBuffer.wrap(request, 3, name.length);
+                String expected = failure(() -> type.validate(name));
+                assertEquals(expected, failure(() -> type.validate(view)), type + " " + Arrays.toString(name));
+                assertEquals(3, view.position());
+                assertEquals(3 + name.length, view.limit());
+            }
+        }
+    }
+
+    /** The message of the MarshalException {@code check} throws, or null when it accepts. */
+    private static String failure(Runnable check) {
+        try {
+            check.run();
+            return null;
+        } catch (MarshalException e) {
+            return e.getMessage();
         }
     }
 
