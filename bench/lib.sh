@@ -66,6 +66,29 @@ start_server() {
   return 1
 }
 
+# SSTables of the server whose directory is $1 (written ones, not those being written).
+sstables() {
+  find "$1/data" -name '*-Data.db' ! -name 'tmp-*' | wc -l
+}
+
+# Waits until the server whose directory is $1 has no flush or compaction under way: no SSTable being written (tmp-
+# files) and the SSTable count unchanged for 15 s, at most $2 seconds (default 1800). A compaction of gigabytes
+# leaves the count alone for minutes while it runs; a run measured meanwhile shares the CPU with it and counts its
+# CPU time as its own.
+wait_for_compactions() {
+  local dir=$1 limit=${2:-1800} last=-1 same=0 now
+  for _ in $(seq 1 "$limit"); do
+    now=$(sstables "$dir")
+    if [ "$now" = "$last" ] && [ "$(find "$dir/data" -name 'tmp-*' | wc -l)" = 0 ]; then
+      same=$((same + 1))
+    else
+      same=0 last=$now
+    fi
+    [ "$same" -ge 15 ] && return 0
+    sleep 1
+  done
+}
+
 stop_server() {
   if [ -n "${SERVER_PID:-}" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill "$SERVER_PID"
