@@ -64,7 +64,8 @@ public final class SibylNode implements AutoCloseable {
         StorageOptions options = engineOptions(conf);
         LocalStorageService storage = LocalStorageService.open(Partitioners.forName(conf.partitioner()),
                 ConfiguredSchema.keyspaces(conf), options,
-                LocalStorageService.engineSettings(options, Clock.systemUTC()).withCaches(ConfiguredSchema.caches(conf)));
+                LocalStorageService.engineSettings(options, Clock.systemUTC()).withCaches(ConfiguredSchema.caches(conf))
+                        .withFileAccess(ConfiguredSchema.fileAccess(conf)));
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
         CassandraProcessorFactory processors = new CassandraProcessorFactory(

@@ -150,7 +150,7 @@ final class Compactor implements AutoCloseable {
                     settings.indexInterval(), settings.gcBefore(), all);
             if (result.output().isPresent()) {
                 reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
-                        settings.indexInterval(), store.keyCache()));
+                        settings.indexInterval(), store.keyCache(), settings.fileAccess()));
             }
             store.replaceCompacted(inputs, reader);
         } catch (IOException | RuntimeException e) {

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import sibyl.io.FileAccess;
 import sibyl.io.SizeTieredBuckets;
 
 /**
@@ -25,11 +26,12 @@ import sibyl.io.SizeTieredBuckets;
  *                          {@link #MAX_COMPACTION_RETRY_DOUBLINGS} times
  * @param clock             the time tombstones are judged by (injectable so tests need not sleep)
  * @param caches            each column family's key and row caches, and where they are saved
+ * @param fileAccess        how SSTable files are read (DiskAccessMode)
  */
 public record EngineSettings(List<Path> dataDirectories, int indexInterval, int columnIndexSize,
                              MemtableLimits memtableLimits, int gcGraceSeconds, SizeTieredBuckets buckets,
                              int maxPendingFlushes, Duration flushRetryDelay, Duration compactionRetryDelay,
-                             Clock clock, CacheSettings caches) {
+                             Clock clock, CacheSettings caches, FileAccess fileAccess) {
     /** A compaction that keeps failing is tried again at most every 2^5 × compactionRetryDelay. */
     public static final int MAX_COMPACTION_RETRY_DOUBLINGS = 5;
 
@@ -39,6 +41,7 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
         Objects.requireNonNull(memtableLimits, "memtableLimits");
         Objects.requireNonNull(buckets, "buckets");
         Objects.requireNonNull(flushRetryDelay, "flushRetryDelay");
+        Objects.requireNonNull(fileAccess, "fileAccess");
         Objects.requireNonNull(compactionRetryDelay, "compactionRetryDelay");
         if (compactionRetryDelay.isNegative() || compactionRetryDelay.isZero()) {
             throw new IllegalArgumentException("compactionRetryDelay must be positive: " + compactionRetryDelay);
@@ -58,17 +61,17 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
 
     public EngineSettings withClock(Clock clock) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches);
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess);
     }
 
     public EngineSettings withFlushRetryDelay(Duration delay) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, delay, compactionRetryDelay, clock, caches);
+                buckets, maxPendingFlushes, delay, compactionRetryDelay, clock, caches, fileAccess);
     }
 
     public EngineSettings withCompactionRetryDelay(Duration delay) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, delay, clock, caches);
+                buckets, maxPendingFlushes, flushRetryDelay, delay, clock, caches, fileAccess);
     }
 
     /** The longest a failing compaction waits between attempts. */
@@ -76,8 +79,13 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
         return compactionRetryDelay.multipliedBy(1L << MAX_COMPACTION_RETRY_DOUBLINGS);
     }
 
+    public EngineSettings withFileAccess(FileAccess fileAccess) {
+        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess);
+    }
+
     public EngineSettings withCaches(CacheSettings caches) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches);
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess);
     }
 }

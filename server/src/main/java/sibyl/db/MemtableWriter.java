@@ -34,6 +34,6 @@ final class MemtableWriter {
             writer.finish(flush.position());
         }
         return SSTableReader.openWritten(descriptor, memtable.metadata(), partitioner, settings.indexInterval(),
-                keyCache);
+                keyCache, settings.fileAccess());
     }
 }

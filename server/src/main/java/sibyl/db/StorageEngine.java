@@ -68,7 +68,7 @@ public final class StorageEngine implements AutoCloseable {
             try {
                 for (Descriptor d : ksFiles.list(store.metadata().name())) {
                     readers.add(SSTableReader.open(d, store.metadata(), partitioner, settings.indexInterval(),
-                            store.keyCache()));
+                            store.keyCache(), settings.fileAccess()));
                 }
             } catch (IOException | RuntimeException e) {
                 for (SSTableReader r : readers) r.release();

@@ -80,6 +80,12 @@ public final class SSTableReader implements RowSource {
      */
     public static SSTableReader open(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
                                      int indexInterval, KeyCache keyCache) throws IOException {
+        return open(descriptor, metadata, partitioner, indexInterval, keyCache, FileAccess.STANDARD);
+    }
+
+    /** As {@link #open(Descriptor, CFMetaData, Partitioner, int, KeyCache)}, reading the files as {@code access} says. */
+    public static SSTableReader open(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
+                                     int indexInterval, KeyCache keyCache, FileAccess access) throws IOException {
         if (indexInterval <= 0) throw new IllegalArgumentException("index interval must be positive: " + indexInterval);
         Path statsPath = descriptor.path(Component.STATISTICS);
         SSTableMetadata stats = ChecksummedFile.read(statsPath, (in, length) -> SSTableMetadata.readFrom(in));
@@ -88,10 +94,12 @@ public final class SSTableReader implements RowSource {
                     + ", but the node runs " + partitioner.className());
         }
         BloomFilter filter = ChecksummedFile.read(descriptor.path(Component.FILTER), BloomFilter::readFrom);
-        PositionalFile data = new PositionalFile(descriptor.path(Component.DATA));
+        PositionalFile data = new PositionalFile(descriptor.path(Component.DATA), access.mapData(),
+                PositionalFile.DEFAULT_CHUNK_BITS);
         PositionalFile index = null;
         try {
-            index = new PositionalFile(descriptor.path(Component.INDEX));
+            index = new PositionalFile(descriptor.path(Component.INDEX), access.mapIndex(),
+                    PositionalFile.DEFAULT_CHUNK_BITS);
             checkLength(data, stats.dataLength());
             checkLength(index, stats.indexLength());
             IndexSummary summary = IndexSummaryFile.read(descriptor.path(Component.SUMMARY), partitioner, indexInterval,
@@ -111,9 +119,10 @@ public final class SSTableReader implements RowSource {
      * them, and a restart would otherwise load them beside the data they copy.
      */
     public static SSTableReader openWritten(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
-                                            int indexInterval, KeyCache keyCache) throws IOException {
+                                            int indexInterval, KeyCache keyCache, FileAccess access)
+            throws IOException {
         try {
-            return open(descriptor, metadata, partitioner, indexInterval, keyCache);
+            return open(descriptor, metadata, partitioner, indexInterval, keyCache, access);
         } catch (IOException | RuntimeException e) {
             try {
                 SSTableDirectory.delete(descriptor);

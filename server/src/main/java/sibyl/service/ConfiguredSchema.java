@@ -14,6 +14,7 @@ import sibyl.db.CacheSettings;
 import sibyl.db.KSMetaData;
 import sibyl.db.SystemKeyspace;
 import sibyl.db.marshal.MarshalTypes;
+import sibyl.io.FileAccess;
 
 /** Maps the keyspaces of storage-conf.xml onto the db layer's metadata. */
 public final class ConfiguredSchema {
@@ -42,6 +43,15 @@ public final class ConfiguredSchema {
      * the keys its SSTables hold), their save periods and PreloadRowCache; saved into
      * SavedCachesDirectory.
      */
+    /** DiskAccessMode as the engine reads SSTables: auto is mmap on a 64-bit JVM, as in 0.6. */
+    public static FileAccess fileAccess(StorageConf conf) {
+        return switch (conf.diskAccessMode().resolvedForThisJvm()) {
+            case MMAP -> FileAccess.MMAP;
+            case MMAP_INDEX_ONLY -> FileAccess.MMAP_INDEX_ONLY;
+            case STANDARD, AUTO -> FileAccess.STANDARD;
+        };
+    }
+
     public static CacheSettings caches(StorageConf conf) {
         Map<String, CacheConfig> configs = new HashMap<>();
         for (KeyspaceConf ks : conf.keyspaces()) {

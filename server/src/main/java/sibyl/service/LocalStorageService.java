@@ -38,6 +38,7 @@ import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Range;
 import sibyl.dht.Token;
+import sibyl.io.FileAccess;
 import sibyl.io.SizeTieredBuckets;
 import sibyl.storage.CommitLog;
 import sibyl.storage.ReplaySummary;
@@ -103,7 +104,7 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
                         options.memtableFlushAfter()),
                 options.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES, FLUSH_RETRY_DELAY,
                 COMPACTION_RETRY_DELAY, clock,
-                CacheSettings.NONE);
+                CacheSettings.NONE, FileAccess.STANDARD);
     }
 
     /**

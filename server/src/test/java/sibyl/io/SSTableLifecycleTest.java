@@ -161,7 +161,8 @@ class SSTableLifecycleTest {
     void aJustWrittenSSTableThatCannotBeOpenedIsDeleted() throws IOException {
         Descriptor d = SSTableFixtures.write(dir, 1, memtable(), partitioner, 1024);
         Files.write(d.path(Component.DATA), new byte[1], java.nio.file.StandardOpenOption.APPEND);
-        assertThrows(CorruptSSTableException.class, () -> SSTableReader.openWritten(d, cf, partitioner, 4, new KeyCache(0)));
+        assertThrows(CorruptSSTableException.class, () -> SSTableReader.openWritten(d, cf, partitioner, 4, new KeyCache(0),
+                FileAccess.STANDARD));
         assertEquals(List.of(), files(), "no file outlives the failure to be loaded beside its inputs at restart");
     }
 

@@ -62,14 +62,22 @@ class SSTableRoundTripTest {
         Memtable memtable = SSTableFixtures.randomMemtable(cf, partitioner, random, 150, 12);
         // A tiny column index size, so that rows of a dozen cells span several blocks.
         Descriptor descriptor = SSTableFixtures.write(dir, 1, memtable, partitioner, 64);
-        SSTableReader sstable = SSTableReader.open(descriptor, cf, partitioner, INDEX_INTERVAL);
+        // Read through positional reads and through memory mappings alike (DiskAccessMode standard and mmap).
+        for (FileAccess access : List.of(FileAccess.STANDARD, FileAccess.MMAP)) {
+            checkEveryRead(memtable, descriptor, cf, partitioner, random, access);
+        }
+    }
+
+    private void checkEveryRead(Memtable memtable, Descriptor descriptor, CFMetaData cf, Partitioner partitioner,
+                                Random random, FileAccess access) throws IOException {
+        SSTableReader sstable = SSTableReader.open(descriptor, cf, partitioner, INDEX_INTERVAL, new KeyCache(0), access);
         try {
             DecoratedKey start = DecoratedKey.startOf(partitioner.getMinimumToken());
             List<DecoratedKey> keys = new ArrayList<>();
             memtable.rowsFrom(start).forEachRemaining(e -> keys.add(e.getKey()));
 
             for (DecoratedKey key : keys) {
-                assertEquals(render(memtable.getRow(key)), render(sstable.getRow(key)), "seed " + SEED + " getRow " + key);
+                assertEquals(render(memtable.getRow(key)), render(sstable.getRow(key)), "seed " + SEED + " " + access + " getRow " + key);
                 checkSlices(memtable.getRow(key), sstable, key, random);
             }
             for (int i = 0; i < 200; i++) {
