@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -61,9 +59,7 @@ public class CommitLogBenchmark {
     @TearDown(Level.Trial)
     public void close() throws IOException {
         log.close();
-        try (Stream<Path> files = Files.walk(directory)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
-        }
+        BenchSSTables.delete(directory);
     }
 
     @Benchmark

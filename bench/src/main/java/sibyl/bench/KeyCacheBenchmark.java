@@ -3,10 +3,8 @@ package sibyl.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -20,7 +18,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import sibyl.db.CFMetaData;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
-import sibyl.db.LogPosition;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
@@ -28,7 +25,6 @@ import sibyl.dht.Partitioners;
 import sibyl.io.Descriptor;
 import sibyl.io.KeyCache;
 import sibyl.io.SSTableReader;
-import sibyl.io.SSTableWriter;
 
 /**
  * A point read of one SSTable ({@value #ROWS} rows of 10 columns of 50 bytes, IndexInterval 128, files in the page
@@ -57,21 +53,15 @@ public class KeyCacheBenchmark {
         Random random = new Random(1);
         keys = new DecoratedKey[ROWS];
         for (int i = 0; i < ROWS; i++) keys[i] = partitioner.decorateKey("key" + i);
-        DecoratedKey[] ringOrder = keys.clone();
-        java.util.Arrays.sort(ringOrder);
-        Descriptor descriptor = new Descriptor(directory, ThriftMessages.COLUMN_FAMILY, 1);
-        try (SSTableWriter writer = SSTableWriter.create(descriptor, metadata, partitioner, 64 << 10, 128, ROWS)) {
-            for (DecoratedKey key : ringOrder) {
-                ColumnFamily row = ColumnFamily.empty(metadata);
-                for (int c = 0; c < 10; c++) {
-                    byte[] value = new byte[50];
-                    random.nextBytes(value);
-                    row = row.withCell(Column.live(("column" + c).getBytes(), value, 1));
-                }
-                writer.append(key, row);
+        Descriptor descriptor = BenchSSTables.write(directory, metadata, partitioner, keys, key -> {
+            ColumnFamily row = ColumnFamily.empty(metadata);
+            for (int c = 0; c < 10; c++) {
+                byte[] value = new byte[50];
+                random.nextBytes(value);
+                row = row.withCell(Column.live(("column" + c).getBytes(), value, 1));
             }
-            writer.finish(LogPosition.NONE);
-        }
+            return row;
+        });
         KeyCache cache = new KeyCache(keyCache.equals("on") ? ROWS : 0);
         sstable = SSTableReader.open(descriptor, metadata, partitioner, 128, cache);
         for (DecoratedKey key : keys) sstable.getRow(key); // warms the page cache, and the key cache when on
@@ -87,9 +77,7 @@ public class KeyCacheBenchmark {
     @TearDown(Level.Trial)
     public void delete() throws IOException {
         sstable.release();
-        try (Stream<Path> files = Files.walk(directory)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
-        }
+        BenchSSTables.delete(directory);
     }
 
     @State(Scope.Thread)

@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -22,7 +20,6 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
-import sibyl.db.LogPosition;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
@@ -31,7 +28,6 @@ import sibyl.io.CellCursor;
 import sibyl.io.Descriptor;
 import sibyl.io.KeyCache;
 import sibyl.io.SSTableReader;
-import sibyl.io.SSTableWriter;
 
 /**
  * 10 columns from a random place in a wide row of one SSTable ({@value #ROWS} rows of {@value #COLUMNS} columns of 50
@@ -60,21 +56,15 @@ public class SSTableSliceBenchmark {
         Random random = new Random(1);
         keys = new DecoratedKey[ROWS];
         for (int i = 0; i < ROWS; i++) keys[i] = partitioner.decorateKey("wide" + i);
-        DecoratedKey[] ringOrder = keys.clone();
-        java.util.Arrays.sort(ringOrder);
-        Descriptor descriptor = new Descriptor(directory, ThriftMessages.COLUMN_FAMILY, 1);
-        try (SSTableWriter writer = SSTableWriter.create(descriptor, metadata, partitioner, 64 << 10, 128, ROWS)) {
-            for (DecoratedKey key : ringOrder) {
-                ColumnFamily row = ColumnFamily.empty(metadata);
-                for (int c = 0; c < COLUMNS; c++) {
-                    byte[] value = new byte[50];
-                    random.nextBytes(value);
-                    row = row.withCell(Column.live(name(c), value, 1));
-                }
-                writer.append(key, row);
+        Descriptor descriptor = BenchSSTables.write(directory, metadata, partitioner, keys, key -> {
+            ColumnFamily row = ColumnFamily.empty(metadata);
+            for (int c = 0; c < COLUMNS; c++) {
+                byte[] value = new byte[50];
+                random.nextBytes(value);
+                row = row.withCell(Column.live(name(c), value, 1));
             }
-            writer.finish(LogPosition.NONE);
-        }
+            return row;
+        });
         sstable = SSTableReader.open(descriptor, metadata, partitioner, 128, new KeyCache(0));
         for (DecoratedKey key : keys) sstable.getRow(key); // warms the page cache
     }
@@ -87,9 +77,7 @@ public class SSTableSliceBenchmark {
     @TearDown(Level.Trial)
     public void delete() throws IOException {
         sstable.release();
-        try (Stream<Path> files = Files.walk(directory)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
-        }
+        BenchSSTables.delete(directory);
     }
 
     @State(Scope.Thread)
