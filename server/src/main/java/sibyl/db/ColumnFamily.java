@@ -95,10 +95,7 @@ public final class ColumnFamily {
 
     /** This version with a row tombstone at {@code timestamp} too; the newer tombstone is kept. */
     public ColumnFamily withDeletion(long timestamp, int deletionTime) {
-        if (timestamp < markedForDeleteAt
-                || (timestamp == markedForDeleteAt && deletionTime <= localDeletionTime)) {
-            return this;
-        }
+        if (!Deletion.supersedes(timestamp, deletionTime, markedForDeleteAt, localDeletionTime)) return this;
         return new ColumnFamily(metadata, timestamp, deletionTime, cells);
     }
 
@@ -168,8 +165,7 @@ public final class ColumnFamily {
 
         /** Adds a row tombstone; the newer of several is kept, as by {@link ColumnFamily#withDeletion}. */
         public Builder delete(long timestamp, int deletionTime) {
-            if (timestamp > markedForDeleteAt
-                    || (timestamp == markedForDeleteAt && deletionTime > localDeletionTime)) {
+            if (Deletion.supersedes(timestamp, deletionTime, markedForDeleteAt, localDeletionTime)) {
                 markedForDeleteAt = timestamp;
                 localDeletionTime = deletionTime;
             }

@@ -12,4 +12,13 @@ final class Deletion {
 
     private Deletion() {
     }
+
+    /**
+     * Whether a tombstone at {@code timestamp} (local deletion time {@code deletionTime}) replaces
+     * the one at {@code currentAt} ({@code currentTime}): the later timestamp wins, and of equal
+     * timestamps the later deletion time, so that merging tombstones in any order keeps the same one.
+     */
+    static boolean supersedes(long timestamp, int deletionTime, long currentAt, int currentTime) {
+        return timestamp > currentAt || (timestamp == currentAt && deletionTime > currentTime);
+    }
 }

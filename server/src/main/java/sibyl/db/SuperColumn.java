@@ -84,10 +84,7 @@ public final class SuperColumn implements Cell {
 
     /** This super column with a tombstone at {@code timestamp} too; the newer tombstone is kept. */
     public SuperColumn withDeletion(long timestamp, int deletionTime) {
-        if (timestamp < markedForDeleteAt
-                || (timestamp == markedForDeleteAt && deletionTime <= localDeletionTime)) {
-            return this;
-        }
+        if (!Deletion.supersedes(timestamp, deletionTime, markedForDeleteAt, localDeletionTime)) return this;
         return new SuperColumn(name, timestamp, deletionTime, subcolumns);
     }
 
@@ -176,8 +173,7 @@ public final class SuperColumn implements Cell {
 
         /** Adds a tombstone; the newer of several is kept, as by {@link SuperColumn#withDeletion}. */
         public Builder delete(long timestamp, int deletionTime) {
-            if (timestamp > markedForDeleteAt
-                    || (timestamp == markedForDeleteAt && deletionTime > localDeletionTime)) {
+            if (Deletion.supersedes(timestamp, deletionTime, markedForDeleteAt, localDeletionTime)) {
                 markedForDeleteAt = timestamp;
                 localDeletionTime = deletionTime;
             }
