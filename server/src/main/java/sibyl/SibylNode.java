@@ -9,24 +9,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.auth.AuthSettings;
 import sibyl.auth.Authenticator;
+import sibyl.commitlog.StorageOptions;
+import sibyl.commitlog.SyncMode;
 import sibyl.config.CommitLogSync;
 import sibyl.config.StorageConf;
 import sibyl.dht.Partitioners;
+import sibyl.engine.ConfiguredEngine;
+import sibyl.engine.LocalStorageService;
 import sibyl.jmx.NodeBeans;
 import sibyl.service.ConfiguredSchema;
-import sibyl.service.LocalStorageService;
 import sibyl.service.NodeToken;
-import sibyl.storage.StorageOptions;
-import sibyl.storage.SyncMode;
 import sibyl.thrift.CassandraProcessorFactory;
 import sibyl.transport.ThriftServer;
 import sibyl.transport.TransportLimits;
@@ -64,8 +65,8 @@ public final class SibylNode implements AutoCloseable {
         StorageOptions options = engineOptions(conf);
         LocalStorageService storage = LocalStorageService.open(Partitioners.forName(conf.partitioner()),
                 ConfiguredSchema.keyspaces(conf), options,
-                LocalStorageService.engineSettings(options, Clock.systemUTC()).withCaches(ConfiguredSchema.caches(conf))
-                        .withFileAccess(ConfiguredSchema.fileAccess(conf)));
+                LocalStorageService.engineSettings(options, Clock.systemUTC()).withCaches(ConfiguredEngine.caches(conf))
+                        .withFileAccess(ConfiguredEngine.fileAccess(conf)));
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
         CassandraProcessorFactory processors = new CassandraProcessorFactory(

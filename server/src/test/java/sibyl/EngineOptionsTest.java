@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import sibyl.commitlog.StorageOptions;
+import sibyl.commitlog.SyncMode;
 import sibyl.config.CommitLogSync;
 import sibyl.config.DiskAccessMode;
 import sibyl.config.StorageConf;
-import sibyl.storage.StorageOptions;
-import sibyl.storage.SyncMode;
 
 class EngineOptionsTest {
     private static StorageConf.Builder conf() {

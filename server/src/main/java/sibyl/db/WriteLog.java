@@ -1,9 +1,9 @@
 package sibyl.db;
 
 /**
- * Where {@link Keyspace} records each resolved mutation before applying it, so a restart can
- * rebuild the memtables. The db layer knows only this interface; the commit log in
- * {@code sibyl.storage} implements it.
+ * Where the engine records each resolved mutation before applying it, so a restart can rebuild
+ * the memtables. The engine knows only this interface; the commit log ({@code sibyl.commitlog})
+ * implements it, and neither package depends on the other for it.
  *
  * <p>The contract the memtable flush relies on: everything appended before {@link #position()}
  * was called is before that position, and {@link #flushed} may then forget it for that column
