@@ -66,7 +66,8 @@ public final class SibylNode implements AutoCloseable {
         LocalStorageService storage = LocalStorageService.open(Partitioners.forName(conf.partitioner()),
                 ConfiguredSchema.keyspaces(conf), options,
                 LocalStorageService.engineSettings(options, Clock.systemUTC()).withCaches(ConfiguredEngine.caches(conf))
-                        .withFileAccess(ConfiguredEngine.fileAccess(conf)));
+                        .withFileAccess(ConfiguredEngine.fileAccess(conf))
+                        .withSnapshotBeforeCompaction(conf.snapshotBeforeCompaction()));
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
         CassandraProcessorFactory processors = new CassandraProcessorFactory(

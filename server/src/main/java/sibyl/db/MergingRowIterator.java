@@ -1,6 +1,6 @@
 package sibyl.db;
 
-import java.util.AbstractMap;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -52,19 +52,59 @@ public final class MergingRowIterator implements Iterator<Map.Entry<DecoratedKey
         return !heads.isEmpty();
     }
 
+    /**
+     * The next key with its versions merged. The merge happens when the value is first asked
+     * for, not here: a reader that only looks at the key (where a range ends) never decodes
+     * the row, so a row a source cannot read fails only the reads that want it.
+     */
     @Override
     public Map.Entry<DecoratedKey, ColumnFamily> next() {
         if (heads.isEmpty()) throw new NoSuchElementException();
         Head first = heads.poll();
-        DecoratedKey key = first.current.getKey();
-        ColumnFamily row = first.current.getValue();
+        Map.Entry<DecoratedKey, ColumnFamily> row = first.current;
         requeue(first);
-        while (!heads.isEmpty() && heads.peek().current.getKey().equals(key)) {
+        if (heads.isEmpty() || !heads.peek().current.getKey().equals(row.getKey())) return row;
+        List<Map.Entry<DecoratedKey, ColumnFamily>> versions = new ArrayList<>();
+        versions.add(row);
+        while (!heads.isEmpty() && heads.peek().current.getKey().equals(row.getKey())) {
             Head same = heads.poll();
-            row = ColumnFamily.merge(row, same.current.getValue());
+            versions.add(same.current);
             requeue(same);
         }
-        return new AbstractMap.SimpleImmutableEntry<>(key, row);
+        return new MergedRow(row.getKey(), versions);
+    }
+
+    /** A key several sources hold, its versions merged on first use. */
+    private static final class MergedRow implements Map.Entry<DecoratedKey, ColumnFamily> {
+        private final DecoratedKey key;
+        private List<Map.Entry<DecoratedKey, ColumnFamily>> versions;
+        private ColumnFamily merged;
+
+        MergedRow(DecoratedKey key, List<Map.Entry<DecoratedKey, ColumnFamily>> versions) {
+            this.key = key;
+            this.versions = versions;
+        }
+
+        @Override
+        public DecoratedKey getKey() {
+            return key;
+        }
+
+        @Override
+        public ColumnFamily getValue() {
+            if (merged == null) {
+                ColumnFamily row = versions.get(0).getValue();
+                for (int i = 1; i < versions.size(); i++) row = ColumnFamily.merge(row, versions.get(i).getValue());
+                merged = row;
+                versions = null;
+            }
+            return merged;
+        }
+
+        @Override
+        public ColumnFamily setValue(ColumnFamily value) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     private void requeue(Head head) {

@@ -27,6 +27,7 @@ import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
 import sibyl.io.CellCursor;
+import sibyl.io.CorruptSSTableException;
 import sibyl.io.KeyCache;
 import sibyl.io.SSTableReader;
 import sibyl.service.LatencyTracker;
@@ -45,6 +46,10 @@ import sibyl.service.LatencyTracker;
  *
  * <p>Writes arrive already serialized per row by {@link Keyspace} (which holds the row lock); the
  * store itself is safe for any number of concurrent readers.
+ *
+ * <p>A read that meets damaged SSTable data (a checksum that fails) fails with a
+ * {@link sibyl.db.DamagedDataException} naming this column family and pointing at nodetool
+ * scrub; each damaged place is logged once ({@link DamageReports}). Reads of other rows go on.
  */
 public final class ColumnFamilyStore {
     /**
@@ -79,10 +84,12 @@ public final class ColumnFamilyStore {
     private final KeyCache keyCache = new KeyCache(0);
     private final RowCache rowCache = new RowCache(0);
     private volatile CacheConfig caches = CacheConfig.NONE;
+    private final DamageReports damage;
 
     public ColumnFamilyStore(CFMetaData metadata, Partitioner partitioner) {
         this.metadata = metadata;
         this.partitioner = partitioner;
+        this.damage = new DamageReports(metadata.keyspace(), metadata.name());
         this.view = new View(new Memtable(metadata), List.of(), List.of());
     }
 
@@ -113,6 +120,18 @@ public final class ColumnFamilyStore {
     /** The live SSTables, oldest first. Readers that use one past this moment acquire it. */
     public List<SSTableReader> liveSSTables() {
         return view.sstables();
+    }
+
+    /**
+     * The live SSTables, each with a reference taken for the caller, who releases every one of
+     * them ({@link SSTableReader#release}) when done: until then none of their files is deleted,
+     * whatever compactions replace them meanwhile (a snapshot links them).
+     */
+    public List<SSTableReader> acquireLiveSSTables() {
+        while (true) {
+            List<SSTableReader> live = view.sstables();
+            if (acquireAll(live)) return live;
+        }
     }
 
     /** Times the memtable was switched out for flushing since start. */
@@ -367,6 +386,8 @@ public final class ColumnFamilyStore {
                 if (r.mayContain(key)) merged = merge(merged, counted(r.getRow(key)));
             }
             return merged;
+        } catch (CorruptSSTableException e) {
+            throw damage.report(e);
         }
     }
 
@@ -416,6 +437,8 @@ public final class ColumnFamilyStore {
                 Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
                 if (cache.fill(row.getKey(), cache.reserve(row.getKey()), row.getValue())) cached++;
             }
+        } catch (CorruptSSTableException e) {
+            throw damage.report(e);
         }
         return cached;
     }
@@ -487,7 +510,12 @@ public final class ColumnFamilyStore {
     public List<Cell> getSlice(DecoratedKey key, QueryPath parent, ColumnSelection selection) {
         checkParent(parent);
         long start = System.nanoTime();
-        List<Cell> cells = SliceReader.read(readRow(key, parent.superColumn(), selection), parent.superColumn(), selection);
+        List<Cell> cells;
+        try {
+            cells = SliceReader.read(readRow(key, parent.superColumn(), selection), parent.superColumn(), selection);
+        } catch (CorruptSSTableException e) {
+            throw damage.report(e);
+        }
         reads.record(System.nanoTime() - start);
         return cells;
     }
@@ -497,7 +525,12 @@ public final class ColumnFamilyStore {
         checkPath(path);
         long start = System.nanoTime();
         ColumnSelection wanted = ColumnSelection.names(path.superColumn() != null ? path.superColumn() : path.column());
-        ColumnFamily row = readRow(key, null, wanted);
+        ColumnFamily row;
+        try {
+            row = readRow(key, null, wanted);
+        } catch (CorruptSSTableException e) {
+            throw damage.report(e);
+        }
         Optional<Cell> cell = row == null ? Optional.empty()
                 : Optional.ofNullable(SliceReader.readOne(row, path.superColumn(), path.column()));
         reads.record(System.nanoTime() - start);
@@ -530,6 +563,8 @@ public final class ColumnFamilyStore {
                 }
                 if (result.size() >= count) break;
             }
+        } catch (CorruptSSTableException e) {
+            throw damage.report(e);
         }
         reads.record(System.nanoTime() - start);
         return result;
@@ -540,6 +575,8 @@ public final class ColumnFamilyStore {
         List<DecoratedKey> samples = new ArrayList<>();
         try (ReadView v = new ReadView()) {
             for (RowSource source : v.all()) samples.addAll(source.sampleKeys(interval));
+        } catch (CorruptSSTableException e) {
+            throw damage.report(e);
         }
         return samples;
     }

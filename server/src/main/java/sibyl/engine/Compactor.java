@@ -20,8 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.dht.Partitioner;
 import sibyl.io.Compaction;
+import sibyl.io.CorruptSSTableException;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableReader;
+import sibyl.io.Scrubber;
 
 /**
  * Compacts SSTables on one background thread: size-tiered after flushes (a bucket of at least
@@ -36,6 +38,10 @@ import sibyl.io.SSTableReader;
  * deleted and its inputs stay in use. It is logged in one line, and the store's background
  * compaction then waits (the {@link Backoff}) before it is tried again, rather than once per
  * flush; a major compaction on request runs at once regardless.
+ *
+ * <p>With SnapshotBeforeCompaction each compaction first snapshots its column family's SSTables
+ * (tag {@code compact-<CF>}); a snapshot that fails fails the compaction. Scrubs run here too, so
+ * a scrub and a compaction never rewrite the same SSTable.
  */
 final class Compactor implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Compactor.class);
@@ -44,6 +50,7 @@ final class Compactor implements AutoCloseable {
     private final Partitioner partitioner;
     private final Function<ColumnFamilyStore, SSTableFiles> files;
     private final ScheduledExecutorService timer;
+    private final Snapshots snapshots;
     private final ThreadPoolExecutor executor;
     private final Set<ColumnFamilyStore> queued = ConcurrentHashMap.newKeySet();
     private final Set<ColumnFamilyStore> retryScheduled = ConcurrentHashMap.newKeySet();
@@ -51,13 +58,17 @@ final class Compactor implements AutoCloseable {
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
 
-    /** @param timer runs the delayed retries of failed compactions */
+    /**
+     * @param timer     runs the delayed retries of failed compactions
+     * @param snapshots takes the snapshots before compactions (SnapshotBeforeCompaction) and scrubs
+     */
     Compactor(EngineSettings settings, Partitioner partitioner, Function<ColumnFamilyStore, SSTableFiles> files,
-              ScheduledExecutorService timer) {
+              ScheduledExecutorService timer, Snapshots snapshots) {
         this.settings = settings;
         this.partitioner = partitioner;
         this.files = files;
         this.timer = timer;
+        this.snapshots = snapshots;
         this.backoff = new Backoff<>(settings.compactionRetryDelay(), settings.maxCompactionRetryDelay(), System::nanoTime);
         this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
                 EngineThreads.named("compaction"));
@@ -146,6 +157,7 @@ final class Compactor implements AutoCloseable {
         Compaction.Result result;
         Optional<SSTableReader> reader = Optional.empty();
         try {
+            if (settings.snapshotBeforeCompaction()) snapshots.take("compact-" + store.metadata().name(), List.of(store));
             result = Compaction.compact(inputs, output, partitioner, settings.columnIndexSize(),
                     settings.indexInterval(), settings.gcBefore(), all);
             if (result.output().isPresent()) {
@@ -187,7 +199,11 @@ final class Compactor implements AutoCloseable {
         String line = "Compaction of " + inputs.size() + " sstables of " + name + " into " + output + " failed: "
                 + reason(e) + "; the sstables stay in use, the partial output is deleted, and compaction of " + name
                 + " is tried again in " + (wait.toMillis() < 1000 ? wait.toMillis() + " ms" : wait.toSeconds() + " s");
-        if (e instanceof IOException || e instanceof UncheckedIOException) {
+        if (e instanceof CorruptSSTableException) {
+            // Damaged data fails every compaction of the store until it is scrubbed: say how to end it.
+            log.error(line + "; run nodetool scrub " + store.metadata().keyspace() + " " + store.metadata().name()
+                    + " to rewrite its sstables without the damaged rows");
+        } else if (e instanceof IOException || e instanceof UncheckedIOException) {
             log.error(line);
             log.debug("The compaction failure of {}", name, e);
         } else {
@@ -196,6 +212,68 @@ final class Compactor implements AutoCloseable {
         failures.incrementAndGet(); // after the report: a failure counted is a failure logged
         scheduleRetry(store, wait.toNanos());
         return failure;
+    }
+
+    /**
+     * Rewrites each live SSTable of the store with the rows whose checksums hold
+     * ({@link Scrubber}), after snapshotting them all (tag {@code pre-scrub-<CF>}), so the
+     * damaged originals stay on disk. Each rewritten SSTable replaces its original in one view
+     * change, as a compaction's output does. The future fails with an {@link UncheckedIOException}
+     * saying why when the snapshot or a rewrite does (those rewritten by then stay rewritten).
+     */
+    CompletableFuture<ScrubReport> scrub(ColumnFamilyStore store) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return scrubNow(store);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        }, executor);
+    }
+
+    private ScrubReport scrubNow(ColumnFamilyStore store) throws IOException {
+        String ks = store.metadata().keyspace();
+        String cf = store.metadata().name();
+        // On this thread no compaction changes them; flushes only add newer ones, left as they are.
+        List<SSTableReader> inputs = store.liveSSTables();
+        if (inputs.isEmpty()) return new ScrubReport(ks, cf, 0, 0, 0, null);
+        String snapshot = snapshots.take("pre-scrub-" + cf, List.of(store)).name();
+        long kept = 0;
+        long dropped = 0;
+        int rewritten = 0;
+        for (SSTableReader input : inputs) {
+            Descriptor output = files.apply(store).next(cf);
+            Optional<SSTableReader> reader = Optional.empty();
+            try {
+                Scrubber.Result result = Scrubber.scrub(input, output, partitioner, settings.columnIndexSize(),
+                        settings.indexInterval());
+                if (result.output().isPresent()) {
+                    reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
+                            settings.indexInterval(), store.keyCache(), settings.fileAccess()));
+                }
+                store.replaceCompacted(List.of(input), reader);
+                kept += result.rowsKept();
+                dropped += result.rowsDropped();
+                rewritten++;
+                log.info("Scrubbed {} of {}.{} into {}: {} rows kept, {} dropped", input.descriptor(), ks, cf,
+                        reader.map(r -> r.descriptor().toString()).orElse("nothing"), result.rowsKept(),
+                        result.rowsDropped());
+            } catch (IOException | RuntimeException e) {
+                if (reader.isPresent()) {
+                    reader.get().markObsolete();
+                    reader.get().release();
+                }
+                String why = "scrub of " + ks + "." + cf + " failed at " + input.descriptor() + ": " + reason(e)
+                        + "; " + rewritten + " of its " + inputs.size() + " sstables were rewritten (" + kept
+                        + " rows kept, " + dropped + " dropped), the rest are as they were; snapshot " + snapshot
+                        + " holds them all as they were before";
+                log.error(why);
+                throw new IOException(why, e);
+            }
+        }
+        ScrubReport report = new ScrubReport(ks, cf, rewritten, kept, dropped, snapshot);
+        log.info("Scrubbed {}", report);
+        return report;
     }
 
     /** "No space left on device"; a file system exception that names only its file keeps its kind too. */

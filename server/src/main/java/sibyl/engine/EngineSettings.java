@@ -27,11 +27,14 @@ import sibyl.io.SizeTieredBuckets;
  * @param clock             the time tombstones are judged by (injectable so tests need not sleep)
  * @param caches            each column family's key and row caches, and where they are saved
  * @param fileAccess        how SSTable files are read (DiskAccessMode)
+ * @param snapshotBeforeCompaction SnapshotBeforeCompaction: each compaction first snapshots its
+ *                          column family's SSTables
  */
 public record EngineSettings(List<Path> dataDirectories, int indexInterval, int columnIndexSize,
                              MemtableLimits memtableLimits, int gcGraceSeconds, SizeTieredBuckets buckets,
                              int maxPendingFlushes, Duration flushRetryDelay, Duration compactionRetryDelay,
-                             Clock clock, CacheSettings caches, FileAccess fileAccess) {
+                             Clock clock, CacheSettings caches, FileAccess fileAccess,
+                             boolean snapshotBeforeCompaction) {
     /** A compaction that keeps failing is tried again at most every 2^5 × compactionRetryDelay. */
     public static final int MAX_COMPACTION_RETRY_DOUBLINGS = 5;
 
@@ -61,17 +64,20 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
 
     public EngineSettings withClock(Clock clock) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess);
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess,
+                snapshotBeforeCompaction);
     }
 
     public EngineSettings withFlushRetryDelay(Duration delay) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, delay, compactionRetryDelay, clock, caches, fileAccess);
+                buckets, maxPendingFlushes, delay, compactionRetryDelay, clock, caches, fileAccess,
+                snapshotBeforeCompaction);
     }
 
     public EngineSettings withCompactionRetryDelay(Duration delay) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, delay, clock, caches, fileAccess);
+                buckets, maxPendingFlushes, flushRetryDelay, delay, clock, caches, fileAccess,
+                snapshotBeforeCompaction);
     }
 
     /** The longest a failing compaction waits between attempts. */
@@ -81,11 +87,18 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
 
     public EngineSettings withFileAccess(FileAccess fileAccess) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess);
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess,
+                snapshotBeforeCompaction);
     }
 
     public EngineSettings withCaches(CacheSettings caches) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess);
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess,
+                snapshotBeforeCompaction);
+    }
+
+    public EngineSettings withSnapshotBeforeCompaction(boolean snapshot) {
+        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess, snapshot);
     }
 }

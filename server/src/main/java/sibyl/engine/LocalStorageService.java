@@ -1,6 +1,7 @@
 package sibyl.engine;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,7 +100,7 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
                         options.memtableFlushAfter()),
                 options.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES, FLUSH_RETRY_DELAY,
                 COMPACTION_RETRY_DELAY, clock,
-                CacheSettings.NONE, FileAccess.STANDARD);
+                CacheSettings.NONE, FileAccess.STANDARD, false);
     }
 
     /**
@@ -213,6 +214,64 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
         List<CompletableFuture<Void>> compactions = new ArrayList<>();
         for (ColumnFamilyStore store : ks.stores()) compactions.add(engine.forceMajorCompaction(store));
         await(compactions, "major compaction of keyspace " + keyspace);
+    }
+
+    /**
+     * nodetool snapshot: flushes every memtable (waiting at most {@code timeout}), then hard-links
+     * every live SSTable of every keyspace into {@code snapshots/<millis>-<tag>/} beside the
+     * keyspace's SSTables. So the snapshot holds every write acknowledged before the call.
+     *
+     * @param tag null or empty for none
+     * @throws IllegalArgumentException for a tag that cannot be part of a directory name
+     * @throws IOException              when the flushes did not finish in time (a full disk) or a
+     *                                  link could not be made; nothing of the snapshot is left
+     */
+    public Snapshot takeSnapshot(String tag, Duration timeout) throws IOException, InterruptedException {
+        StorageEngine.checkSnapshotTag(tag);
+        if (engine == null) throw new IOException("this node keeps its data in memory only: it has no sstables to snapshot");
+        long deadline = deadline(timeout);
+        try {
+            for (Keyspace ks : keyspaces.values()) flushBy(deadline, timeout, ks.name());
+        } catch (IOException e) {
+            throw new IOException("snapshot not taken: " + e.getMessage(), e);
+        }
+        return engine.snapshot(keyspaces.values(), tag);
+    }
+
+    /**
+     * nodetool clearsnapshot: deletes the snapshots tagged {@code tag}, or all of them when it is
+     * null or empty.
+     *
+     * @return the snapshot directories deleted
+     */
+    public List<Path> clearSnapshot(String tag) throws IOException {
+        StorageEngine.checkSnapshotTag(tag);
+        return engine == null ? List.of() : engine.clearSnapshots(tag);
+    }
+
+    /**
+     * nodetool scrub: rewrites the SSTables of the named column families of {@code keyspace} (all
+     * of them when none is named) keeping every row whose checksums hold, after snapshotting
+     * them; one column family after the other.
+     *
+     * @throws InvalidQueryException for an unknown keyspace or column family
+     * @throws IOException           when a snapshot or a rewrite failed, saying how far it got
+     */
+    public List<ScrubReport> scrub(String keyspace, String... columnFamilies) throws IOException, InterruptedException {
+        Keyspace ks = keyspaceNamed(keyspace);
+        List<ColumnFamilyStore> stores = new ArrayList<>();
+        if (columnFamilies.length == 0) stores.addAll(ks.stores());
+        for (String cf : columnFamilies) stores.add(ks.store(cf));
+        List<ScrubReport> reports = new ArrayList<>();
+        if (engine == null) return reports;
+        for (ColumnFamilyStore store : stores) {
+            try {
+                reports.add(engine.scrub(store).get());
+            } catch (ExecutionException e) {
+                throw new IOException(reason(e.getCause()), e.getCause());
+            }
+        }
+        return reports;
     }
 
     /**

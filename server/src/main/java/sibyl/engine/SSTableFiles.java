@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableDirectory;
+import sibyl.io.SnapshotDirectory;
 
 /**
  * Where one keyspace's SSTables live: a directory per data directory
@@ -24,8 +25,9 @@ public final class SSTableFiles {
     }
 
     /**
-     * The keyspace's directories after removing what interrupted writers and deletions left
-     * (see {@link SSTableDirectory#removeLeftovers}); call before any flush or compaction.
+     * The keyspace's directories after removing what interrupted writers, deletions and
+     * snapshots left (see {@link SSTableDirectory#removeLeftovers} and
+     * {@link SnapshotDirectory#removeLeftovers}); call before any flush, compaction or snapshot.
      */
     public static SSTableFiles open(List<Path> dataDirectories, String keyspace) throws IOException {
         List<Path> dirs = new ArrayList<>();
@@ -33,10 +35,16 @@ public final class SSTableFiles {
         for (Path data : dataDirectories) {
             Path dir = Descriptor.directory(data, keyspace);
             SSTableDirectory.removeLeftovers(dir);
+            SnapshotDirectory.removeLeftovers(dir);
             highest = Math.max(highest, SSTableDirectory.highestGeneration(dir));
             dirs.add(dir);
         }
         return new SSTableFiles(dirs, highest);
+    }
+
+    /** The keyspace's directory in each data directory ({@code <DataFileDirectory>/<Keyspace>}). */
+    public List<Path> directories() {
+        return directories;
     }
 
     /** The complete SSTables of a column family, over every directory. */

@@ -1,6 +1,7 @@
 package sibyl.engine;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -31,6 +32,7 @@ public final class StorageEngine implements AutoCloseable {
     private final Flusher flusher;
     private final Compactor compactor;
     private final SavedCaches savedCaches;
+    private final Snapshots snapshots;
 
     public StorageEngine(EngineSettings settings, Partitioner partitioner) {
         this.settings = settings;
@@ -38,7 +40,9 @@ public final class StorageEngine implements AutoCloseable {
         ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, EngineThreads.named("memtable-timer"));
         t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.timer = t;
-        this.compactor = new Compactor(settings, partitioner, store -> filesOf(store.metadata().keyspace()), timer);
+        this.snapshots = new Snapshots(settings.clock());
+        this.compactor = new Compactor(settings, partitioner, store -> filesOf(store.metadata().keyspace()), timer,
+                snapshots);
         this.flusher = new Flusher(settings, partitioner, ks -> filesOf(ks.name()), compactor::maybeCompact, timer);
         this.savedCaches = new SavedCaches(settings.caches(), partitioner);
     }
@@ -143,6 +147,45 @@ public final class StorageEngine implements AutoCloseable {
      */
     public CompletableFuture<Void> forceMajorCompaction(ColumnFamilyStore store) {
         return compactor.major(store);
+    }
+
+    /**
+     * Snapshots the live SSTables of every store of {@code keyspaces} under one name (see
+     * {@link Snapshots}); flushing first is the caller's choice.
+     *
+     * @param tag null or empty for none
+     * @throws IllegalArgumentException for a tag that cannot be part of a directory name
+     * @throws IOException              when the snapshot cannot be made (nothing of it is left)
+     */
+    public Snapshot snapshot(Collection<Keyspace> keyspaces, String tag) throws IOException {
+        List<ColumnFamilyStore> stores = new ArrayList<>();
+        for (Keyspace ks : keyspaces) stores.addAll(ks.stores());
+        return snapshots.take(tag, stores);
+    }
+
+    /** Checks a snapshot tag before any work is done for the snapshot (a flush). */
+    public static void checkSnapshotTag(String tag) {
+        Snapshots.checkTag(tag);
+    }
+
+    /**
+     * Deletes the snapshots tagged {@code tag} (all of them when null or empty) of every loaded
+     * keyspace.
+     *
+     * @return the snapshot directories deleted
+     */
+    public List<Path> clearSnapshots(String tag) throws IOException {
+        List<Path> directories = new ArrayList<>();
+        for (SSTableFiles f : files.values()) directories.addAll(f.directories());
+        return snapshots.clear(directories, tag);
+    }
+
+    /**
+     * Rewrites the store's SSTables without the rows that fail their checksums, after a snapshot
+     * of them (see {@link Compactor#scrub}).
+     */
+    public CompletableFuture<ScrubReport> scrub(ColumnFamilyStore store) {
+        return compactor.scrub(store);
     }
 
     /** Flushes and compactions queued or running. */

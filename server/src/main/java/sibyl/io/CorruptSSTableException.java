@@ -10,6 +10,7 @@ import java.nio.file.Path;
 public final class CorruptSSTableException extends RuntimeException {
     private final Path file;
     private final long offset;
+    private final String problem;
 
     public CorruptSSTableException(Path file, long offset, String problem) {
         this(file, offset, problem, null);
@@ -19,6 +20,7 @@ public final class CorruptSSTableException extends RuntimeException {
         super("corrupt sstable file " + file + " at offset " + offset + ": " + problem, cause);
         this.file = file;
         this.offset = offset;
+        this.problem = problem;
     }
 
     public Path file() {
@@ -27,5 +29,10 @@ public final class CorruptSSTableException extends RuntimeException {
 
     public long offset() {
         return offset;
+    }
+
+    /** What is wrong at {@link #offset}, without the file: "data block checksum mismatch". */
+    public String problem() {
+        return problem;
     }
 }

@@ -66,6 +66,27 @@ public final class SSTableDirectory {
         for (Component c : Component.values()) Files.deleteIfExists(descriptor.path(c));
     }
 
+    /**
+     * Hard-links every component of a complete SSTable into {@code target}, an existing directory
+     * on the same file system, under the same names; Statistics last, so the links too make a
+     * complete SSTable exactly when its Statistics link exists. Components the SSTable lacks
+     * (an optional Summary) are skipped. The caller keeps the SSTable from being deleted
+     * meanwhile (holds a reference to its reader).
+     *
+     * @return the number of files linked
+     */
+    public static int link(Descriptor descriptor, Path target) throws IOException {
+        int linked = 0;
+        for (Component c : Component.values()) {
+            if (c == Component.STATISTICS || !Files.exists(descriptor.path(c))) continue;
+            Files.createLink(target.resolve(descriptor.path(c).getFileName()), descriptor.path(c));
+            linked++;
+        }
+        Path statistics = descriptor.path(Component.STATISTICS);
+        Files.createLink(target.resolve(statistics.getFileName()), statistics);
+        return linked + 1;
+    }
+
     private static void delete(Path file, List<Path> removed) throws IOException {
         Files.deleteIfExists(file);
         removed.add(file);

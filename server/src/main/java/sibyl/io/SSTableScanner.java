@@ -59,7 +59,11 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
         try {
             byte[] row = readRow(entry);
             pending = nextEntry();
-            return new AbstractMap.SimpleImmutableEntry<>(key, sstable.decodeRow(row, entry));
+            try {
+                return new AbstractMap.SimpleImmutableEntry<>(key, sstable.decodeRow(row, entry));
+            } catch (CorruptSSTableException e) {
+                return new DamagedRow(key, e);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + sstable.descriptor(), e);
         }
@@ -88,5 +92,35 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
         data.readFully(rowBuffer, 0, entry.rowLength());
         dataPosition += entry.rowLength();
         return rowBuffer;
+    }
+
+    /**
+     * A row whose bytes fail their checks: its key is known (from the index), its value throws.
+     * So a scan or merge that only looks ahead at it (to compare keys, or to find where a range
+     * ends) goes on, and only a reader that wants the row itself meets the damage.
+     */
+    private static final class DamagedRow implements Map.Entry<DecoratedKey, ColumnFamily> {
+        private final DecoratedKey key;
+        private final CorruptSSTableException damage;
+
+        DamagedRow(DecoratedKey key, CorruptSSTableException damage) {
+            this.key = key;
+            this.damage = damage;
+        }
+
+        @Override
+        public DecoratedKey getKey() {
+            return key;
+        }
+
+        @Override
+        public ColumnFamily getValue() {
+            throw damage;
+        }
+
+        @Override
+        public ColumnFamily setValue(ColumnFamily value) {
+            throw new UnsupportedOperationException();
+        }
     }
 }

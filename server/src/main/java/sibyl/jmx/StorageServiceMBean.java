@@ -55,4 +55,39 @@ public interface StorageServiceMBean {
 
     /** As {@link #drain}, waiting at most {@code timeoutSeconds} for the flushes instead of two minutes. */
     void drainWithin(long timeoutSeconds) throws IOException, InterruptedException;
+
+    /**
+     * nodetool snapshot (0.6's operation name): flushes every memtable, then hard-links every
+     * live SSTable into {@code <DataFileDirectory>/<Keyspace>/snapshots/<millis>-<tag>/}.
+     *
+     * @param tag null or empty for none
+     * @return the snapshot directories made (none when the node holds no SSTables)
+     * @throws IllegalArgumentException for a tag that is no file name part
+     * @throws IOException              when the flushes did not finish within two minutes or a link
+     *                                  could not be made (a full disk); nothing of the snapshot is left
+     */
+    List<String> takeAllSnapshot(String tag) throws IOException, InterruptedException;
+
+    /** As {@link #takeAllSnapshot}, waiting at most {@code timeoutSeconds} for the flushes. */
+    List<String> takeAllSnapshotWithin(long timeoutSeconds, String tag) throws IOException, InterruptedException;
+
+    /**
+     * nodetool clearsnapshot (0.6's operation name): deletes every snapshot.
+     *
+     * @return the snapshot directories deleted
+     */
+    List<String> clearSnapshot() throws IOException;
+
+    /** Deletes the snapshots tagged {@code tag}; every snapshot when it is null or empty. */
+    List<String> clearSnapshot(String tag) throws IOException;
+
+    /**
+     * nodetool scrub: rewrites the SSTables of the named column families of {@code keyspace} (all
+     * when none is named) keeping every row whose checksums hold, after snapshotting them.
+     *
+     * @return one line per column family: rows kept and dropped, and the snapshot of the originals
+     * @throws IllegalArgumentException for an unknown keyspace or column family
+     * @throws IOException              when a snapshot or rewrite failed, saying how far it got
+     */
+    List<String> scrub(String keyspace, String... columnFamilies) throws IOException, InterruptedException;
 }

@@ -1,6 +1,7 @@
 package sibyl.jmx;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +10,7 @@ import sibyl.db.InvalidQueryException;
 import sibyl.engine.ColumnFamilyStore;
 import sibyl.engine.Keyspace;
 import sibyl.engine.LocalStorageService;
+import sibyl.engine.ScrubReport;
 
 /** The management view of the node. */
 final class StorageServiceStats implements StorageServiceMBean {
@@ -105,6 +107,55 @@ final class StorageServiceStats implements StorageServiceMBean {
         } catch (IOException e) {
             throw new IOException(e.getMessage());
         }
+    }
+
+    @Override
+    public List<String> takeAllSnapshot(String tag) throws IOException, InterruptedException {
+        return takeAllSnapshotWithin(LocalStorageService.DEFAULT_FLUSH_TIMEOUT.toSeconds(), tag);
+    }
+
+    @Override
+    public List<String> takeAllSnapshotWithin(long timeoutSeconds, String tag) throws IOException, InterruptedException {
+        try {
+            return paths(storage.takeSnapshot(tag, timeout(timeoutSeconds)).directories());
+        } catch (IOException e) {
+            throw new IOException(e.getMessage());
+        }
+    }
+
+    @Override
+    public List<String> clearSnapshot() throws IOException {
+        return clearSnapshot(null);
+    }
+
+    @Override
+    public List<String> clearSnapshot(String tag) throws IOException {
+        try {
+            return paths(storage.clearSnapshot(tag));
+        } catch (IOException e) {
+            throw new IOException(e.getMessage());
+        }
+    }
+
+    @Override
+    public List<String> scrub(String keyspace, String... columnFamilies) throws IOException, InterruptedException {
+        try {
+            List<String> lines = new ArrayList<>();
+            for (ScrubReport report : storage.scrub(keyspace, columnFamilies == null ? new String[0] : columnFamilies)) {
+                lines.add(report.toString());
+            }
+            return lines;
+        } catch (InvalidQueryException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        } catch (IOException e) {
+            throw new IOException(e.getMessage());
+        }
+    }
+
+    private static List<String> paths(List<Path> paths) {
+        List<String> names = new ArrayList<>();
+        for (Path p : paths) names.add(p.toString());
+        return names;
     }
 
     private static Duration timeout(long seconds) {

@@ -33,6 +33,7 @@ import sibyl.auth.Authenticator;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
+import sibyl.db.DamagedDataException;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
@@ -418,11 +419,19 @@ final class CassandraHandler implements Cassandra.Iface {
         }
     }
 
-    /** Runs a storage call, turning a request the store refuses into 0.6's error. */
+    /**
+     * Runs a storage call, turning a request the store refuses into 0.6's error, and damaged data
+     * into an InvalidRequestException saying so: of what a 0.6 data call declares, it is the one
+     * that carries a message and that clients pass on at once instead of retrying: retrying
+     * cannot help, and Hector of 2010 took a TApplicationException for a transport failure,
+     * retried it and marked the host down.
+     */
     private static <T> T storage(Supplier<T> call) throws InvalidRequestException {
         try {
             return call.get();
         } catch (InvalidQueryException e) {
+            throw new InvalidRequestException(e.getMessage());
+        } catch (DamagedDataException e) {
             throw new InvalidRequestException(e.getMessage());
         }
     }

@@ -58,7 +58,8 @@ class CountedSliceTest {
         EngineSettings settings = new EngineSettings(defaults.dataDirectories(), defaults.indexInterval(),
                 defaults.columnIndexSize(), defaults.memtableLimits(), defaults.gcGraceSeconds(),
                 new SizeTieredBuckets(32, 32, 0.5, 1.5, 0), defaults.maxPendingFlushes(), defaults.flushRetryDelay(),
-                defaults.compactionRetryDelay(), defaults.clock(), defaults.caches(), defaults.fileAccess());
+                defaults.compactionRetryDelay(), defaults.clock(), defaults.caches(), defaults.fileAccess(),
+                defaults.snapshotBeforeCompaction());
         db = LocalStorageService.open(partitioner, List.of(SCHEMA), options, settings);
     }
 

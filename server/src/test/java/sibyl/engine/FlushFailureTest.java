@@ -140,7 +140,7 @@ class FlushFailureTest {
         EngineSettings b = LocalStorageService.engineSettings(options, Clock.systemUTC());
         return new EngineSettings(b.dataDirectories(), b.indexInterval(), b.columnIndexSize(), b.memtableLimits(),
                 b.gcGraceSeconds(), b.buckets(), 1, Duration.ofMillis(20), b.compactionRetryDelay(), b.clock(),
-                b.caches(), b.fileAccess());
+                b.caches(), b.fileAccess(), b.snapshotBeforeCompaction());
     }
 
     /** A file where the keyspace's directory belongs: every SSTable write fails until it is deleted. */

@@ -10,11 +10,15 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.CFMetaData;
+import sibyl.db.ColumnFamily;
+import sibyl.db.MergingRowIterator;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
@@ -71,9 +75,44 @@ class CorruptionTest {
             assertTrue(e.offset() <= damaged && e.offset() > damaged - 4096, "offset " + e.offset() + " for damage at " + damaged);
             assertTrue(e.getMessage().contains(data.toString()) && e.getMessage().contains("offset " + e.offset()), e.getMessage());
             assertThrows(CorruptSSTableException.class,
-                    () -> sstable.rowsFrom(DecoratedKey.startOf(partitioner.getMinimumToken())).forEachRemaining(r -> { }));
+                    () -> sstable.rowsFrom(DecoratedKey.startOf(partitioner.getMinimumToken())).forEachRemaining(Map.Entry::getValue));
         } finally {
             sstable.release();
+        }
+    }
+
+    @Test
+    void aScanOrMergeMeetsADamagedRowOnlyWhenItWantsTheRow() throws IOException {
+        Descriptor d = write();
+        List<DecoratedKey> keys = keys();
+        flip(d.path(Component.DATA), d.path(Component.DATA).toFile().length() / 2);
+        // A second SSTable holding every key again, so the merge reconciles each key from two sources.
+        Descriptor copy = SSTableFixtures.write(dir, 2, memtable, partitioner, 256);
+        SSTableReader damaged = SSTableReader.open(d, cf, partitioner, 4);
+        SSTableReader whole = SSTableReader.open(copy, cf, partitioner, 4);
+        try {
+            DecoratedKey start = DecoratedKey.startOf(partitioner.getMinimumToken());
+            for (boolean merged : new boolean[] {false, true}) {
+                Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = merged
+                        ? MergingRowIterator.of(List.of(damaged.rowsFrom(start), whole.rowsFrom(start)))
+                        : damaged.rowsFrom(start);
+                List<DecoratedKey> seen = new ArrayList<>();
+                int unreadable = 0;
+                while (rows.hasNext()) {
+                    Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
+                    seen.add(row.getKey());
+                    try {
+                        row.getValue();
+                    } catch (CorruptSSTableException e) {
+                        unreadable++;
+                    }
+                }
+                assertEquals(keys, seen, "every key is passed, the damaged one too (merged: " + merged + ")");
+                assertEquals(1, unreadable, "only the damaged row fails, and only when its value is wanted");
+            }
+        } finally {
+            damaged.release();
+            whole.release();
         }
     }
 
