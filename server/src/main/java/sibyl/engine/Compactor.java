@@ -159,7 +159,7 @@ final class Compactor implements AutoCloseable {
         try {
             if (settings.snapshotBeforeCompaction()) snapshots.take("compact-" + store.metadata().name(), List.of(store));
             result = Compaction.compact(inputs, output, partitioner, settings.columnIndexSize(),
-                    settings.indexInterval(), settings.gcBefore(), all);
+                    settings.indexInterval(), settings.gcBefore(store.metadata()), all);
             if (result.output().isPresent()) {
                 reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
                         settings.indexInterval(), store.keyCache(), settings.fileAccess()));

@@ -19,7 +19,6 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.commitlog.StorageOptions;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnSelection;
@@ -71,7 +70,7 @@ class DamagedDataTest {
 
     @Test
     void damagedRowsFailTheirReadsOnlyAndScrubDropsExactlyThem() throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 64 << 10);
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 64 << 10);
         Set<String> damaged = new TreeSet<>();
         List<String> ringOrder = new ArrayList<>();
         Path dataFile;

@@ -23,10 +23,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.commitlog.StorageOptions;
 import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
 import sibyl.db.RowMutation;
@@ -49,9 +49,11 @@ class SnapshotTest {
     @TempDir
     Path dir;
 
-    private LocalStorageService open(StorageOptions options, EngineSettings settings, List<KSMetaData> keyspaces)
-            throws Exception {
-        return LocalStorageService.open(new RandomPartitioner(), keyspaces, options, settings);
+    /** A node of {@code keyspaces} whose engine is that of {@code settings} changed by {@code change}. */
+    private static LocalStorageService open(EngineFixture.Settings settings, UnaryOperator<EngineSettings> change,
+                                            List<KSMetaData> keyspaces) throws Exception {
+        return LocalStorageService.open(new RandomPartitioner(), keyspaces, settings.log(),
+                change.apply(settings.engine()));
     }
 
     private static void write(LocalStorageService db, Random random, int mutations) {
@@ -62,11 +64,11 @@ class SnapshotTest {
     void aSnapshotLinksEveryLiveSSTableAndIsEnoughToRestoreFrom() throws Exception {
         long seed = new Random().nextLong();
         Random random = new Random(seed);
-        StorageOptions options = EngineFixture.options(dir.resolve("node"), 64L << 20, 864000, 1024);
+        EngineFixture.Settings options = EngineFixture.options(dir.resolve("node"), 64L << 20, 864000, 1024);
         String atSnapshot;
         Snapshot snapshot;
         Path ksDir = dir.resolve("node/data").resolve(KS);
-        try (LocalStorageService db = open(options, LocalStorageService.engineSettings(options, FIXED),
+        try (LocalStorageService db = open(options, e -> e.withClock(FIXED),
                 List.of(EngineFixture.SCHEMA))) {
             for (int flush = 0; flush < 2; flush++) { // with the snapshot's, 3 per column family: too few to compact
                 write(db, random, 300);
@@ -128,7 +130,7 @@ class SnapshotTest {
      */
     @Test
     void snapshotsTakenDuringCompactionsHoldOnlyWholeSSTables() throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 16 << 10, 864000, 1024);
+        EngineFixture.Settings options = EngineFixture.options(dir, 16 << 10, 864000, 1024);
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService writer = Executors.newSingleThreadExecutor();
         try (LocalStorageService db = EngineFixture.open(options)) {
@@ -187,8 +189,8 @@ class SnapshotTest {
 
     @Test
     void clearSnapshotRemovesThoseOfATagOrAll() throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
-        try (LocalStorageService db = open(options, LocalStorageService.engineSettings(options, FIXED),
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        try (LocalStorageService db = open(options, e -> e.withClock(FIXED),
                 List.of(EngineFixture.SCHEMA))) {
             write(db, new Random(1), 100);
             Path snapshots = dir.resolve("data").resolve(KS).resolve("snapshots");
@@ -218,7 +220,7 @@ class SnapshotTest {
 
     @Test
     void aTagThatIsNoPlainNameIsRefusedBeforeAnythingIsDone() throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
         try (LocalStorageService db = EngineFixture.open(options)) {
             write(db, new Random(1), 50);
             for (String tag : List.of("../escape", "a/b", ".hidden", "-x", "with space", "x".repeat(201))) {
@@ -238,10 +240,10 @@ class SnapshotTest {
      */
     @Test
     void aSnapshotThatFailsHalfWayLeavesNothing() throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
         KSMetaData second = new KSMetaData("Keyspace2", 1, List.of(CFMetaData.standard("Keyspace2", "Standard1",
                 BytesType.instance)));
-        try (LocalStorageService db = open(options, LocalStorageService.engineSettings(options, FIXED),
+        try (LocalStorageService db = open(options, e -> e.withClock(FIXED),
                 List.of(EngineFixture.SCHEMA, second))) {
             write(db, new Random(1), 50);
             db.apply(RowMutation.builder("Keyspace2", "k").write("Standard1", EngineFixture.b("c"), EngineFixture.b("v"), 1)
@@ -264,9 +266,9 @@ class SnapshotTest {
 
     @Test
     void snapshotBeforeCompactionKeepsWhatEachCompactionReplaces() throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
-        EngineSettings settings = LocalStorageService.engineSettings(options, FIXED).withSnapshotBeforeCompaction(true);
-        try (LocalStorageService db = open(options, settings, List.of(EngineFixture.SCHEMA))) {
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        try (LocalStorageService db = open(options, e -> e.withClock(FIXED).withSnapshotBeforeCompaction(true),
+                List.of(EngineFixture.SCHEMA))) {
             Random random = new Random(2);
             for (int i = 0; i < 2; i++) {
                 for (int m = 0; m < 100; m++) {
