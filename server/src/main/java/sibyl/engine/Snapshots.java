@@ -95,6 +95,7 @@ final class Snapshots {
                 failure.addSuppressed(c);
                 log.warn("Could not delete the parts of failed snapshot {}: {}", name, c.toString());
             }
+            log.error(failure.getMessage());
             throw failure;
         }
     }

@@ -36,6 +36,7 @@ import sibyl.dht.RandomPartitioner;
 import sibyl.io.Component;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableReader;
+import sibyl.testing.TestConf;
 
 /**
  * Snapshots: every component of every live SSTable hard-linked under 0.6's layout and naming,
@@ -262,6 +263,13 @@ class SnapshotTest {
             Snapshot s = db.takeSnapshot("x", Duration.ofMinutes(1));
             assertEquals(2, s.directories().size(), "once the way is clear it succeeds: " + s);
         }
+    }
+
+    @Test
+    void snapshotBeforeCompactionComesFromTheConfiguration() {
+        assertFalse(EngineSettings.from(TestConf.builder(dir).build()).snapshotBeforeCompaction());
+        assertTrue(EngineSettings.from(TestConf.builder(dir).snapshotBeforeCompaction(true).build())
+                .snapshotBeforeCompaction());
     }
 
     @Test

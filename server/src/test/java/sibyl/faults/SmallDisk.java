@@ -16,24 +16,34 @@ import java.util.concurrent.TimeUnit;
  * Mounting takes root; elsewhere {@link #mount} skips the test (a JUnit assumption) and says why.
  * {@link #fillLeaving} takes most of the free space with a filler file, {@link #freeFiller}
  * gives it back. {@link #close} unmounts; the processes using the disk must have stopped first.
+ * Mounted with a limit of inodes, it also runs out of them ({@link #fillInodesLeaving}): on tmpfs
+ * that is what makes creating a directory or a hard link fail with "No space left on device",
+ * as a full disk of blocks does on other file systems.
  */
 final class SmallDisk implements AutoCloseable {
     private final Path mountPoint;
     private final Path filler;
+    private final Path inodeFillers;
 
     private SmallDisk(Path mountPoint) {
         this.mountPoint = mountPoint;
         this.filler = mountPoint.resolve("filler");
+        this.inodeFillers = mountPoint.resolve("inode-fillers");
     }
 
     /** Mounts a tmpfs of {@code megabytes} MB on {@code mountPoint} (created), or skips the test. */
     static SmallDisk mount(Path mountPoint, int megabytes) throws IOException, InterruptedException {
+        return mount(mountPoint, megabytes, 0);
+    }
+
+    /** As {@link #mount(Path, int)}, with room for at most {@code inodes} files and directories (0: tmpfs's default). */
+    static SmallDisk mount(Path mountPoint, int megabytes, int inodes) throws IOException, InterruptedException {
         Files.createDirectories(mountPoint);
         Result id = run(List.of("id", "-u"));
         assumeTrue(id.exit() == 0 && id.output().strip().equals("0"),
                 "disk-full tests mount a tmpfs and so need root; running as uid " + id.output().strip());
-        Result mount = run(List.of("mount", "-t", "tmpfs", "-o", "size=" + megabytes + "m", "tmpfs",
-                mountPoint.toString()));
+        Result mount = run(List.of("mount", "-t", "tmpfs", "-o", "size=" + megabytes + "m"
+                + (inodes > 0 ? ",nr_inodes=" + inodes : ""), "tmpfs", mountPoint.toString()));
         assumeTrue(mount.exit() == 0, "disk-full tests need `mount -t tmpfs` to work; it failed with exit "
                 + mount.exit() + ": " + mount.output().strip());
         return new SmallDisk(mountPoint);
@@ -58,6 +68,30 @@ final class SmallDisk implements AutoCloseable {
         byte[] block = new byte[64 << 10];
         try (OutputStream out = Files.newOutputStream(filler)) {
             for (long left = toWrite; left > 0; left -= block.length) out.write(block, 0, (int) Math.min(left, block.length));
+        }
+    }
+
+    /**
+     * Creates empty files until only {@code free} more files, directories or links can be made.
+     *
+     * @return the files created
+     */
+    int fillInodesLeaving(int free) throws IOException {
+        Files.createDirectories(inodeFillers);
+        List<Path> made = new java.util.ArrayList<>();
+        try {
+            while (true) made.add(Files.createFile(inodeFillers.resolve("f" + made.size())));
+        } catch (IOException full) {
+            if (!String.valueOf(full.getMessage()).contains("No space left on device")) throw full;
+        }
+        for (int i = 0; i < free && !made.isEmpty(); i++) Files.delete(made.remove(made.size() - 1));
+        return made.size();
+    }
+
+    /** Deletes the files {@link #fillInodesLeaving} made. */
+    void freeInodes() throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(inodeFillers)) {
+            for (Path f : files.toList()) Files.delete(f);
         }
     }
 

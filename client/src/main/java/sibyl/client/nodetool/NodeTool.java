@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import javax.management.JMException;
+import javax.management.JMRuntimeException;
 import javax.management.ObjectName;
 
 /**
@@ -24,7 +25,7 @@ public final class NodeTool {
             Usage: nodetool [-h HOST] [-p PORT] [-t SECONDS] COMMAND
               -h, --host HOST   the node (default localhost; -host works too, as in 0.6)
               -p, --port PORT   its JMX port, JmxPort in storage-conf.xml (default 8080; -port works too)
-              -t, --timeout SECONDS  how long flush and drain wait for the flushes (default:
+              -t, --timeout SECONDS  how long flush, drain and snapshot wait for the flushes (default:
                                 the node's, two minutes); past it they fail with the reason
             Commands:
               info              token, load, uptime and heap of the node
@@ -40,6 +41,12 @@ public final class NodeTool {
               drain             flush everything and refuse writes from then on: run before
                                 stopping the node for a clean shutdown; fails (exit 1) when
                                 the flushes do not finish, and writes stay refused
+              snapshot [TAG]    flush, then hard-link every SSTable into
+                                <DataFileDirectory>/<Keyspace>/snapshots/<millis>[-TAG]/
+              clearsnapshot [TAG]  delete the snapshots tagged TAG (all snapshots without one)
+              scrub [KS [CF...]] rewrite SSTables keeping every row whose checksums hold and
+                                dropping damaged ones; the originals are kept in a snapshot
+                                (pre-scrub-CF); prints rows kept and dropped
             """;
 
     private final PrintStream out;
@@ -88,13 +95,15 @@ public final class NodeTool {
             return 2;
         }
         String command = rest.get(0);
-        if (!List.of("info", "ring", "cfstats", "tpstats", "flush", "compact", "drain").contains(command)) {
+        if (!List.of("info", "ring", "cfstats", "tpstats", "flush", "compact", "drain", "snapshot", "clearsnapshot",
+                "scrub").contains(command)) {
             err.println("nodetool: unknown command '" + command + "'");
             err.print(USAGE);
             return 2;
         }
         List<String> arguments = rest.subList(1, rest.size());
-        if ((command.equals("compact") && arguments.size() > 1) || (command.equals("drain") && !arguments.isEmpty())
+        if ((List.of("compact", "snapshot", "clearsnapshot").contains(command) && arguments.size() > 1)
+                || (command.equals("drain") && !arguments.isEmpty())
                 || (List.of("info", "ring", "cfstats", "tpstats").contains(command) && !arguments.isEmpty())) {
             err.println("nodetool: too many arguments for " + command + ": " + String.join(" ", arguments));
             err.print(USAGE);
@@ -109,13 +118,17 @@ public final class NodeTool {
                 case "flush" -> tool.flush(probe, arguments);
                 case "compact" -> tool.compact(probe, arguments);
                 case "drain" -> tool.drain(probe);
+                case "snapshot" -> tool.snapshot(probe, arguments);
+                case "clearsnapshot" -> tool.clearsnapshot(probe, arguments);
+                case "scrub" -> tool.scrub(probe, arguments);
                 default -> tool.tpstats(probe);
             }
             return 0;
         } catch (IOException e) {
             err.println("nodetool: cannot reach " + host + ":" + port + " over JMX: " + rootMessage(e));
             return 1;
-        } catch (JMException e) {
+        } catch (JMException | JMRuntimeException e) {
+            // JMRuntimeException: the node refused the arguments (an unknown keyspace, a bad tag).
             err.println("nodetool: " + command + " failed: " + rootMessage(e));
             return 1;
         }
@@ -229,6 +242,43 @@ public final class NodeTool {
             probe.invokeStorage("drain", new Object[0], new String[0]);
         }
         out.println("Drained: every memtable is flushed and the node accepts no more writes");
+    }
+
+    @SuppressWarnings("unchecked")
+    void snapshot(NodeProbe probe, List<String> arguments) throws IOException, JMException {
+        String tag = arguments.isEmpty() ? "" : arguments.get(0);
+        List<String> directories = timeoutSeconds > 0
+                ? (List<String>) probe.invokeStorage("takeAllSnapshotWithin", new Object[] {timeoutSeconds, tag},
+                        new String[] {long.class.getName(), String.class.getName()})
+                : (List<String>) probe.invokeStorage("takeAllSnapshot", new Object[] {tag},
+                        new String[] {String.class.getName()});
+        if (directories.isEmpty()) {
+            out.println("No snapshot taken: the node holds no SSTables");
+            return;
+        }
+        String name = java.nio.file.Path.of(directories.get(0)).getFileName().toString();
+        out.println("Snapshot " + name + " taken in:");
+        for (String dir : directories) out.println("  " + dir);
+    }
+
+    @SuppressWarnings("unchecked")
+    void clearsnapshot(NodeProbe probe, List<String> arguments) throws IOException, JMException {
+        String tag = arguments.isEmpty() ? "" : arguments.get(0);
+        List<String> cleared = (List<String>) probe.invokeStorage("clearSnapshot", new Object[] {tag},
+                new String[] {String.class.getName()});
+        out.println("Removed " + cleared.size() + " snapshot directories" + (tag.isEmpty() ? "" : " tagged " + tag));
+        for (String dir : cleared) out.println("  " + dir);
+    }
+
+    @SuppressWarnings("unchecked")
+    void scrub(NodeProbe probe, List<String> arguments) throws IOException, JMException {
+        List<String> keyspaces = arguments.isEmpty() ? probe.keyspaces() : List.of(arguments.get(0));
+        String[] cfs = arguments.size() > 1 ? arguments.subList(1, arguments.size()).toArray(String[]::new) : new String[0];
+        for (String ks : keyspaces) {
+            List<String> lines = (List<String>) probe.invokeStorage("scrub", new Object[] {ks, cfs},
+                    new String[] {String.class.getName(), String[].class.getName()});
+            for (String line : lines) out.println(line);
+        }
     }
 
     /** Mean latency in milliseconds with three decimals; NaN without operations, as 0.6 printed. */

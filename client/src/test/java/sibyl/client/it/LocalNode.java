@@ -1,0 +1,129 @@
+package sibyl.client.it;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.cassandra.thrift.Cassandra;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * A node as an operator runs one: the shipped configuration installed under a test directory (its
+ * data in {@code var/}, free Thrift and JMX ports), {@code bin/server -f} started and stopped with
+ * SIGTERM as often as a test needs, and {@code bin/nodetool} run against it.
+ */
+final class LocalNode {
+    private final Path dir;
+    private final Path conf;
+    private final int thriftPort;
+    private final int jmxPort;
+    private Process process;
+    private Path output;
+
+    LocalNode(Path dir) throws IOException {
+        this.dir = dir;
+        this.thriftPort = freePort();
+        this.jmxPort = freePort();
+        this.conf = Files.createDirectories(dir.resolve("conf"));
+        String xml = Files.readString(home().resolve("conf/storage-conf.xml"))
+                .replaceFirst("<ThriftPort>\\d+</ThriftPort>", "<ThriftPort>" + thriftPort + "</ThriftPort>")
+                .replaceFirst("<ThriftAddress>[^<]*</ThriftAddress>", "<ThriftAddress>127.0.0.1</ThriftAddress>")
+                .replaceFirst("<ListenAddress>[^<]*</ListenAddress>", "<ListenAddress>127.0.0.1</ListenAddress>")
+                .replaceFirst("<JmxPort>\\d+</JmxPort>", "<JmxPort>" + jmxPort + "</JmxPort>")
+                .replace("var/", dir.toAbsolutePath() + "/var/");
+        Files.writeString(conf.resolve("storage-conf.xml"), xml);
+        Files.copy(home().resolve("conf/logback.xml"), conf.resolve("logback.xml"));
+    }
+
+    static Path home() {
+        return Path.of(System.getProperty("sibyl.home", "..")).toAbsolutePath().normalize();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** DataFileDirectory. */
+    Path data() {
+        return dir.resolve("var/data");
+    }
+
+    /** CommitLogDirectory. */
+    Path commitLog() {
+        return dir.resolve("var/commitlog");
+    }
+
+    /** Starts bin/server -f, its console in {@code name}.out, and waits until it serves. */
+    void start(String name) throws IOException, InterruptedException {
+        output = dir.resolve(name + ".out");
+        ProcessBuilder pb = new ProcessBuilder(home().resolve("bin/server").toString(), "-f", "--conf", conf.toString())
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        pb.environment().put("JVM_OPTS", "-Xms64m -Xmx512m -XX:TieredStopAtLevel=1");
+        process = pb.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (!Files.readString(output).contains("Sibyl is serving on")) {
+            if (!process.isAlive()) fail("bin/server exited with " + process.exitValue() + ":\n" + Files.readString(output));
+            if (System.nanoTime() > deadline) {
+                process.destroyForcibly();
+                fail("bin/server did not serve within 90 s:\n" + Files.readString(output));
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** SIGTERM, as an operator stops the node; waits until it has. */
+    void stop() throws InterruptedException {
+        if (process == null) return;
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            fail("bin/server did not stop on SIGTERM within 60 s");
+        }
+        process = null;
+    }
+
+    boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    /** What the running (or last) node printed. */
+    String console() throws IOException {
+        return Files.readString(output);
+    }
+
+    /** An open unframed client; close it with {@link #close(Cassandra.Client)}. */
+    Cassandra.Client client() throws TTransportException {
+        TSocket socket = new TSocket("127.0.0.1", thriftPort, 30_000);
+        socket.open();
+        return new Cassandra.Client(new TBinaryProtocol(socket));
+    }
+
+    static void close(Cassandra.Client client) {
+        client.getInputProtocol().getTransport().close();
+    }
+
+    record Result(int status, String output) {
+    }
+
+    /** bin/nodetool against this node, its output (stdout and stderr) as the operator sees it. */
+    Result nodetool(String... command) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(home().resolve("bin/nodetool").toString(), "-h", "127.0.0.1", "-p",
+                String.valueOf(jmxPort)));
+        cmd.addAll(List.of(command));
+        Path out = Files.createTempFile(dir, "nodetool", ".txt");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "finished: " + cmd);
+        return new Result(p.exitValue(), Files.readString(out));
+    }
+}
