@@ -32,29 +32,18 @@ class ShippedConfigurationTest {
     void globalsHaveTheShippedValues() throws Exception {
         StorageConf conf = shipped();
         assertEquals("Test Cluster", conf.clusterName());
-        assertFalse(conf.autoBootstrap());
-        assertTrue(conf.hintedHandoffEnabled());
         assertEquals(128, conf.indexInterval());
         assertEquals(ClassNames.ALLOW_ALL_AUTHENTICATOR, conf.authenticator());
         assertEquals(ClassNames.RANDOM_PARTITIONER, conf.partitioner());
         assertNull(conf.initialToken());
-        assertEquals(List.of("127.0.0.1"), conf.seeds());
         assertEquals(10000, conf.rpcTimeoutInMillis());
-        assertEquals(8, conf.phiConvictThreshold());
         assertEquals(128, conf.commitLogRotationThresholdInMB());
         assertEquals("localhost", conf.listenAddress());
-        assertEquals(7000, conf.storagePort());
         assertEquals("localhost", conf.thriftAddress());
         assertEquals(9160, conf.thriftPort());
-        assertFalse(conf.thriftFramedTransport());
         assertEquals(DiskAccessMode.AUTO, conf.diskAccessMode());
-        assertEquals(64, conf.rowWarningThresholdInMB());
-        assertEquals(64, conf.slicedBufferSizeInKB());
-        assertEquals(32, conf.flushDataBufferSizeInMB());
-        assertEquals(8, conf.flushIndexBufferSizeInMB());
         assertEquals(64, conf.columnIndexSizeInKB());
         assertEquals(64, conf.memtableThroughputInMB());
-        assertEquals(256, conf.binaryMemtableThroughputInMB());
         assertEquals(0.3, conf.memtableOperationsInMillions());
         assertEquals(60, conf.memtableFlushAfterMinutes());
         assertEquals(8, conf.concurrentReads());
@@ -63,8 +52,6 @@ class ShippedConfigurationTest {
         assertEquals(10000, conf.commitLogSyncPeriodInMS());
         assertNull(conf.commitLogSyncBatchWindowInMS());
         assertEquals(864000, conf.gcGraceSeconds());
-        assertTrue(conf.doConsistencyChecks());
-        assertFalse(conf.snapshotBeforeCompaction());
         assertEquals(16, conf.thriftMaxMessageLengthInMB());
         assertEquals(1024, conf.thriftMaxConnections());
         assertEquals(0, conf.thriftIdleTimeoutInSeconds());
