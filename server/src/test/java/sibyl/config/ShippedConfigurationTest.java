@@ -13,10 +13,15 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Comment;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
 import sibyl.testing.LogCapture;
 
 /** The files in conf/ as shipped: they load, and say what the documentation says they say. */
@@ -152,6 +157,42 @@ class ShippedConfigurationTest {
         assertStandard(ks.columnFamily("BlogEntries").orElseThrow(), ClassNames.BYTES_TYPE);
         assertStandard(ks.columnFamily("TaggedPosts").orElseThrow(), ClassNames.TIME_UUID_TYPE);
         assertSuper(ks.columnFamily("Comments").orElseThrow(), ClassNames.TIME_UUID_TYPE, ClassNames.BYTES_TYPE);
+    }
+
+    /**
+     * The comment above each global element says "No effect in Sibyl" exactly when Sibyl ignores
+     * the element, so the shipped file describes no effect that nothing implements.
+     */
+    @Test
+    void commentsSayWhichElementsHaveNoEffect() throws Exception {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        Element storage = factory.newDocumentBuilder().parse(CONF.resolve("storage-conf.xml").toFile())
+                .getDocumentElement();
+        List<String> wrong = new ArrayList<>();
+        int checked = 0;
+        for (Node n = storage.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element element) {
+                String comment = commentAbove(element);
+                boolean saysNoEffect = comment.strip().startsWith("No effect in Sibyl");
+                if (saysNoEffect != UnusedSettings.ELEMENTS.contains(element.getTagName())) {
+                    wrong.add(element.getTagName() + ": " + comment.strip());
+                }
+                checked++;
+            }
+        }
+        assertEquals(List.of(), wrong);
+        assertTrue(checked > 30, "checked " + checked + " elements");
+    }
+
+    /** The nearest comment before {@code element} among its siblings, or "" when there is none. */
+    private static String commentAbove(Element element) {
+        for (Node n = element.getPreviousSibling(); n != null; n = n.getPreviousSibling()) {
+            if (n instanceof Comment comment) {
+                return comment.getData();
+            }
+        }
+        return "";
     }
 
     @Test
