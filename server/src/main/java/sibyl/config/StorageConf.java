@@ -58,6 +58,7 @@ public final class StorageConf {
     private final int thriftIdleTimeoutInSeconds;
     private final int jmxPort;
     private final List<KeyspaceConf> keyspaces;
+    private final ClusterConf cluster;
     private final Path configFile;
     private final Path installDirectory;
 
@@ -106,6 +107,7 @@ public final class StorageConf {
         this.thriftIdleTimeoutInSeconds = b.thriftIdleTimeoutInSeconds;
         this.jmxPort = b.jmxPort;
         this.keyspaces = List.copyOf(b.keyspaces);
+        this.cluster = b.cluster;
         this.configFile = Objects.requireNonNull(b.configFile, "configFile");
         this.installDirectory = Objects.requireNonNull(b.installDirectory, "installDirectory");
     }
@@ -339,6 +341,11 @@ public final class StorageConf {
         return keyspaces;
     }
 
+    /** Sibyl: Cluster, the Cassandra cluster to store into; empty for the embedded engine. */
+    public Optional<ClusterConf> cluster() {
+        return Optional.ofNullable(cluster);
+    }
+
     /** The storage-conf.xml this was loaded from, as it was given to the loader. */
     public Path configFile() {
         return configFile;
@@ -400,6 +407,7 @@ public final class StorageConf {
         private int thriftIdleTimeoutInSeconds = 0;
         private int jmxPort = 8080;
         private List<KeyspaceConf> keyspaces = List.of();
+        private ClusterConf cluster;
         private Path configFile;
         private Path installDirectory;
 
@@ -623,6 +631,11 @@ public final class StorageConf {
 
         public Builder keyspaces(List<KeyspaceConf> value) {
             this.keyspaces = value;
+            return this;
+        }
+
+        public Builder cluster(ClusterConf value) {
+            this.cluster = value;
             return this;
         }
 

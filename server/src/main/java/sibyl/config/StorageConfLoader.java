@@ -55,7 +55,8 @@ public final class StorageConfLoader {
             "MemtableFlushAfterMinutes", "ConcurrentReads", "ConcurrentWrites", "CommitLogSync",
             "CommitLogSyncPeriodInMS", "CommitLogSyncBatchWindowInMS", "GCGraceSeconds",
             "DoConsistencyChecksBoolean", "SnapshotBeforeCompaction", "JobTrackerHost", "JobJarFileLocation",
-            "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds", "JmxPort");
+            "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds", "JmxPort",
+            "Cluster");
 
     private StorageConfLoader() {
     }
@@ -91,7 +92,9 @@ public final class StorageConfLoader {
         readNetwork(storage, conf);
         readTuning(storage, conf);
         readCommitLogSync(storage, conf);
-        conf.keyspaces(new KeyspacesReader().read(storage));
+        List<KeyspaceConf> keyspaces = new KeyspacesReader().read(storage);
+        conf.keyspaces(keyspaces);
+        conf.cluster(ClusterConfReader.read(storage, install, rpcTimeout(storage), keyspaces).orElse(null));
         StorageConf loaded = conf.build();
         log.info("Loaded {}: cluster '{}', {} keyspace(s), {}, commit log sync {}", file, loaded.clusterName(),
                 loaded.keyspaces().size(), ClassNames.shortName(loaded.partitioner()),
