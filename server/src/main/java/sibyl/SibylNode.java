@@ -7,12 +7,11 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -20,20 +19,20 @@ import org.slf4j.LoggerFactory;
 import sibyl.auth.AuthSettings;
 import sibyl.auth.Authenticator;
 import sibyl.cluster.ClusterStorageService;
+import sibyl.commitlog.CommitLogSettings;
 import sibyl.config.ClusterConf;
-import sibyl.config.CommitLogSync;
 import sibyl.config.ConfigurationException;
 import sibyl.config.StorageConf;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Partitioners;
+import sibyl.engine.EngineSettings;
+import sibyl.engine.LocalStorageService;
 import sibyl.jmx.NodeBeans;
 import sibyl.service.ConfiguredSchema;
-import sibyl.service.LocalStorageService;
 import sibyl.service.NodeToken;
 import sibyl.service.StorageService;
-import sibyl.storage.StorageOptions;
-import sibyl.storage.SyncMode;
 import sibyl.thrift.CassandraProcessorFactory;
+import sibyl.thrift.NodeDescription;
 import sibyl.transport.ThriftServer;
 import sibyl.transport.TransportLimits;
 
@@ -93,18 +92,17 @@ public final class SibylNode implements AutoCloseable {
             Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
             token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
             // Replays the commit log before anything is served.
-            StorageOptions options = engineOptions(conf);
-            local = LocalStorageService.open(partitioner, ConfiguredSchema.keyspaces(conf), options,
-                    LocalStorageService.engineSettings(options, Clock.systemUTC())
-                            .withCaches(ConfiguredSchema.caches(conf))
-                            .withFileAccess(ConfiguredSchema.fileAccess(conf)));
+            local = LocalStorageService.open(partitioner, ConfiguredSchema.keyspaces(conf),
+                    CommitLogSettings.from(conf), EngineSettings.from(conf));
             storage = local;
             closeStorage = local;
         }
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
-        CassandraProcessorFactory processors = new CassandraProcessorFactory(
-                conf, storage, authenticator, zeroWrites, token, endpoint, readConfigText(conf.configFile()));
+        NodeDescription node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint,
+                readConfigText(conf.configFile()));
+        CassandraProcessorFactory processors = new CassandraProcessorFactory(node,
+                Duration.ofMillis(conf.rpcTimeoutInMillis()), storage, authenticator, zeroWrites);
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
@@ -118,18 +116,6 @@ public final class SibylNode implements AutoCloseable {
             throw e;
         }
         return new SibylNode(thrift, zeroWrites, storage, closeStorage, local, conf.clusterName(), token, endpoint);
-    }
-
-    /** The settings of storage-conf.xml the storage core needs, in its own terms. */
-    public static StorageOptions engineOptions(StorageConf conf) {
-        SyncMode sync = conf.commitLogSync() == CommitLogSync.BATCH
-                ? new SyncMode.Batch(Duration.ofNanos(Math.round(conf.commitLogSyncBatchWindowInMS() * 1_000_000)))
-                : new SyncMode.Periodic(Duration.ofMillis(conf.commitLogSyncPeriodInMS()));
-        return new StorageOptions(conf.commitLogDirectory(), sync, (long) conf.commitLogRotationThresholdInMB() << 20,
-                conf.dataFileDirectories(), conf.indexInterval(), conf.columnIndexSizeInKB() << 10,
-                (long) conf.memtableThroughputInMB() << 20,
-                Math.round(conf.memtableOperationsInMillions() * 1_000_000),
-                Duration.ofMinutes(conf.memtableFlushAfterMinutes()), conf.gcGraceSeconds());
     }
 
     public InetSocketAddress thriftAddress() {

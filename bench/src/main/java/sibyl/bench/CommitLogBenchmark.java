@@ -17,14 +17,14 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import sibyl.commitlog.CommitLog;
+import sibyl.commitlog.SyncMode;
 import sibyl.db.CFMetaData;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.LogPosition;
 import sibyl.db.ResolvedMutation;
 import sibyl.db.marshal.BytesType;
-import sibyl.storage.CommitLog;
-import sibyl.storage.SyncMode;
 
 /**
  * Appending a one-column mutation (34-byte value) to the commit log, in a temporary directory: periodic mode (framed,

@@ -14,11 +14,8 @@ import org.openjdk.jmh.annotations.State;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnFamily;
-import sibyl.db.ColumnFamilyStore;
 import sibyl.db.ColumnSelection;
 import sibyl.db.KSMetaData;
-import sibyl.db.Keyspace;
-import sibyl.db.Memtable;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.WriteLog;
@@ -26,6 +23,9 @@ import sibyl.db.marshal.BytesType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Partitioners;
+import sibyl.engine.ColumnFamilyStore;
+import sibyl.engine.Keyspace;
+import sibyl.engine.Memtable;
 
 /**
  * The memtable through the db layer's public API only: applying a row of {@code columns} columns (to the memtable

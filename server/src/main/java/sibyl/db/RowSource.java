@@ -6,9 +6,9 @@ import java.util.Map;
 import sibyl.dht.DecoratedKey;
 
 /**
- * Somewhere versions of a column family's rows are kept: a memtable today, SSTables later. A
- * {@link ColumnFamilyStore} reads by merging what all its sources hold for a key, so a new kind
- * of source plugs in without changing readers.
+ * Somewhere versions of a column family's rows are kept: a memtable, an SSTable. The engine
+ * reads a row by merging what all its sources hold for the key, and compaction merges whole
+ * sources, so a new kind of source plugs in without changing readers.
  *
  * <p>Rows handed out are immutable versions; they stay valid however the source changes later.
  */

@@ -13,7 +13,7 @@ import sibyl.db.marshal.AbstractType;
  * <p>Works at one of two levels: the cells of the column family (columns, or super columns of a
  * super CF) or the subcolumns of one super column.
  */
-final class SliceReader {
+public final class SliceReader {
     private SliceReader() {
     }
 
@@ -21,7 +21,7 @@ final class SliceReader {
      * The live entries {@code selection} picks at the level {@code superColumn} names (null = the
      * column family itself), in selection order. A null row reads as an empty one.
      */
-    static List<Cell> read(ColumnFamily row, byte[] superColumn, ColumnSelection selection) {
+    public static List<Cell> read(ColumnFamily row, byte[] superColumn, ColumnSelection selection) {
         Level level = level(row, superColumn);
         if (level == null) return List.of();
         if (selection instanceof ColumnSelection.Names names) return readNames(level, names);
@@ -32,7 +32,7 @@ final class SliceReader {
      * The live cell at a path: a column, a subcolumn, or a super column with its live
      * subcolumns; null when there is none.
      */
-    static Cell readOne(ColumnFamily row, byte[] superColumn, byte[] column) {
+    public static Cell readOne(ColumnFamily row, byte[] superColumn, byte[] column) {
         if (column == null) {
             if (row == null || superColumn == null) throw new IllegalArgumentException("a path needs a column or a super column");
             return row.cell(superColumn) instanceof SuperColumn sc ? sc.live(row.markedForDeleteAt()) : null;

@@ -1,15 +1,15 @@
 package sibyl.db;
 
 /**
- * Where {@link Keyspace} records each resolved mutation before applying it, so a restart can
- * rebuild the memtables. The db layer knows only this interface; the commit log in
- * {@code sibyl.storage} implements it.
+ * Where the engine records each resolved mutation before applying it, so a restart can rebuild
+ * the memtables. The engine knows only this interface; the commit log ({@code sibyl.commitlog})
+ * implements it, and neither package depends on the other for it.
  *
  * <p>The contract the memtable flush relies on: everything appended before {@link #position()}
  * was called is before that position, and {@link #flushed} may then forget it for that column
  * family.
  */
-public interface WriteLog {
+public interface WriteLog extends AutoCloseable {
     /**
      * Records a mutation. Returns once it is as durable as the log promises (at once for a
      * periodically synced log, after the covering fsync for a batch-synced one).
@@ -28,6 +28,16 @@ public interface WriteLog {
      * family any more.
      */
     void flushed(String keyspace, String columnFamily, LogPosition upTo);
+
+    /** Whether {@link #append} returns only once its entry is synced to disk (a batch-synced log). */
+    default boolean syncsBeforeAcknowledging() {
+        return false;
+    }
+
+    /** Syncs what was appended and releases the log; appends fail afterwards. */
+    @Override
+    default void close() {
+    }
 
     /** A log that records nothing, for a node (or a test) that keeps data in memory only. */
     WriteLog NONE = new WriteLog() {

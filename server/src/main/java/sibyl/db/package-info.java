@@ -1,33 +1,17 @@
 /**
- * Rows, mutations and the storage engine of one node.
+ * The data model of 0.6, with no storage behind it: columns and super columns
+ * ({@link sibyl.db.Column}, {@link sibyl.db.SuperColumn}, both {@link sibyl.db.Cell}s), the
+ * version of a row in one column family ({@link sibyl.db.ColumnFamily}) with its tombstones
+ * ({@link sibyl.db.Deletion}), mutations ({@link sibyl.db.RowMutation}, resolved against the
+ * schema into {@link sibyl.db.ResolvedMutation}), what a read asks for
+ * ({@link sibyl.db.QueryPath}, {@link sibyl.db.ColumnSelection}, {@link sibyl.db.RowRange}) and
+ * what it sees ({@link sibyl.db.SliceReader}), and the schema ({@link sibyl.db.KSMetaData},
+ * {@link sibyl.db.CFMetaData}, comparators in {@code sibyl.db.marshal}).
  *
- * <h2>Write path</h2>
- * {@link sibyl.db.Keyspace#apply} resolves a mutation under its row lock and the keyspace's
- * switch lock (read mode), appends it to the {@link sibyl.db.WriteLog}, applies it to each
- * column family's current {@link sibyl.db.Memtable} (and row cache), then lets the
- * {@link sibyl.db.StorageEngine} check the memtable limits.
- *
- * <h2>Flush</h2>
- * {@link sibyl.db.Flusher} switches a full memtable out under the switch lock in write mode at
- * the log's current position; the old memtable stays readable as a {@link sibyl.db.PendingFlush}
- * until {@link sibyl.db.MemtableWriter} has written it as an SSTable, which then replaces it in
- * the store's view; only then is the log told it may forget that column family's entries before
- * the position. A store's flushes complete in switch order.
- *
- * <h2>Read path</h2>
- * {@link sibyl.db.ColumnFamilyStore} reads one immutable view (memtable, pending flushes,
- * SSTables), holding a reference on each SSTable for the read; point reads ask only SSTables
- * whose key range and bloom filter admit the key, and read only the column index blocks a
- * selection needs; a range with a count is merged from all sources a cell at a time
- * ({@link sibyl.db.CountedSliceRead}) and stops reading blocks once the count is met. A store's
- * {@link sibyl.db.RowCache} holds whole merged rows; its {@link sibyl.io.KeyCache}, shared by
- * its SSTables, holds where in them recently read rows lie, so those reads skip the index.
- *
- * <h2>Compaction and restart</h2>
- * {@link sibyl.db.Compactor} merges similar-sized SSTables in the background and all of them on
- * request; replaced SSTables are deleted once no reader holds them. At start-up the engine opens
- * every SSTable and the commit log replays only what is newer than the newest log position each
- * column family's SSTables recorded. Then {@link sibyl.db.SavedCaches} fills the caches from
- * what the last run saved (and PreloadRowCache from the rows), before the first request.
+ * <p>Everything that stores data depends on this package and it depends on none of them: the
+ * embedded engine ({@code sibyl.engine}) and the files below it ({@code sibyl.io},
+ * {@code sibyl.commitlog}) as much as a backend over another store. The one seam the engine
+ * needs from its log, {@link sibyl.db.WriteLog}, is defined here so that engine and log stay
+ * independent of each other.
  */
 package sibyl.db;

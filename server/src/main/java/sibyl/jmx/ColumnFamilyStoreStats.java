@@ -1,6 +1,6 @@
 package sibyl.jmx;
 
-import sibyl.db.ColumnFamilyStore;
+import sibyl.engine.ColumnFamilyStore;
 
 /** The management view of one {@link ColumnFamilyStore}. */
 final class ColumnFamilyStoreStats implements ColumnFamilyStoreMBean {

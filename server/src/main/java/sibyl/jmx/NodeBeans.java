@@ -6,9 +6,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import javax.management.NotCompliantMBeanException;
 import javax.management.ObjectName;
 import javax.management.StandardMBean;
-import sibyl.db.ColumnFamilyStore;
-import sibyl.db.Keyspace;
-import sibyl.service.LocalStorageService;
+import sibyl.engine.ColumnFamilyStore;
+import sibyl.engine.Keyspace;
+import sibyl.engine.LocalStorageService;
 
 /** The management beans of one node, by 0.6's object names. */
 public final class NodeBeans {

@@ -5,10 +5,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import sibyl.db.ColumnFamilyStore;
 import sibyl.db.InvalidQueryException;
-import sibyl.db.Keyspace;
-import sibyl.service.LocalStorageService;
+import sibyl.engine.ColumnFamilyStore;
+import sibyl.engine.Keyspace;
+import sibyl.engine.LocalStorageService;
 
 /** The management view of the node. */
 final class StorageServiceStats implements StorageServiceMBean {

@@ -16,8 +16,9 @@ import sibyl.dht.Token;
 
 /**
  * The backend seam: row reads and mutations of the keyspaces a node serves, in db-layer types
- * only (no Thrift). The embedded storage core implements it ({@link LocalStorageService}); a
- * backend over another store can implement it too.
+ * only (no Thrift). The embedded storage core implements it ({@code sibyl.engine.LocalStorageService});
+ * a backend over another store can implement it too. This package knows no implementation:
+ * the node chooses one when it is built.
  *
  * <p>Results never contain tombstones, and a super column comes back only with its live
  * subcolumns and only if it has one (thrift-0.6.md §2.3). Callers are expected to validate

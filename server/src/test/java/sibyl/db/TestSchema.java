@@ -7,21 +7,19 @@ import java.util.List;
 import sibyl.db.marshal.BytesType;
 import sibyl.db.marshal.LongType;
 import sibyl.db.marshal.UTF8Type;
-import sibyl.dht.Partitioner;
-import sibyl.service.LocalStorageService;
 
 /** Builds fresh stores for tests, and small helpers to write them briefly. */
-final class TestSchema {
-    static final String KS = "Keyspace1";
-    static final String STD = "Standard1";
-    static final String STD2 = "Standard2";
-    static final String LONGS = "StandardLong";
-    static final String SUPER = "Super1";
+public final class TestSchema {
+    public static final String KS = "Keyspace1";
+    public static final String STD = "Standard1";
+    public static final String STD2 = "Standard2";
+    public static final String LONGS = "StandardLong";
+    public static final String SUPER = "Super1";
 
     private TestSchema() {
     }
 
-    static KSMetaData keyspace1() {
+    public static KSMetaData keyspace1() {
         return new KSMetaData(KS, 1, List.of(
                 CFMetaData.standard(KS, STD, BytesType.instance),
                 CFMetaData.standard(KS, STD2, UTF8Type.instance),
@@ -29,31 +27,28 @@ final class TestSchema {
                 CFMetaData.ofSuper(KS, SUPER, BytesType.instance, BytesType.instance)));
     }
 
-    static LocalStorageService service(Partitioner partitioner) {
-        return new LocalStorageService(partitioner, List.of(keyspace1()), 128);
-    }
 
-    static byte[] b(String s) {
+    public static byte[] b(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    static byte[] l(long v) {
+    public static byte[] l(long v) {
         return ByteBuffer.allocate(8).putLong(v).array();
     }
 
-    static String s(byte[] b) {
+    public static String s(byte[] b) {
         return new String(b, StandardCharsets.UTF_8);
     }
 
     /** Names of cells as UTF-8 strings, in result order. */
-    static List<String> names(List<Cell> cells) {
+    public static List<String> names(List<Cell> cells) {
         List<String> r = new ArrayList<>();
         for (Cell c : cells) r.add(s(c.name()));
         return r;
     }
 
     /** "sc:[a, b]" for super columns, "name" for columns. */
-    static List<String> shape(List<Cell> cells) {
+    public static List<String> shape(List<Cell> cells) {
         List<String> r = new ArrayList<>();
         for (Cell c : cells) {
             if (c instanceof SuperColumn sc) {
@@ -67,13 +62,13 @@ final class TestSchema {
         return r;
     }
 
-    static List<String> keys(List<RowSlice> rows) {
+    public static List<String> keys(List<RowSlice> rows) {
         List<String> r = new ArrayList<>();
         for (RowSlice row : rows) r.add(row.key());
         return r;
     }
 
-    static RowMutation.Builder m(String key) {
+    public static RowMutation.Builder m(String key) {
         return RowMutation.builder(KS, key);
     }
 }

@@ -20,12 +20,12 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
-import sibyl.db.Memtable;
 import sibyl.db.SuperColumn;
 import sibyl.db.marshal.BytesType;
 import sibyl.db.marshal.UTF8Type;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
+import sibyl.engine.Memtable;
 
 /**
  * Compaction keeps what readers see, drops shadowed columns, and purges expired tombstones only

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.CFMetaData;
 import sibyl.db.ColumnSelection;
-import sibyl.db.Memtable;
 import sibyl.db.marshal.UTF8Type;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
+import sibyl.engine.Memtable;
 
 /** Many threads read one SSTable at once, and an interrupted reader does not break it for the others. */
 class ConcurrentReadTest {

@@ -15,10 +15,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.CFMetaData;
-import sibyl.db.Memtable;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
+import sibyl.engine.Memtable;
 
 /** A damaged byte anywhere is reported, naming the file and the offset of the damaged unit. */
 class CorruptionTest {

@@ -20,10 +20,10 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.LogPosition;
-import sibyl.db.Memtable;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
+import sibyl.engine.Memtable;
 import sibyl.testing.LogCapture;
 
 /** Opening an SSTable reads its index summary, not its index; without a usable one it scans. */

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.CFMetaData;
 import sibyl.db.ColumnSelection;
-import sibyl.db.Memtable;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
+import sibyl.engine.Memtable;
 
 /** Point reads of cached keys read no index; the cache stays within its capacity and forgets closed SSTables. */
 class KeyCacheTest {

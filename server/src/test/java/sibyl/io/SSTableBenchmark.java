@@ -15,11 +15,11 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
-import sibyl.db.Memtable;
 import sibyl.db.marshal.BytesType;
 import sibyl.db.marshal.LongType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
+import sibyl.engine.Memtable;
 
 /**
  * Rough numbers, not a test: run with

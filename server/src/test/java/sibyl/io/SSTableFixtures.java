@@ -13,7 +13,6 @@ import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.LogPosition;
-import sibyl.db.Memtable;
 import sibyl.db.SuperColumn;
 import sibyl.db.marshal.AbstractType;
 import sibyl.db.marshal.AsciiType;
@@ -24,6 +23,7 @@ import sibyl.db.marshal.TimeUUIDType;
 import sibyl.db.marshal.UTF8Type;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
+import sibyl.engine.Memtable;
 
 /** Random rows, memtables and SSTables for the tests of this package; no shared state. */
 final class SSTableFixtures {

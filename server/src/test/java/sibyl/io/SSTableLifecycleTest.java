@@ -18,10 +18,10 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.LogPosition;
-import sibyl.db.Memtable;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
+import sibyl.engine.Memtable;
 
 /** Files appear complete or not at all, leftovers are removed, and readers delete only after the last release. */
 class SSTableLifecycleTest {

@@ -21,13 +21,13 @@ import sibyl.db.Cell;
 import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
 import sibyl.db.LogPosition;
-import sibyl.db.Memtable;
 import sibyl.db.marshal.AbstractType;
 import sibyl.dht.CollatingOrderPreservingPartitioner;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.OrderPreservingPartitioner;
 import sibyl.dht.Partitioner;
 import sibyl.dht.RandomPartitioner;
+import sibyl.engine.Memtable;
 
 /**
  * Random rows written to an SSTable read back exactly as the memtable they came from holds

@@ -14,10 +14,10 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
-import sibyl.db.Memtable;
 import sibyl.db.marshal.LongType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
+import sibyl.engine.Memtable;
 
 /** A slice of a wide row reads only the column index blocks it needs. */
 class WideRowSliceTest {

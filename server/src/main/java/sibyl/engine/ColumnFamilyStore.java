@@ -1,0 +1,601 @@
+package sibyl.engine;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import sibyl.db.CFMetaData;
+import sibyl.db.CacheCapacity;
+import sibyl.db.CacheConfig;
+import sibyl.db.Cell;
+import sibyl.db.Change;
+import sibyl.db.ColumnFamily;
+import sibyl.db.ColumnSelection;
+import sibyl.db.InvalidQueryException;
+import sibyl.db.LogPosition;
+import sibyl.db.MergingRowIterator;
+import sibyl.db.QueryPath;
+import sibyl.db.RowRange;
+import sibyl.db.RowSlice;
+import sibyl.db.RowSource;
+import sibyl.db.SliceReader;
+import sibyl.db.SuperColumn;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.Partitioner;
+import sibyl.dht.Token;
+import sibyl.io.CellCursor;
+import sibyl.io.KeyCache;
+import sibyl.io.SSTableReader;
+import sibyl.service.LatencyTracker;
+
+/**
+ * The rows of one column family on this node: the memtable written to now, memtables being
+ * flushed, and SSTables. Every read merges the versions all of them hold; a point read asks only
+ * the SSTables whose key range and bloom filter may hold the key, and reads of a slice read only
+ * the column index blocks the slice needs.
+ *
+ * <p>The set of sources is an immutable {@link View} replaced as a whole (switch, flush done,
+ * compaction done), so a reader sees one consistent set. SSTables in a view hold one reference,
+ * the view's; a reader takes its own for the duration of the read ({@link SSTableReader#acquire})
+ * so a compaction replacing them cannot close the files under it. A view change installs the
+ * new view first and only then gives up the old SSTables' references.
+ *
+ * <p>Writes arrive already serialized per row by {@link Keyspace} (which holds the row lock); the
+ * store itself is safe for any number of concurrent readers.
+ */
+public final class ColumnFamilyStore {
+    /**
+     * The sources of one moment: the memtable written to, memtables being flushed (oldest first)
+     * and the live SSTables (oldest first).
+     */
+    private record View(Memtable memtable, List<PendingFlush> flushing, List<SSTableReader> sstables) {
+        View {
+            flushing = List.copyOf(flushing);
+            sstables = List.copyOf(sstables);
+        }
+    }
+
+    /** A change to one row of this store, resolved into tombstones and columns. */
+    record Delta(ColumnFamily row, int operations) {
+    }
+
+    private final CFMetaData metadata;
+    private final Partitioner partitioner;
+    private final LatencyTracker reads = new LatencyTracker();
+    private final LatencyTracker writes = new LatencyTracker();
+    private final AtomicLong switches = new AtomicLong();
+    private final AtomicLong bloomHits = new AtomicLong();
+    private final AtomicLong bloomFalsePositives = new AtomicLong();
+    /** Replaced SSTables, kept here until their last reader lets go, for the total disk space. */
+    private final List<SSTableReader> retired = new CopyOnWriteArrayList<>();
+    /** Held while this store's pending flushes are written, so they finish in switch order. */
+    final ReentrantLock flushLock = new ReentrantLock();
+    private final Object viewLock = new Object();
+    private volatile View view;
+    /** Both caches start off; {@link #configureCaches} sizes them once the SSTables are open. */
+    private final KeyCache keyCache = new KeyCache(0);
+    private final RowCache rowCache = new RowCache(0);
+    private volatile CacheConfig caches = CacheConfig.NONE;
+
+    public ColumnFamilyStore(CFMetaData metadata, Partitioner partitioner) {
+        this.metadata = metadata;
+        this.partitioner = partitioner;
+        this.view = new View(new Memtable(metadata), List.of(), List.of());
+    }
+
+    public CFMetaData metadata() {
+        return metadata;
+    }
+
+    /** Reads served (get, get_slice, get_count, range slices) and their latency. */
+    public LatencyTracker readLatency() {
+        return reads;
+    }
+
+    /** Row deltas applied and their latency. */
+    public LatencyTracker writeLatency() {
+        return writes;
+    }
+
+    /** The memtable writes go to now. */
+    public Memtable memtable() {
+        return view.memtable();
+    }
+
+    /** Memtables switched out and not yet in an SSTable, oldest first. */
+    public List<PendingFlush> pendingFlushes() {
+        return view.flushing();
+    }
+
+    /** The live SSTables, oldest first. Readers that use one past this moment acquire it. */
+    public List<SSTableReader> liveSSTables() {
+        return view.sstables();
+    }
+
+    /** Times the memtable was switched out for flushing since start. */
+    public long memtableSwitchCount() {
+        return switches.get();
+    }
+
+    /** Bytes of the live SSTables' data and index files. */
+    public long liveDiskSpaceUsed() {
+        return diskSpace(view.sstables());
+    }
+
+    /** Live bytes plus those of replaced SSTables that readers still hold open. */
+    public long totalDiskSpaceUsed() {
+        retired.removeIf(r -> r.referenceCount() == 0);
+        return liveDiskSpaceUsed() + diskSpace(retired);
+    }
+
+    private static long diskSpace(Collection<SSTableReader> sstables) {
+        long bytes = 0;
+        for (SSTableReader r : sstables) bytes += r.statistics().dataLength() + r.statistics().indexLength();
+        return bytes;
+    }
+
+    /**
+     * The log position up to which this store's SSTables hold every write: the newest any of them
+     * recorded (flushes of a store finish in switch order, so all before it are in SSTables too).
+     */
+    public LogPosition flushedPosition() {
+        LogPosition newest = LogPosition.NONE;
+        for (SSTableReader r : view.sstables()) {
+            LogPosition p = r.statistics().logPosition();
+            if (p.compareTo(newest) > 0) newest = p;
+        }
+        return newest;
+    }
+
+    /** RowsCached; off until {@link #configureCaches} (memory-only stores have none). */
+    public RowCache rowCache() {
+        return rowCache;
+    }
+
+    /** KeysCached, shared by this store's SSTables; off until {@link #configureCaches}. */
+    public KeyCache keyCache() {
+        return keyCache;
+    }
+
+    public CacheConfig cacheConfig() {
+        return caches;
+    }
+
+    /** Sizes the caches at start-up, before the first read; sizes given as fractions follow the keys from then on. */
+    void configureCaches(CacheConfig config) {
+        caches = config;
+        resizeCaches();
+    }
+
+    /**
+     * After the SSTables changed: a cache sized as a fraction of the keys follows their number
+     * (the rows the live SSTables hold, counting a key in several SSTables more than once).
+     */
+    private void resizeCaches() {
+        // Under the view lock, so a flush and a compaction finishing together cannot leave the size of the older view.
+        synchronized (viewLock) {
+            long keys = 0;
+            for (SSTableReader r : view.sstables()) keys += r.statistics().rowCount();
+            CacheConfig config = caches;
+            keyCache.setCapacity(capacity(config.keys(), keys));
+            rowCache.setCapacity(capacity(config.rows(), keys));
+        }
+    }
+
+    private static int capacity(CacheCapacity capacity, long keys) {
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, capacity.entriesFor(keys)));
+    }
+
+    // ---- view changes (by the flush and compaction code, and at start-up)
+
+    /** Adds SSTables found at start-up; the store takes over the reference each was opened with. */
+    void addSSTables(List<SSTableReader> found) {
+        synchronized (viewLock) {
+            View v = view;
+            List<SSTableReader> all = new ArrayList<>(v.sstables());
+            all.addAll(found);
+            view = new View(v.memtable(), v.flushing(), all);
+        }
+        resizeCaches();
+    }
+
+    /**
+     * Puts a fresh memtable in place of the current one, which stays readable as a pending flush.
+     * The caller holds the keyspace's switch lock in write mode, so {@code position} separates the
+     * two memtables' writes exactly.
+     */
+    PendingFlush switchMemtable(LogPosition position) {
+        synchronized (viewLock) {
+            View v = view;
+            PendingFlush pending = new PendingFlush(v.memtable(), position);
+            List<PendingFlush> flushing = new ArrayList<>(v.flushing());
+            flushing.add(pending);
+            view = new View(new Memtable(metadata), flushing, v.sstables());
+            switches.incrementAndGet();
+            return pending;
+        }
+    }
+
+    /** The flushed memtable's SSTable takes its place, in one view change. */
+    void replaceFlushed(PendingFlush flushed, SSTableReader sstable) {
+        synchronized (viewLock) {
+            View v = view;
+            List<PendingFlush> flushing = new ArrayList<>(v.flushing());
+            if (!flushing.remove(flushed)) throw new IllegalStateException("not a pending flush of " + metadata.name());
+            List<SSTableReader> sstables = new ArrayList<>(v.sstables());
+            sstables.add(sstable);
+            view = new View(v.memtable(), flushing, sstables);
+        }
+        resizeCaches();
+    }
+
+    /**
+     * A compaction's output takes the place of its inputs (none when nothing survived); the
+     * inputs are marked obsolete and the view's references to them given up, so their files go
+     * once the last reader releases them.
+     */
+    void replaceCompacted(List<SSTableReader> inputs, Optional<SSTableReader> output) {
+        synchronized (viewLock) {
+            View v = view;
+            List<SSTableReader> sstables = new ArrayList<>(v.sstables());
+            if (!sstables.containsAll(inputs)) throw new IllegalStateException("compacted sstables are not all live");
+            sstables.removeAll(inputs);
+            output.ifPresent(sstables::add);
+            view = new View(v.memtable(), v.flushing(), sstables);
+        }
+        resizeCaches();
+        for (SSTableReader input : inputs) {
+            input.markObsolete();
+            retired.add(input);
+            input.release();
+        }
+    }
+
+    /** Gives up the view's references to every SSTable (at shutdown); reads must have stopped. */
+    void closeSSTables() {
+        List<SSTableReader> open;
+        synchronized (viewLock) {
+            View v = view;
+            open = v.sstables();
+            view = new View(v.memtable(), v.flushing(), List.of());
+        }
+        for (SSTableReader r : open) r.release();
+    }
+
+    // ---- writes (called by Keyspace under the row lock)
+
+    /**
+     * Turns a mutation's changes to this column family into one row delta, resolving slice
+     * deletions against the row as it is now plus the mutation's other changes.
+     *
+     * @throws InvalidQueryException when a change does not fit this column family's type
+     */
+    Delta resolve(DecoratedKey key, List<Change> changes, int localDeletionTime) {
+        DeltaBuilder delta = new DeltaBuilder(metadata, localDeletionTime, changes.size());
+        List<Change.DeleteSlice> slices = new ArrayList<>();
+        for (Change change : changes) {
+            if (change instanceof Change.DeleteSlice slice) {
+                checkParent(slice.superColumn());
+                slices.add(slice);
+            } else {
+                delta.add(change);
+            }
+        }
+        if (!slices.isEmpty()) {
+            ColumnFamily stored = getRow(key);
+            ColumnFamily current = stored == null ? delta.row() : ColumnFamily.merge(stored, delta.row());
+            for (Change.DeleteSlice slice : slices) {
+                for (Cell cell : SliceReader.read(current, slice.superColumn(), slice.range())) {
+                    delta.add(cell instanceof SuperColumn
+                            ? new Change.DeleteSuperColumn(cell.name(), slice.timestamp())
+                            : new Change.DeleteColumn(slice.superColumn(), cell.name(), slice.timestamp()));
+                }
+            }
+        }
+        return new Delta(delta.row(), delta.operations());
+    }
+
+    /** Applies a resolved delta; one that changes nothing (a slice deletion that selected nothing) creates no row. */
+    void apply(DecoratedKey key, Delta delta) {
+        if (delta.row().isEmpty()) return;
+        long start = System.nanoTime();
+        view.memtable().apply(key, delta.row(), delta.operations());
+        // After the memtable: a read that reserved the key before this write cannot cache a row without it.
+        if (rowCache.isEnabled()) rowCache.write(key, delta.row());
+        writes.record(System.nanoTime() - start);
+    }
+
+    // ---- reads
+
+    /**
+     * A view whose SSTables this reader holds a reference to; close gives them back. A view
+     * whose SSTables were closed meanwhile (replaced and released) is passed over for the newer
+     * one that replaced it.
+     */
+    private final class ReadView implements AutoCloseable {
+        final View view;
+
+        ReadView() {
+            while (true) {
+                View v = ColumnFamilyStore.this.view;
+                if (acquireAll(v.sstables())) {
+                    view = v;
+                    return;
+                }
+            }
+        }
+
+        /** The memtables, newest first. */
+        List<Memtable> memtables() {
+            List<Memtable> all = new ArrayList<>(view.flushing().size() + 1);
+            all.add(view.memtable());
+            for (int i = view.flushing().size() - 1; i >= 0; i--) all.add(view.flushing().get(i).memtable());
+            return all;
+        }
+
+        List<RowSource> all() {
+            List<RowSource> all = new ArrayList<>(memtables());
+            all.addAll(view.sstables());
+            return all;
+        }
+
+        @Override
+        public void close() {
+            for (SSTableReader r : view.sstables()) r.release();
+        }
+    }
+
+    private static boolean acquireAll(List<SSTableReader> sstables) {
+        for (int i = 0; i < sstables.size(); i++) {
+            if (!sstables.get(i).acquire()) {
+                for (int j = 0; j < i; j++) sstables.get(j).release();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The row merged from every source, tombstones and all; null when no source holds it. */
+    public ColumnFamily getRow(DecoratedKey key) {
+        try (ReadView v = new ReadView()) {
+            ColumnFamily merged = null;
+            for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
+            for (SSTableReader r : v.view.sstables()) {
+                if (r.mayContain(key)) merged = merge(merged, counted(r.getRow(key)));
+            }
+            return merged;
+        }
+    }
+
+    /**
+     * At least the part of the row a selection under {@code superColumn} needs: the whole row when
+     * the row cache is on (filling it on a miss), else the parts {@link #readParts} reads.
+     */
+    private ColumnFamily readRow(DecoratedKey key, byte[] superColumn, ColumnSelection selection) {
+        RowCache cache = rowCache;
+        if (cache.isEnabled()) {
+            ColumnFamily cached = cache.get(key);
+            if (cached != null) return cached;
+            RowCache.Reservation reservation = cache.reserve(key);
+            ColumnFamily row = getRow(key);
+            cache.fill(key, reservation, row);
+            return row;
+        }
+        return readParts(key, superColumn, selection);
+    }
+
+    /**
+     * Caches the row of {@code key} (a saved row cache being loaded) as a read would.
+     *
+     * @return false when no source holds the row, or the cache already held it
+     */
+    boolean cacheRow(DecoratedKey key) {
+        RowCache cache = rowCache;
+        if (!cache.isEnabled()) return false;
+        RowCache.Reservation reservation = cache.reserve(key);
+        ColumnFamily row = getRow(key);
+        return row != null && cache.fill(key, reservation, row);
+    }
+
+    /**
+     * PreloadRowCache: fills the room the row cache has left with rows in ring order, merged
+     * from every source in one pass.
+     *
+     * @return rows cached
+     */
+    int preloadRowCache() {
+        RowCache cache = rowCache;
+        int cached = 0;
+        try (ReadView v = new ReadView()) {
+            Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows =
+                    rowsFrom(v, DecoratedKey.startOf(partitioner.getMinimumToken()));
+            while (cache.size() < cache.capacity() && rows.hasNext()) {
+                Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
+                if (cache.fill(row.getKey(), cache.reserve(row.getKey()), row.getValue())) cached++;
+            }
+        }
+        return cached;
+    }
+
+    /**
+     * Merged from every source: memtables give their whole row, SSTables only the column index
+     * blocks the selection meets.
+     */
+    private ColumnFamily readParts(DecoratedKey key, byte[] superColumn, ColumnSelection selection) {
+        if (superColumn == null && selection instanceof ColumnSelection.Range range) return readCounted(key, range);
+        // Below a super column the SSTable selects that super column whole.
+        ColumnSelection stored = superColumn == null ? selection : ColumnSelection.names(superColumn);
+        try (ReadView v = new ReadView()) {
+            ColumnFamily merged = null;
+            for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
+            for (SSTableReader r : v.view.sstables()) {
+                if (r.mayContain(key)) merged = merge(merged, counted(r.readSlice(key, stored)));
+            }
+            return merged;
+        }
+    }
+
+    /**
+     * A range of the row's top level: merged from every source a cell at a time, so SSTables read
+     * column index blocks only until the count is met (see {@link CountedSliceRead}).
+     */
+    private ColumnFamily readCounted(DecoratedKey key, ColumnSelection.Range range) {
+        try (ReadView v = new ReadView()) {
+            List<ColumnFamily> rows = new ArrayList<>();
+            for (Memtable m : v.memtables()) {
+                ColumnFamily row = m.getRow(key);
+                if (row != null) rows.add(row);
+            }
+            List<CellCursor> cursors = new ArrayList<>();
+            for (SSTableReader r : v.view.sstables()) {
+                if (!r.mayContain(key)) continue;
+                CellCursor cursor = r.cellsFrom(key, range.start(), range.reversed());
+                (cursor == null ? bloomFalsePositives : bloomHits).incrementAndGet();
+                if (cursor != null) cursors.add(cursor);
+            }
+            return CountedSliceRead.read(metadata, rows, cursors, range);
+        }
+    }
+
+    /** Notes whether an SSTable whose bloom filter said yes really held the row. */
+    private ColumnFamily counted(ColumnFamily row) {
+        (row == null ? bloomFalsePositives : bloomHits).incrementAndGet();
+        return row;
+    }
+
+    /** Reads an SSTable's key range and bloom filter sent to it that found no row there. */
+    public long bloomFilterFalsePositives() {
+        return bloomFalsePositives.get();
+    }
+
+    /** False positives among all reads the bloom filters let through; 0 before any. */
+    public double bloomFilterFalseRatio() {
+        long fp = bloomFalsePositives.get();
+        long all = fp + bloomHits.get();
+        return all == 0 ? 0 : (double) fp / all;
+    }
+
+    private static ColumnFamily merge(ColumnFamily merged, ColumnFamily row) {
+        if (row == null) return merged;
+        return merged == null ? row : ColumnFamily.merge(merged, row);
+    }
+
+    /** get_slice: the live entries {@code selection} picks below {@code parent}. */
+    public List<Cell> getSlice(DecoratedKey key, QueryPath parent, ColumnSelection selection) {
+        checkParent(parent);
+        long start = System.nanoTime();
+        List<Cell> cells = SliceReader.read(readRow(key, parent.superColumn(), selection), parent.superColumn(), selection);
+        reads.record(System.nanoTime() - start);
+        return cells;
+    }
+
+    /** get: the live column, subcolumn or super column (with its live subcolumns) at {@code path}. */
+    public Optional<Cell> get(DecoratedKey key, QueryPath path) {
+        checkPath(path);
+        long start = System.nanoTime();
+        ColumnSelection wanted = ColumnSelection.names(path.superColumn() != null ? path.superColumn() : path.column());
+        ColumnFamily row = readRow(key, null, wanted);
+        Optional<Cell> cell = row == null ? Optional.empty()
+                : Optional.ofNullable(SliceReader.readOne(row, path.superColumn(), path.column()));
+        reads.record(System.nanoTime() - start);
+        return cell;
+    }
+
+    /** get_count: live columns, super columns with a live subcolumn, or live subcolumns. */
+    public int getCount(DecoratedKey key, QueryPath parent) {
+        return getSlice(key, parent, ColumnSelection.all()).size();
+    }
+
+    /**
+     * get_range_slices: up to {@code count} rows of {@code range} in ring order, each with what
+     * {@code selection} picks in it. Every key this column family holds anything for, live or
+     * tombstone, is a row here, with an empty list when nothing is selected ("range ghosts").
+     */
+    public List<RowSlice> getRangeSlice(RowRange range, QueryPath parent, ColumnSelection selection, int count) {
+        checkParent(parent);
+        if (count <= 0) throw new IllegalArgumentException("maxRows must be positive");
+        long start = System.nanoTime();
+        List<RowSlice> result = new ArrayList<>();
+        try (ReadView v = new ReadView()) {
+            for (Segment segment : segments(range)) {
+                Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = rowsFrom(v, segment.from());
+                while (rows.hasNext() && result.size() < count) {
+                    Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
+                    if (segment.to() != null && row.getKey().compareTo(segment.to()) > 0) break;
+                    result.add(new RowSlice(row.getKey().key(),
+                            SliceReader.read(row.getValue(), parent.superColumn(), selection)));
+                }
+                if (result.size() >= count) break;
+            }
+        }
+        reads.record(System.nanoTime() - start);
+        return result;
+    }
+
+    /** Every {@code interval}-th key of each source, in no particular order (see describe_splits). */
+    public List<DecoratedKey> sampleKeys(int interval) {
+        List<DecoratedKey> samples = new ArrayList<>();
+        try (ReadView v = new ReadView()) {
+            for (RowSource source : v.all()) samples.addAll(source.sampleKeys(interval));
+        }
+        return samples;
+    }
+
+    private static Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rowsFrom(ReadView v, DecoratedKey from) {
+        List<Iterator<Map.Entry<DecoratedKey, ColumnFamily>>> iterators = new ArrayList<>();
+        for (RowSource source : v.all()) iterators.add(source.rowsFrom(from));
+        return MergingRowIterator.of(iterators);
+    }
+
+    /** A stretch of the ring without wrap: positions from {@code from} up to {@code to} (null = the end). */
+    private record Segment(DecoratedKey from, DecoratedKey to) {
+    }
+
+    private List<Segment> segments(RowRange range) {
+        if (range instanceof RowRange.Keys keys) {
+            Token start = keys.startKey().isEmpty() ? partitioner.getMinimumToken() : partitioner.getToken(keys.startKey());
+            DecoratedKey end = keys.endKey().isEmpty() ? null : DecoratedKey.endOf(partitioner.getToken(keys.endKey()));
+            return List.of(new Segment(DecoratedKey.startOf(start), end));
+        }
+        RowRange.Tokens tokens = (RowRange.Tokens) range;
+        DecoratedKey afterStart = DecoratedKey.endOf(tokens.start());
+        DecoratedKey end = DecoratedKey.endOf(tokens.end());
+        if (tokens.start().compareTo(tokens.end()) < 0) return List.of(new Segment(afterStart, end));
+        // Wraps (start == end: the whole ring): to the end of the ring, then from its start.
+        return List.of(new Segment(afterStart, null),
+                new Segment(DecoratedKey.startOf(partitioner.getMinimumToken()), end));
+    }
+
+    // ---- shape checks: the Thrift layer validates first; these keep the store consistent anyway
+
+    private void checkParent(QueryPath parent) {
+        if (parent.column() != null) throw new IllegalArgumentException("a slice parent names no column: " + parent);
+        checkParent(parent.superColumn());
+    }
+
+    private void checkParent(byte[] superColumn) {
+        if (superColumn != null && !metadata.isSuper()) {
+            throw new InvalidQueryException("columnfamily alone is required for standard CF " + metadata.name());
+        }
+    }
+
+    private void checkPath(QueryPath path) {
+        if (metadata.isSuper()) {
+            if (path.superColumn() == null) {
+                throw new InvalidQueryException("supercolumn parameter is not optional for super CF " + metadata.name());
+            }
+        } else {
+            if (path.superColumn() != null) {
+                throw new InvalidQueryException("supercolumn parameter is invalid for standard CF " + metadata.name());
+            }
+            if (path.column() == null) {
+                throw new InvalidQueryException("column parameter is not optional for standard CF " + metadata.name());
+            }
+        }
+    }
+}

@@ -1,0 +1,232 @@
+package sibyl.engine;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sibyl.dht.Partitioner;
+import sibyl.io.Compaction;
+import sibyl.io.Descriptor;
+import sibyl.io.SSTableReader;
+
+/**
+ * Compacts SSTables on one background thread: size-tiered after flushes (a bucket of at least
+ * the minimum threshold of similar-sized SSTables), and a major compaction of all of a store's
+ * SSTables on request. Reads and writes go on meanwhile: inputs stay readable until the output
+ * replaces them in one view change, and are deleted when their last reader lets go.
+ *
+ * <p>One thread, so two compactions never take the same SSTable. Tombstones older than
+ * GCGraceSeconds are purged only when a compaction takes every SSTable of the store.
+ *
+ * <p>A compaction that fails (a full disk, an I/O error) changes nothing: its partial output is
+ * deleted and its inputs stay in use. It is logged in one line, and the store's background
+ * compaction then waits (the {@link Backoff}) before it is tried again, rather than once per
+ * flush; a major compaction on request runs at once regardless.
+ */
+final class Compactor implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Compactor.class);
+
+    private final EngineSettings settings;
+    private final Partitioner partitioner;
+    private final Function<ColumnFamilyStore, SSTableFiles> files;
+    private final ScheduledExecutorService timer;
+    private final ThreadPoolExecutor executor;
+    private final Set<ColumnFamilyStore> queued = ConcurrentHashMap.newKeySet();
+    private final Set<ColumnFamilyStore> retryScheduled = ConcurrentHashMap.newKeySet();
+    private final Backoff<ColumnFamilyStore> backoff;
+    private final AtomicLong completed = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+
+    /** @param timer runs the delayed retries of failed compactions */
+    Compactor(EngineSettings settings, Partitioner partitioner, Function<ColumnFamilyStore, SSTableFiles> files,
+              ScheduledExecutorService timer) {
+        this.settings = settings;
+        this.partitioner = partitioner;
+        this.files = files;
+        this.timer = timer;
+        this.backoff = new Backoff<>(settings.compactionRetryDelay(), settings.maxCompactionRetryDelay(), System::nanoTime);
+        this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                EngineThreads.named("compaction"));
+    }
+
+    /** Compactions queued or running. */
+    int pendingCount() {
+        return executor.getQueue().size() + executor.getActiveCount();
+    }
+
+    long completedCount() {
+        return completed.get();
+    }
+
+    /** Compactions that failed since start. */
+    long failureCount() {
+        return failures.get();
+    }
+
+    /**
+     * Queues a size-tiered check of the store, unless one is queued already; while the store's
+     * compaction backs off after a failure, makes sure a check is scheduled for when it ends.
+     */
+    void maybeCompact(ColumnFamilyStore store) {
+        long wait = backoff.waitNanos(store);
+        if (wait > 0) {
+            scheduleRetry(store, wait);
+            return;
+        }
+        if (!queued.add(store)) return;
+        try {
+            executor.execute(() -> {
+                queued.remove(store);
+                compactBuckets(store);
+            });
+        } catch (RejectedExecutionException e) {
+            queued.remove(store);
+        }
+    }
+
+    /**
+     * Compacts every live SSTable of the store into one, purging expired tombstones. The future
+     * fails with an {@link UncheckedIOException} saying why when the compaction does.
+     */
+    CompletableFuture<Void> major(ColumnFamilyStore store) {
+        return CompletableFuture.runAsync(() -> {
+            List<SSTableReader> all = store.liveSSTables();
+            if (all.isEmpty()) return;
+            try {
+                compact(store, all, true);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        }, executor);
+    }
+
+    private void compactBuckets(ColumnFamilyStore store) {
+        while (true) {
+            // A major compaction may have failed since this check was queued.
+            long wait = backoff.waitNanos(store);
+            if (wait > 0) {
+                scheduleRetry(store, wait);
+                return;
+            }
+            List<SSTableReader> live = store.liveSSTables();
+            List<List<SSTableReader>> due = settings.buckets().compactions(live, SSTableReader::dataLength);
+            if (due.isEmpty()) return;
+            List<SSTableReader> inputs = due.get(0);
+            try {
+                compact(store, inputs, inputs.size() == live.size());
+            } catch (IOException e) {
+                return; // logged; the backoff's retry is scheduled
+            }
+        }
+    }
+
+    /**
+     * Compacts and swaps the output in; on failure logs it once, starts the store's backoff and
+     * throws an IOException naming the store, the output and the reason.
+     *
+     * @param all true when {@code inputs} are every SSTable of the store: tombstones may then be purged
+     */
+    private void compact(ColumnFamilyStore store, List<SSTableReader> inputs, boolean all) throws IOException {
+        long started = System.nanoTime();
+        Descriptor output = files.apply(store).next(store.metadata().name());
+        Compaction.Result result;
+        Optional<SSTableReader> reader = Optional.empty();
+        try {
+            result = Compaction.compact(inputs, output, partitioner, settings.columnIndexSize(),
+                    settings.indexInterval(), settings.gcBefore(store.metadata()), all);
+            if (result.output().isPresent()) {
+                reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
+                        settings.indexInterval(), store.keyCache(), settings.fileAccess()));
+            }
+            store.replaceCompacted(inputs, reader);
+        } catch (IOException | RuntimeException e) {
+            // The writer deleted a partial output; an output already opened goes with its reader.
+            if (reader.isPresent()) {
+                reader.get().markObsolete();
+                reader.get().release();
+            }
+            throw failed(store, inputs, output, e);
+        }
+        backoff.succeeded(store);
+        completed.incrementAndGet();
+        log.info("Compacted {} sstables of {}.{} ({} bytes, {} rows) into {} ({} bytes, {} rows) in {} ms{}",
+                inputs.size(), store.metadata().keyspace(), store.metadata().name(), result.bytesIn(), result.rowsIn(),
+                reader.map(r -> r.descriptor().toString()).orElse("nothing"), result.bytesOut(), result.rowsOut(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), all ? ", tombstones past grace purged" : "");
+    }
+
+    /**
+     * Logs a failed compaction in one line, backs the store off and schedules the retry. I/O
+     * failures (a full disk) are expected and their cause says it all; anything else is a bug
+     * and is logged with its stack trace.
+     */
+    private IOException failed(ColumnFamilyStore store, List<SSTableReader> inputs, Descriptor output, Exception e) {
+        String name = store.metadata().keyspace() + "." + store.metadata().name();
+        IOException failure = new IOException("could not compact " + inputs.size() + " sstables of " + name + " into "
+                + output + ": " + reason(e), e);
+        if (executor.isShutdown()) {
+            // close() interrupted it: no fault, and no retry.
+            log.info("Compaction of {} sstables of {} stopped by shutdown; its partial output is deleted", inputs.size(), name);
+            return failure;
+        }
+        Duration wait = backoff.failed(store);
+        String line = "Compaction of " + inputs.size() + " sstables of " + name + " into " + output + " failed: "
+                + reason(e) + "; the sstables stay in use, the partial output is deleted, and compaction of " + name
+                + " is tried again in " + (wait.toMillis() < 1000 ? wait.toMillis() + " ms" : wait.toSeconds() + " s");
+        if (e instanceof IOException || e instanceof UncheckedIOException) {
+            log.error(line);
+            log.debug("The compaction failure of {}", name, e);
+        } else {
+            log.error(line, e);
+        }
+        failures.incrementAndGet(); // after the report: a failure counted is a failure logged
+        scheduleRetry(store, wait.toNanos());
+        return failure;
+    }
+
+    /** "No space left on device"; a file system exception that names only its file keeps its kind too. */
+    private static String reason(Exception e) {
+        Throwable t = e instanceof UncheckedIOException u ? u.getCause() : e;
+        String message = t.getMessage();
+        if (message == null) return t.toString();
+        if (t instanceof FileSystemException f && f.getReason() == null) return t.getClass().getSimpleName() + ": " + message;
+        return message;
+    }
+
+    /** Schedules one check of the store after {@code nanos}, unless one is scheduled already. */
+    private void scheduleRetry(ColumnFamilyStore store, long nanos) {
+        if (!retryScheduled.add(store)) return;
+        try {
+            timer.schedule(() -> {
+                retryScheduled.remove(store);
+                maybeCompact(store);
+            }, nanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            retryScheduled.remove(store); // shutting down
+        }
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+        try {
+            if (!executor.awaitTermination(30, TimeUnit.SECONDS)) log.warn("A compaction is still running at shutdown");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

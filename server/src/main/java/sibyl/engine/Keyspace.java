@@ -1,0 +1,193 @@
+package sibyl.engine;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import sibyl.db.CFMetaData;
+import sibyl.db.Cell;
+import sibyl.db.Change;
+import sibyl.db.ColumnFamily;
+import sibyl.db.InvalidQueryException;
+import sibyl.db.KSMetaData;
+import sibyl.db.ResolvedMutation;
+import sibyl.db.RowMutation;
+import sibyl.db.SuperColumn;
+import sibyl.db.WriteFailedException;
+import sibyl.db.WriteLog;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.Partitioner;
+
+/**
+ * The column families of one keyspace, and the place row mutations are applied.
+ *
+ * <p>Writers of one row are serialized by a lock striped over keys: resolving slice deletions,
+ * logging and applying happen under it, so a row's log order is its apply order and replaying
+ * the log rebuilds what readers saw. Readers take no lock; rows are immutable versions.
+ *
+ * <p>Every write also holds {@link #switchLock()} in read mode from logging to applying. A
+ * memtable switch takes it in write mode: then no write is between the two steps, so the log
+ * position it reads separates exactly the writes in the old memtable from those in the new one.
+ */
+public final class Keyspace {
+    private static final int LOCK_STRIPES = 1024;
+
+    private final KSMetaData metadata;
+    private final Partitioner partitioner;
+    private final Map<String, ColumnFamilyStore> stores = new LinkedHashMap<>();
+    private final ReentrantLock[] rowLocks = new ReentrantLock[LOCK_STRIPES];
+    private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+    private final WriteLog log;
+    private final Persistence persistence;
+    private volatile String refusal; // why writes are refused (after drain); null while they are accepted
+
+    /** @param log where each write is recorded before it is applied; {@link WriteLog#NONE} for memory only */
+    public Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log) {
+        this(metadata, partitioner, log, Persistence.NONE);
+    }
+
+    /**
+     * @param persistence flushes this keyspace's memtables once full; {@link Persistence#NONE} to keep
+     *                    everything in memory
+     */
+    Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log, Persistence persistence) {
+        this.metadata = metadata;
+        this.partitioner = partitioner;
+        this.log = log;
+        this.persistence = persistence;
+        for (CFMetaData cf : metadata.columnFamilies()) stores.put(cf.name(), new ColumnFamilyStore(cf, partitioner));
+        for (int i = 0; i < LOCK_STRIPES; i++) rowLocks[i] = new ReentrantLock();
+    }
+
+    public KSMetaData metadata() {
+        return metadata;
+    }
+
+    public String name() {
+        return metadata.name();
+    }
+
+    /** @throws InvalidQueryException {@code unconfigured columnfamily <cf>} when there is none */
+    public ColumnFamilyStore store(String columnFamily) {
+        ColumnFamilyStore store = stores.get(columnFamily);
+        if (store == null) throw new InvalidQueryException("unconfigured columnfamily " + columnFamily);
+        return store;
+    }
+
+    public Collection<ColumnFamilyStore> stores() {
+        return stores.values();
+    }
+
+    /**
+     * Held in read mode by every write from logging to applying; a memtable switch takes it in
+     * write mode to read a log position no write straddles.
+     */
+    public ReentrantReadWriteLock switchLock() {
+        return switchLock;
+    }
+
+    WriteLog log() {
+        return log;
+    }
+
+    /**
+     * From now on every write fails with {@code reason}; writes already logged are applied
+     * before this returns (it takes the switch lock in write mode).
+     */
+    public void refuseWrites(String reason) {
+        switchLock.writeLock().lock();
+        try {
+            refusal = reason;
+        } finally {
+            switchLock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Applies a mutation of one row: all its changes are checked and resolved first, so a bad
+     * change (unknown column family, wrong shape) applies nothing; then the resolved deltas are
+     * logged, and only once the log has them does each column family's delta become visible,
+     * all at once.
+     *
+     * @throws InvalidQueryException when the mutation names an unknown column family or a
+     *                               change does not fit its column family
+     * @throws WriteFailedException  when the log could not record it; nothing was applied
+     */
+    public void apply(RowMutation mutation) {
+        if (!mutation.keyspace().equals(name())) {
+            throw new IllegalArgumentException("mutation for keyspace " + mutation.keyspace() + " applied to " + name());
+        }
+        DecoratedKey key = partitioner.decorateKey(mutation.key());
+        ReentrantLock lock = rowLock(mutation.key());
+        int columnFamilies = mutation.changes().size();
+        List<ColumnFamilyStore> targets = new ArrayList<>(columnFamilies);
+        switchLock.readLock().lock();
+        try {
+            if (refusal != null) throw new WriteFailedException(refusal);
+            lock.lock();
+            try {
+                List<ColumnFamilyStore.Delta> deltas = new ArrayList<>(columnFamilies);
+                List<ColumnFamily> logged = new ArrayList<>(columnFamilies);
+                for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
+                    ColumnFamilyStore store = store(e.getKey());
+                    ColumnFamilyStore.Delta delta = store.resolve(key, e.getValue(), mutation.localDeletionTime());
+                    targets.add(store);
+                    deltas.add(delta);
+                    if (!delta.row().isEmpty()) logged.add(delta.row());
+                }
+                // A slice deletion that selected nothing changes nothing: nothing to log.
+                if (!logged.isEmpty()) log.append(new ResolvedMutation(name(), mutation.key(), logged));
+                for (int i = 0; i < targets.size(); i++) targets.get(i).apply(key, deltas.get(i));
+            } finally {
+                lock.unlock();
+            }
+        } finally {
+            switchLock.readLock().unlock();
+        }
+        // Outside the switch lock: a switch takes it in write mode.
+        for (ColumnFamilyStore store : targets) persistence.afterWrite(this, store);
+    }
+
+    /**
+     * Applies a mutation read back from the log at start-up, without logging it again. Deltas of
+     * column families this keyspace no longer has were dropped by the reader.
+     */
+    public void replay(ResolvedMutation mutation) {
+        if (!mutation.keyspace().equals(name())) {
+            throw new IllegalArgumentException("mutation for keyspace " + mutation.keyspace() + " replayed into " + name());
+        }
+        DecoratedKey key = partitioner.decorateKey(mutation.key());
+        ReentrantLock lock = rowLock(mutation.key());
+        lock.lock();
+        try {
+            for (ColumnFamily row : mutation.columnFamilies()) {
+                store(row.metadata().name()).apply(key, new ColumnFamilyStore.Delta(row, operations(row)));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private ReentrantLock rowLock(String key) {
+        return rowLocks[Math.floorMod(key.hashCode(), LOCK_STRIPES)];
+    }
+
+    /**
+     * The column operations a replayed delta stands for, for the memtable's flush threshold:
+     * each column, subcolumn and tombstone counts one, as each change counted when first applied.
+     */
+    private static int operations(ColumnFamily row) {
+        int operations = row.isMarkedForDelete() ? 1 : 0;
+        for (Cell cell : row.cells()) {
+            if (cell instanceof SuperColumn sc) {
+                operations += sc.subcolumnCount() + (sc.isMarkedForDelete() ? 1 : 0);
+            } else {
+                operations++;
+            }
+        }
+        return Math.max(1, operations);
+    }
+}

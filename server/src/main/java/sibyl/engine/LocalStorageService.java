@@ -1,0 +1,378 @@
+package sibyl.engine;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sibyl.commitlog.CommitLog;
+import sibyl.commitlog.CommitLogSettings;
+import sibyl.commitlog.ReplaySummary;
+import sibyl.db.Cell;
+import sibyl.db.ColumnSelection;
+import sibyl.db.InvalidQueryException;
+import sibyl.db.KSMetaData;
+import sibyl.db.QueryPath;
+import sibyl.db.ResolvedMutation;
+import sibyl.db.RowMutation;
+import sibyl.db.RowRange;
+import sibyl.db.RowSlice;
+import sibyl.db.SystemKeyspace;
+import sibyl.db.WriteLog;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.Partitioner;
+import sibyl.dht.Range;
+import sibyl.dht.Token;
+import sibyl.service.StorageService;
+
+/**
+ * The storage core of this node, serving every configured keyspace from its own stores.
+ * {@link #open} builds a durable one over a commit log; the constructor a memory-only one.
+ */
+public final class LocalStorageService implements StorageService, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(LocalStorageService.class);
+    /**
+     * How long forceFlush and drain wait by default: a 64 MB memtable flushes in seconds, so
+     * minutes mean flushes are failing (and being retried), which the caller should hear of.
+     */
+    public static final Duration DEFAULT_FLUSH_TIMEOUT = Duration.ofMinutes(2);
+
+    private final Partitioner partitioner;
+    private final int indexInterval;
+    private final Map<String, Keyspace> keyspaces = new LinkedHashMap<>();
+    private final WriteLog writeLog;
+    private final Persistence persistence;
+    private volatile ReplaySummary lastReplay; // set once by open, before the service is handed out
+    private volatile Duration startUp = Duration.ZERO;
+    private volatile int sstablesAtStartUp;
+
+    /**
+     * A memory-only store: nothing is logged, nothing survives a restart.
+     *
+     * @param keyspaces     the configured keyspaces; the {@code system} keyspace is added when absent
+     * @param indexInterval how many keys one index sample stands for (IndexInterval, default 128)
+     */
+    public LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval) {
+        this(partitioner, keyspaces, indexInterval, WriteLog.NONE, Persistence.NONE);
+    }
+
+    private LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval,
+                                WriteLog writeLog, Persistence persistence) {
+        if (indexInterval <= 0) throw new IllegalArgumentException("IndexInterval must be positive: " + indexInterval);
+        this.partitioner = partitioner;
+        this.indexInterval = indexInterval;
+        this.writeLog = writeLog;
+        this.persistence = persistence;
+        for (KSMetaData ks : keyspaces) {
+            if (this.keyspaces.put(ks.name(), new Keyspace(ks, partitioner, writeLog, persistence)) != null) {
+                throw new IllegalArgumentException("keyspace " + ks.name() + " defined twice");
+            }
+        }
+        this.keyspaces.computeIfAbsent(SystemKeyspace.NAME,
+                n -> new Keyspace(SystemKeyspace.metadata(), partitioner, writeLog, persistence));
+    }
+
+    /**
+     * Opens the durable store: removes leftovers of interrupted SSTable writes, opens every
+     * SSTable, replays the commit log entries no SSTable holds yet into the memtables, fills the
+     * caches (saved caches, PreloadRowCache), and only then starts flushing, compacting and
+     * saving caches in the background.
+     *
+     * @throws IOException when an SSTable or the commit log cannot be opened or read
+     */
+    public static LocalStorageService open(Partitioner partitioner, List<KSMetaData> keyspaces, CommitLogSettings logSettings,
+                                           EngineSettings settings) throws IOException {
+        long started = System.nanoTime();
+        StorageEngine engine = new StorageEngine(settings, partitioner);
+        CommitLog commitLog = null;
+        LocalStorageService service = null;
+        try {
+            commitLog = CommitLog.open(logSettings);
+            service = new LocalStorageService(partitioner, keyspaces, settings.indexInterval(), commitLog, engine);
+            int sstables = 0;
+            for (Keyspace ks : service.keyspaces.values()) sstables += engine.load(ks);
+            LocalStorageService s = service;
+            service.lastReplay = commitLog.recover(service::keyspace,
+                    (ks, cf) -> s.keyspaceNamed(ks).store(cf).flushedPosition(), service::replay);
+            for (Keyspace ks : service.keyspaces.values()) engine.loadCaches(ks);
+            engine.start(service.keyspaces.values());
+            service.sstablesAtStartUp = sstables;
+            service.startUp = Duration.ofNanos(System.nanoTime() - started);
+            log.info("Storage opened in {} ms: {} sstables, {} commit log entries replayed", service.startUp.toMillis(),
+                    sstables, service.lastReplay.entries());
+            return service;
+        } catch (IOException | RuntimeException | Error e) {
+            engine.close(service == null ? List.of() : service.keyspaces.values());
+            if (commitLog != null) commitLog.close();
+            throw e;
+        }
+    }
+
+    /** How long {@link #open} took, SSTables and replay included; zero for a memory-only store. */
+    public Duration startUpTime() {
+        return startUp;
+    }
+
+    /** SSTables found at start-up. */
+    public int sstablesAtStartUp() {
+        return sstablesAtStartUp;
+    }
+
+    /** The durable engine; empty for a memory-only store. */
+    public Optional<StorageEngine> engine() {
+        return persistence instanceof StorageEngine engine ? Optional.of(engine) : Optional.empty();
+    }
+
+    /**
+     * Flushes the memtables of the named column families of {@code keyspace} (all of them when
+     * none is named) and returns once they are in SSTables, waiting at most
+     * {@link #DEFAULT_FLUSH_TIMEOUT}. A memory-only store has nothing to do.
+     *
+     * @throws InvalidQueryException for an unknown keyspace or column family
+     * @throws IOException           when a flush failed or did not finish in time (it is retried in the background)
+     */
+    public void forceFlush(String keyspace, String... columnFamilies) throws IOException, InterruptedException {
+        forceFlush(DEFAULT_FLUSH_TIMEOUT, keyspace, columnFamilies);
+    }
+
+    /**
+     * As {@link #forceFlush(String, String...)}, waiting at most {@code timeout}: when flushes
+     * keep failing (a full disk) the caller learns so, with the last failure, instead of waiting
+     * for ever. The flushes go on being retried in the background.
+     */
+    public void forceFlush(Duration timeout, String keyspace, String... columnFamilies)
+            throws IOException, InterruptedException {
+        flushBy(deadline(timeout), timeout, keyspace, columnFamilies);
+    }
+
+    private void flushBy(long deadline, Duration timeout, String keyspace, String... columnFamilies)
+            throws IOException, InterruptedException {
+        Keyspace ks = keyspaceNamed(keyspace);
+        List<ColumnFamilyStore> stores = new ArrayList<>();
+        if (columnFamilies.length == 0) stores.addAll(ks.stores());
+        for (String cf : columnFamilies) stores.add(ks.store(cf));
+        List<CompletableFuture<Void>> flushes = new ArrayList<>();
+        for (ColumnFamilyStore store : stores) flushes.add(persistence.forceFlush(ks, store, deadline));
+        String what = "flush of keyspace " + keyspace;
+        try {
+            awaitUntil(flushes, what, deadline);
+        } catch (TimeoutException e) {
+            throw new IOException(what + " did not finish within " + timeout.toMillis() + " ms"
+                    + persistence.lastFlushFailure().map(f -> "; the last flush failure: " + f).orElse("")
+                    + (e.getMessage() == null ? "" : "; " + e.getMessage()), e);
+        }
+    }
+
+    /** Compacts every column family of {@code keyspace} into one SSTable each, purging tombstones past GCGraceSeconds. */
+    public void forceMajorCompaction(String keyspace) throws IOException, InterruptedException {
+        Keyspace ks = keyspaceNamed(keyspace);
+        List<CompletableFuture<Void>> compactions = new ArrayList<>();
+        for (ColumnFamilyStore store : ks.stores()) compactions.add(persistence.forceMajorCompaction(store));
+        await(compactions, "major compaction of keyspace " + keyspace);
+    }
+
+    /**
+     * Saves now the key and row caches that have a save period; a memory-only store has none.
+     *
+     * @return saved cache files written
+     */
+    public int saveCaches() {
+        return persistence.saveCaches();
+    }
+
+    /**
+     * For a clean shutdown: refuses every write from now on, then flushes every memtable, so the
+     * commit log holds nothing a restart must replay, and saves the caches that have a save
+     * period; waits at most {@link #DEFAULT_FLUSH_TIMEOUT} for the flushes.
+     */
+    public void drain() throws IOException, InterruptedException {
+        drain(DEFAULT_FLUSH_TIMEOUT);
+    }
+
+    /**
+     * As {@link #drain()}, waiting at most {@code timeout} for all the flushes together. When
+     * they do not finish (flushes keep failing) writes stay refused and the error says why;
+     * what was not flushed is still in the commit log.
+     */
+    public void drain(Duration timeout) throws IOException, InterruptedException {
+        for (Keyspace ks : keyspaces.values()) {
+            ks.refuseWrites("write failed: this node is drained (nodetool drain) and accepts no more writes;"
+                    + " restart it to write again");
+        }
+        long deadline = deadline(timeout);
+        try {
+            for (Keyspace ks : keyspaces.values()) flushBy(deadline, timeout, ks.name());
+        } catch (IOException e) {
+            throw new IOException("drain failed, writes stay refused: " + e.getMessage(), e);
+        }
+        int caches = saveCaches();
+        log.info("Drained: writes refused, every memtable flushed, {} saved caches written", caches);
+    }
+
+    private static long deadline(Duration timeout) {
+        if (timeout.isNegative()) throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+        return System.nanoTime() + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4);
+    }
+
+    private static void await(List<CompletableFuture<Void>> futures, String what) throws IOException, InterruptedException {
+        try {
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get();
+        } catch (ExecutionException e) {
+            throw new IOException(what + " failed: " + reason(e.getCause()), e.getCause());
+        }
+    }
+
+    /** The message alone when there is one: the JMX caller and the log want the reason, not a class name. */
+    private static String reason(Throwable t) {
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+
+    /** Waits for all until {@code deadline} (of {@link System#nanoTime}); a TimeoutException, from a future or the wait, says it ran out. */
+    private static void awaitUntil(List<CompletableFuture<Void>> futures, String what, long deadline)
+            throws IOException, InterruptedException, TimeoutException {
+        try {
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+                    .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TimeoutException t) throw t;
+            throw new IOException(what + " failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** What the start-up replay did; empty for a memory-only store. */
+    public Optional<ReplaySummary> replaySummary() {
+        return Optional.ofNullable(lastReplay);
+    }
+
+    /** The commit log, for the flush to report to; empty for a memory-only store. */
+    public Optional<CommitLog> commitLog() {
+        return writeLog instanceof CommitLog commitLog ? Optional.of(commitLog) : Optional.empty();
+    }
+
+    /**
+     * Stops flushing and compacting, closes the SSTables, then syncs and closes the commit log;
+     * writes fail afterwards. Memtables not flushed are replayed from the log at the next start.
+     */
+    @Override
+    public void close() {
+        persistence.close(keyspaces.values());
+        writeLog.close();
+    }
+
+    private void replay(ResolvedMutation mutation) {
+        keyspaceNamed(mutation.keyspace()).replay(mutation);
+    }
+
+    /** Batch-mode commit log: every write waits for a sync. Periodic: only when flushes are backlogged. */
+    @Override
+    public boolean writesMayWait() {
+        return writeLog.syncsBeforeAcknowledging() || persistence.flushBacklogged();
+    }
+
+    @Override
+    public Partitioner partitioner() {
+        return partitioner;
+    }
+
+    @Override
+    public List<KSMetaData> keyspaces() {
+        List<KSMetaData> all = new ArrayList<>();
+        for (Keyspace ks : keyspaces.values()) all.add(ks.metadata());
+        return all;
+    }
+
+    @Override
+    public Optional<KSMetaData> keyspace(String name) {
+        Keyspace ks = keyspaces.get(name);
+        return ks == null ? Optional.empty() : Optional.of(ks.metadata());
+    }
+
+    @Override
+    public void apply(RowMutation mutation) {
+        keyspaceNamed(mutation.keyspace()).apply(mutation);
+    }
+
+    @Override
+    public Optional<Cell> get(String keyspace, String key, QueryPath path) {
+        return store(keyspace, path).get(partitioner.decorateKey(key), path);
+    }
+
+    @Override
+    public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection) {
+        return store(keyspace, parent).getSlice(partitioner.decorateKey(key), parent, selection);
+    }
+
+    @Override
+    public int getCount(String keyspace, String key, QueryPath parent) {
+        return store(keyspace, parent).getCount(partitioner.decorateKey(key), parent);
+    }
+
+    @Override
+    public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
+                                        int count) {
+        return store(keyspace, parent).getRangeSlice(range, parent, selection, count);
+    }
+
+    @Override
+    public List<DecoratedKey> keySamples(Range range) {
+        List<DecoratedKey> samples = new ArrayList<>();
+        for (Keyspace ks : keyspaces.values()) {
+            for (ColumnFamilyStore store : ks.stores()) {
+                for (DecoratedKey key : store.sampleKeys(indexInterval)) {
+                    if (range.contains(key.token())) samples.add(key);
+                }
+            }
+        }
+        samples.sort(ringOrderFrom(range.left()));
+        return samples;
+    }
+
+    @Override
+    public List<Token> describeSplits(Token start, Token end, int keysPerSplit) {
+        if (keysPerSplit <= 0) throw new IllegalArgumentException("keys_per_split must be positive: " + keysPerSplit);
+        List<DecoratedKey> samples = keySamples(new Range(start, end));
+        List<Token> tokens = new ArrayList<>();
+        tokens.add(start);
+        // As 0.6: as many splits as keysPerSplit-sized pieces the sampled keys stand for, cut at
+        // evenly spaced samples when there are enough of them.
+        int splits = (int) Math.min(Integer.MAX_VALUE, (long) samples.size() * indexInterval / keysPerSplit);
+        if (splits > 0 && samples.size() >= splits) {
+            int step = samples.size() / splits;
+            for (int i = 1; i < splits; i++) tokens.add(samples.get(i * step).token());
+        }
+        tokens.add(end);
+        return tokens;
+    }
+
+    /** Keys past {@code start} in token order, then those at or before it (the wrapped part). */
+    private static Comparator<DecoratedKey> ringOrderFrom(Token start) {
+        return Comparator.<DecoratedKey, Boolean>comparing(k -> k.token().compareTo(start) <= 0)
+                .thenComparing(Comparator.naturalOrder());
+    }
+
+    /** The open keyspaces, {@code system} included, for management (nodetool's cfstats). */
+    public Collection<Keyspace> openKeyspaces() {
+        return Collections.unmodifiableCollection(keyspaces.values());
+    }
+
+    private Keyspace keyspaceNamed(String name) {
+        Keyspace ks = keyspaces.get(name);
+        if (ks == null) throw new InvalidQueryException("Keyspace " + name + " does not exist in this schema.");
+        return ks;
+    }
+
+    private ColumnFamilyStore store(String keyspace, QueryPath path) {
+        return keyspaceNamed(keyspace).store(path.columnFamily());
+    }
+}

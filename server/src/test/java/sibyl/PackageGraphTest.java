@@ -1,0 +1,126 @@
+package sibyl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server's packages depend on each other in one direction only, so the write path reads
+ * top-down: thrift → service → engine → io / commitlog → db (the data model). A storage backend
+ * beside the engine depends on the model and the service seam, never on the engine.
+ *
+ * <p>Dependencies are read from the main sources: every reference to a {@code sibyl.} class in
+ * code (imports and qualified names), comments and string literals left out.
+ */
+class PackageGraphTest {
+    private static final Path SOURCES = Path.of("src/main/java");
+    private static final Pattern COMMENT_OR_STRING =
+            Pattern.compile("/\\*.*?\\*/|//[^\\n]*|\"(?:\\\\.|[^\"\\\\])*\"|'(?:\\\\.|[^'\\\\])*'", Pattern.DOTALL);
+    private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+);", Pattern.MULTILINE);
+    private static final Pattern REFERENCE = Pattern.compile("\\b(sibyl(?:\\.[a-z]\\w*)*)\\.[A-Z]");
+
+    private static Map<String, Set<String>> graph;
+
+    @BeforeAll
+    static void readSources() throws IOException {
+        graph = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".java"))::iterator) {
+                String code = COMMENT_OR_STRING.matcher(Files.readString(file)).replaceAll(" ");
+                Matcher pkg = PACKAGE.matcher(code);
+                if (!pkg.find()) continue;
+                Set<String> uses = graph.computeIfAbsent(pkg.group(1), p -> new TreeSet<>());
+                Matcher ref = REFERENCE.matcher(code);
+                while (ref.find()) {
+                    if (!ref.group(1).equals(pkg.group(1))) uses.add(ref.group(1));
+                }
+            }
+        }
+        assertTrue(graph.size() > 10, "found the server's packages under " + SOURCES.toAbsolutePath());
+    }
+
+    @Test
+    void packagesFormNoCycle() {
+        List<List<String>> cycles = new ArrayList<>();
+        for (String start : graph.keySet()) {
+            List<String> path = cycleThrough(start, start, new ArrayList<>(List.of(start)), new TreeSet<>());
+            if (path != null) cycles.add(path);
+        }
+        assertEquals(List.of(), cycles, "package cycles (each listed from each of its members)");
+    }
+
+    @Test
+    void theDataModelDependsOnNothingAboveIt() {
+        assertUsesOnly("sibyl.db", "sibyl.db.marshal", "sibyl.dht");
+        assertUsesOnly("sibyl.db.marshal");
+        assertUsesOnly("sibyl.dht");
+    }
+
+    @Test
+    void filesAndLogSitBelowTheEngine() {
+        assertUsesOnly("sibyl.io", "sibyl.db", "sibyl.db.marshal", "sibyl.dht");
+        assertUsesOnly("sibyl.commitlog", "sibyl.db", "sibyl.db.marshal", "sibyl.dht", "sibyl.config");
+    }
+
+    /** Each component builds its own settings from the loaded configuration, which knows none of them. */
+    @Test
+    void theConfigurationIsALeaf() {
+        assertUsesOnly("sibyl.config");
+    }
+
+    @Test
+    void theServiceSeamKnowsNoBackend() {
+        assertUsesOnly("sibyl.service", "sibyl.config", "sibyl.db", "sibyl.db.marshal", "sibyl.dht");
+    }
+
+    @Test
+    void theClusterBackendStandsBesideTheEngineNotOnIt() {
+        assertUsesOnly("sibyl.cluster", "sibyl.service", "sibyl.config", "sibyl.db", "sibyl.db.marshal", "sibyl.dht");
+    }
+
+    @Test
+    void theThriftHandlerTalksToTheServiceOnly() {
+        Set<String> uses = graph.get("sibyl.thrift");
+        for (String below : List.of("sibyl.engine", "sibyl.io", "sibyl.commitlog")) {
+            assertTrue(!uses.contains(below), "sibyl.thrift uses " + below + ": " + uses);
+        }
+    }
+
+    private static void assertUsesOnly(String pkg, String... allowed) {
+        Set<String> uses = new TreeSet<>(graph.getOrDefault(pkg, Set.of()));
+        uses.removeAll(Set.of(allowed));
+        assertEquals(Set.of(), uses, pkg + " may use only " + List.of(allowed));
+    }
+
+    /** A path from {@code at} back to {@code start}, or null; {@code seen} keeps the search finite. */
+    private static List<String> cycleThrough(String start, String at, List<String> path, Set<String> seen) {
+        for (String next : graph.getOrDefault(at, Set.of())) {
+            if (next.equals(start)) {
+                List<String> cycle = new ArrayList<>(path);
+                cycle.add(start);
+                return cycle;
+            }
+            if (seen.add(next)) {
+                path.add(next);
+                List<String> found = cycleThrough(start, next, path, seen);
+                if (found != null) return found;
+                path.remove(path.size() - 1);
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,55 @@
+package sibyl.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import sibyl.db.CFMetaData;
+import sibyl.db.Column;
+import sibyl.db.ColumnFamily;
+import sibyl.db.TestSchema;
+import sibyl.db.marshal.BytesType;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.RandomPartitioner;
+
+/** The row cache's capacity can change as the column family grows, and it lists the keys it holds. */
+class RowCacheTest {
+    private final RandomPartitioner partitioner = new RandomPartitioner();
+    private final ColumnFamily row = ColumnFamily.empty(CFMetaData.standard("Keyspace1", "Standard1", BytesType.instance))
+            .withCell(Column.live(TestSchema.b("c"), TestSchema.b("v"), 1));
+
+    private void fill(RowCache cache, DecoratedKey key) {
+        cache.fill(key, cache.reserve(key), row);
+    }
+
+    @Test
+    void aSmallerCapacityDropsTheLeastRecentlyUsedRowsAtOnce() {
+        RowCache cache = new RowCache(4);
+        DecoratedKey a = partitioner.decorateKey("a");
+        DecoratedKey b = partitioner.decorateKey("b");
+        DecoratedKey c = partitioner.decorateKey("c");
+        DecoratedKey d = partitioner.decorateKey("d");
+        for (DecoratedKey k : List.of(a, b, c, d)) fill(cache, k);
+        cache.get(a);
+        assertEquals(List.of(b, c, d, a), cache.keys(), "least recently used first");
+        cache.setCapacity(2);
+        assertEquals(List.of(d, a), cache.keys());
+        assertNull(cache.get(b));
+        assertNotNull(cache.get(a));
+        cache.setCapacity(0);
+        assertFalse(cache.isEnabled());
+        assertEquals(0, cache.size());
+    }
+
+    @Test
+    void keysLeaveOutReservationsNotYetFilled() {
+        RowCache cache = new RowCache(4);
+        DecoratedKey a = partitioner.decorateKey("a");
+        fill(cache, a);
+        cache.reserve(partitioner.decorateKey("pending"));
+        assertEquals(List.of(a), cache.keys());
+    }
+}
