@@ -68,6 +68,7 @@ public final class StorageConf {
     private final int thriftIdleTimeoutInSeconds;
     private final int jmxPort;
     private final List<KeyspaceConf> keyspaces;
+    private final ClusterConf cluster;
     private final Path configFile;
     private final Path installDirectory;
 
@@ -102,6 +103,7 @@ public final class StorageConf {
         this.thriftIdleTimeoutInSeconds = b.thriftIdleTimeoutInSeconds;
         this.jmxPort = b.jmxPort;
         this.keyspaces = List.copyOf(b.keyspaces);
+        this.cluster = b.cluster;
         this.configFile = Objects.requireNonNull(b.configFile, "configFile");
         this.installDirectory = Objects.requireNonNull(b.installDirectory, "installDirectory");
     }
@@ -265,6 +267,11 @@ public final class StorageConf {
         return keyspaces;
     }
 
+    /** Sibyl: Cluster, the Cassandra cluster to store into; empty for the embedded engine. */
+    public Optional<ClusterConf> cluster() {
+        return Optional.ofNullable(cluster);
+    }
+
     /** The storage-conf.xml this was loaded from, as it was given to the loader. */
     public Path configFile() {
         return configFile;
@@ -312,6 +319,7 @@ public final class StorageConf {
         private int thriftIdleTimeoutInSeconds = DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS;
         private int jmxPort = DEFAULT_JMX_PORT;
         private List<KeyspaceConf> keyspaces = List.of();
+        private ClusterConf cluster;
         private Path configFile;
         private Path installDirectory;
 
@@ -465,6 +473,11 @@ public final class StorageConf {
 
         public Builder keyspaces(List<KeyspaceConf> value) {
             this.keyspaces = value;
+            return this;
+        }
+
+        public Builder cluster(ClusterConf value) {
+            this.cluster = value;
             return this;
         }
 
