@@ -129,42 +129,47 @@ class ShippedConfigurationTest {
         }
     }
 
+    /*
+     * The example keyspaces are pinned whole: every attribute of every column family, in file order,
+     * as the documents that defined them have it, and nothing Sibyl would add (caches, grace periods,
+     * comments) beyond the defaults. Sources: the cassandra Ruby gem's conf/0.6/storage-conf.xml
+     * (Twitter), Twissandra's storage-conf.xml of 2010 (Twissandra), Arin Sarkissian's
+     * "WTF is a SuperColumn" (BloggyAppy).
+     */
+
     @Test
-    void twitterExample() throws Exception {
-        KeyspaceConf ks = shipped().keyspace("Twitter").orElseThrow();
-        assertEquals(List.of("Statuses", "StatusAudits", "StatusRelationships", "Users", "UserRelationships"),
-                cfNames(ks));
-        assertStandard(ks.columnFamily("Statuses").orElseThrow(), ClassNames.BYTES_TYPE);
-        assertStandard(ks.columnFamily("StatusAudits").orElseThrow(), ClassNames.BYTES_TYPE);
-        assertSuper(ks.columnFamily("StatusRelationships").orElseThrow(),
-                ClassNames.UTF8_TYPE, ClassNames.TIME_UUID_TYPE);
-        assertStandard(ks.columnFamily("Users").orElseThrow(), ClassNames.BYTES_TYPE);
-        assertSuper(ks.columnFamily("UserRelationships").orElseThrow(),
-                ClassNames.UTF8_TYPE, ClassNames.TIME_UUID_TYPE);
+    void twitterExampleIsTheRubyGemsTwitterKeyspace() throws Exception {
+        assertExample("Twitter",
+                standard("Users", ClassNames.UTF8_TYPE),
+                standard("UserAudits", ClassNames.UTF8_TYPE),
+                superCf("UserRelationships", ClassNames.UTF8_TYPE, ClassNames.TIME_UUID_TYPE),
+                standard("Usernames", ClassNames.UTF8_TYPE),
+                standard("Statuses", ClassNames.UTF8_TYPE),
+                standard("StatusAudits", ClassNames.UTF8_TYPE),
+                superCf("StatusRelationships", ClassNames.UTF8_TYPE, ClassNames.TIME_UUID_TYPE),
+                superCf("Index", ClassNames.UTF8_TYPE, ClassNames.BYTES_TYPE),
+                standard("TimelinishThings", ClassNames.BYTES_TYPE));
     }
 
     @Test
-    void twissandraExample() throws Exception {
-        KeyspaceConf ks = shipped().keyspace("Twissandra").orElseThrow();
-        assertEquals(List.of("User", "Username", "Friends", "Followers", "Tweet", "Timeline", "Userline"),
-                cfNames(ks));
-        assertStandard(ks.columnFamily("User").orElseThrow(), ClassNames.UTF8_TYPE);
-        assertStandard(ks.columnFamily("Username").orElseThrow(), ClassNames.BYTES_TYPE);
-        assertStandard(ks.columnFamily("Friends").orElseThrow(), ClassNames.BYTES_TYPE);
-        assertStandard(ks.columnFamily("Followers").orElseThrow(), ClassNames.BYTES_TYPE);
-        assertStandard(ks.columnFamily("Tweet").orElseThrow(), ClassNames.UTF8_TYPE);
-        assertStandard(ks.columnFamily("Timeline").orElseThrow(), ClassNames.LONG_TYPE);
-        assertStandard(ks.columnFamily("Userline").orElseThrow(), ClassNames.LONG_TYPE);
+    void twissandraExampleIsTwissandrasKeyspace() throws Exception {
+        assertExample("Twissandra",
+                standard("User", ClassNames.UTF8_TYPE),
+                standard("Username", ClassNames.BYTES_TYPE),
+                standard("Friends", ClassNames.BYTES_TYPE),
+                standard("Followers", ClassNames.BYTES_TYPE),
+                standard("Tweet", ClassNames.UTF8_TYPE),
+                standard("Timeline", ClassNames.LONG_TYPE),
+                standard("Userline", ClassNames.LONG_TYPE));
     }
 
     @Test
-    void bloggyAppyExample() throws Exception {
-        KeyspaceConf ks = shipped().keyspace("BloggyAppy").orElseThrow();
-        assertEquals(List.of("Authors", "BlogEntries", "TaggedPosts", "Comments"), cfNames(ks));
-        assertStandard(ks.columnFamily("Authors").orElseThrow(), ClassNames.BYTES_TYPE);
-        assertStandard(ks.columnFamily("BlogEntries").orElseThrow(), ClassNames.BYTES_TYPE);
-        assertStandard(ks.columnFamily("TaggedPosts").orElseThrow(), ClassNames.TIME_UUID_TYPE);
-        assertSuper(ks.columnFamily("Comments").orElseThrow(), ClassNames.TIME_UUID_TYPE, ClassNames.BYTES_TYPE);
+    void bloggyAppyExampleIsTheSuperColumnArticlesKeyspace() throws Exception {
+        assertExample("BloggyAppy",
+                standard("Authors", ClassNames.BYTES_TYPE),
+                standard("BlogEntries", ClassNames.BYTES_TYPE),
+                standard("TaggedPosts", ClassNames.TIME_UUID_TYPE),
+                superCf("Comments", ClassNames.TIME_UUID_TYPE, ClassNames.BYTES_TYPE));
     }
 
     @Test
@@ -215,6 +220,33 @@ class ShippedConfigurationTest {
 
     private static List<String> cfNames(KeyspaceConf ks) {
         return ks.columnFamilies().stream().map(ColumnFamilyConf::name).toList();
+    }
+
+    /** All three sources define RackUnawareStrategy with one replica and the stock snitch. */
+    private static void assertExample(String keyspace, ColumnFamilyConf... columnFamilies) throws Exception {
+        KeyspaceConf ks = shipped().keyspace(keyspace).orElseThrow();
+        assertEquals("org.apache.cassandra.locator.RackUnawareStrategy", ks.replicaPlacementStrategy(), keyspace);
+        assertEquals(1, ks.replicationFactor(), keyspace);
+        assertEquals("org.apache.cassandra.locator.EndPointSnitch", ks.endPointSnitch(), keyspace);
+        List<ColumnFamilyConf> expected = List.of(columnFamilies);
+        assertEquals(expected.stream().map(ColumnFamilyConf::name).toList(), cfNames(ks), keyspace);
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.get(i), ks.columnFamilies().get(i), keyspace);
+        }
+    }
+
+    /** A column family as written with only Name, ColumnType and comparators: every other setting its default. */
+    private static ColumnFamilyConf example(String name, ColumnType type, String compareWith, String subcolumns) {
+        return new ColumnFamilyConf(name, type, compareWith, subcolumns, null, ColumnFamilyConf.DEFAULT_KEYS_CACHED,
+                ColumnFamilyConf.DEFAULT_ROWS_CACHED, 0, 0, null, null, false);
+    }
+
+    private static ColumnFamilyConf standard(String name, String compareWith) {
+        return example(name, ColumnType.STANDARD, compareWith, null);
+    }
+
+    private static ColumnFamilyConf superCf(String name, String compareWith, String compareSubcolumnsWith) {
+        return example(name, ColumnType.SUPER, compareWith, compareSubcolumnsWith);
     }
 
     private static void assertStandard(ColumnFamilyConf cf, String compareWith) {

@@ -138,7 +138,6 @@ class StorageConfLoaderTest {
         assertEquals(0, plain.rowCacheSavePeriodInSeconds());
         assertEquals(0, plain.keyCacheSavePeriodInSeconds());
         assertNull(plain.gcGraceSeconds());
-        assertEquals(864000, plain.gcGraceSeconds(conf));
         assertNull(plain.readRepairChance());
         assertFalse(plain.preloadRowCache());
         ColumnFamilyConf sup = conf.keyspace("Keyspace1").orElseThrow().columnFamily("Sup").orElseThrow();
@@ -201,7 +200,6 @@ class StorageConfLoaderTest {
         KeyspaceConf ks = conf.keyspace("Keyspace1").orElseThrow();
         ColumnFamilyConf standard = ks.columnFamily("Standard1").orElseThrow();
         assertEquals(3600, standard.gcGraceSeconds());
-        assertEquals(3600, standard.gcGraceSeconds(conf));
         assertEquals(0.25, standard.readRepairChance());
         assertTrue(standard.preloadRowCache());
         assertEquals("kept as an attribute", standard.comment());
