@@ -4,7 +4,8 @@ import sibyl.db.CFMetaData;
 
 /**
  * How deep below its column family the path of each kind of call may go, with 0.6's texts for a path of
- * the wrong shape: 0.6 words the same mistake differently for each kind of call, and all its texts are here.
+ * the wrong shape: 0.6 words the same mistake differently for each kind of call, and all its texts are here
+ * (docs/thrift-api.md §Paths).
  *
  * <p>0.6 checked the shape before the names on the path. Where it accepted a shape it could not serve and
  * then failed internally, Sibyl refuses the path after the names ({@link #problemAfterNames}), so that a

@@ -24,9 +24,10 @@ import sibyl.service.StorageService;
 
 /**
  * The request checks of the 0.6 interface, with 0.6's exact InvalidRequestException texts
- * (thrift-0.6.md §2.2). Each method checks one part of a request; the handler calls them in
- * 0.6's order, so the first of several problems is the one 0.6 would have reported. Where 0.6
- * answered an internal error, the check reports the problem instead ("Sibyl's decisions").
+ * (docs/thrift-api.md §Validation). Each method checks one part of a request; the handler calls
+ * them in 0.6's order (docs/thrift-api.md §Order of checks), so the first of several problems is
+ * the one 0.6 would have reported. Where 0.6 answered an internal error, the check reports the
+ * problem instead (docs/differences.md §Errors instead of internal errors).
  */
 final class ThriftValidation {
     static final int MAX_NAME_LENGTH = 0xFFFF;

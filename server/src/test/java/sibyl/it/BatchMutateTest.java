@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * batch_insert and batch_mutate end to end (thrift-0.6.md §2.5): insertions, every Deletion
+ * batch_insert and batch_mutate end to end (docs/semantics.md §Writes): insertions, every Deletion
  * shape including Sibyl's slice_range extension, all-or-nothing validation, and empty batches.
  */
 class BatchMutateTest {
