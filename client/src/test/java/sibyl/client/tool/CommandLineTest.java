@@ -41,7 +41,8 @@ class CommandLineTest {
 
     @Test
     void lastOfTellsWhichOfExclusiveFlagsCameLast() {
-        assertEquals("--batch", TOOL.parse(new String[] {"--interactive", "--batch"}).lastOf("--batch", "--interactive"));
+        assertEquals("--batch", TOOL.parse(new String[] {"--interactive", "--batch"})
+                .lastOf("--batch", "--interactive"));
         assertEquals("--interactive", TOOL.parse(new String[] {"--batch", "--interactive"})
                 .lastOf("--batch", "--interactive"));
         assertNull(TOOL.parse(new String[0]).lastOf("--batch", "--interactive"));
