@@ -20,14 +20,17 @@ import org.junit.jupiter.api.Test;
  * The compatibility reference the code cites lives in the repository's docs/ (see docs/README.md), and every
  * citation finds its section: a section sign followed by a heading in a source file names a heading of the
  * docs/ page mentioned last before it, and every link between the pages leads to a page and heading that exist.
- * A heading renamed without its citations fails here. (This file spells the section sign as an escape, so that
- * it cites nothing itself.)
+ * A heading renamed without its citations fails here, and so does a citation of the references the developers
+ * keep outside the repository. (This file spells the section sign as an escape, so that it cites nothing itself.)
  */
 class DocsCitationTest {
     private static final Path ROOT = repositoryRoot();
     private static final Pattern PAGE_OR_SECTION = Pattern.compile("docs/([a-z][a-z0-9-]*\\.md)|\u00a7");
     private static final Pattern HEADING = Pattern.compile("^#{1,6} +(.+?) *$", Pattern.MULTILINE);
     private static final Pattern LINK = Pattern.compile("\\]\\(([a-z0-9-]*\\.md)?(?:#([a-z0-9-]+))?\\)");
+    /** Spelled in pieces, so that this file does not match it. */
+    private static final Pattern OUTSIDE = Pattern.compile("/work/" + "shared[\\w/.-]*|\\bshared/[a-z][\\w.-]*"
+            + "|\\b(?:thrift-0\\.6|storage-conf|cassandra5|design)\\.md");
     private static final Set<String> SOURCE_ENDINGS = Set.of(".java", ".thrift", ".xml", ".md");
 
     @Test
@@ -59,6 +62,20 @@ class DocsCitationTest {
         assertEquals(List.of(), broken);
         assertTrue(citations >= 15, "the sources cite docs/ sections " + citations + " times; fewer than expected,"
                 + " so this test may be reading the wrong files");
+    }
+
+    /** The references the developers keep outside the repository, which a person who clones it does not have. */
+    @Test
+    void noSourceCitesAReferenceOutsideTheRepository() throws IOException {
+        List<String> found = new ArrayList<>();
+        for (Path file : sources()) {
+            String text = Files.readString(file);
+            Matcher m = OUTSIDE.matcher(text);
+            while (m.find()) {
+                found.add(where(file, text, m.start()) + ": " + m.group() + " (cite docs/ instead)");
+            }
+        }
+        assertEquals(List.of(), found);
     }
 
     @Test
