@@ -21,6 +21,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.Deletion;
 import sibyl.db.KSMetaData;
 import sibyl.db.ResolvedMutation;
 import sibyl.db.SuperColumn;
@@ -54,8 +55,7 @@ class ColumnFamilySerializerTest {
                 .withCell(Column.live(b("x"), b("after"), 100));
         ColumnFamily back = roundTrip(row);
         assertSameRow(row, back);
-        assertEquals(99, back.markedForDeleteAt());
-        assertEquals(1_600_000_000, back.localDeletionTime());
+        assertEquals(Deletion.of(99, 1_600_000_000), back.deletion());
     }
 
     @Test
@@ -71,8 +71,7 @@ class ColumnFamilySerializerTest {
         ColumnFamily back = roundTrip(row);
         assertSameRow(row, back);
         SuperColumn sc = (SuperColumn) back.cell(b("sc1"));
-        assertEquals(50, sc.markedForDeleteAt());
-        assertEquals(1_650_000_000, sc.localDeletionTime());
+        assertEquals(Deletion.of(50, 1_650_000_000), sc.deletion());
         assertTrue(sc.subcolumn(b("s2")).isTombstone());
     }
 
@@ -154,15 +153,14 @@ class ColumnFamilySerializerTest {
 
     static void assertSameRow(ColumnFamily expected, ColumnFamily actual) {
         assertEquals(expected.metadata(), actual.metadata());
-        assertEquals(expected.markedForDeleteAt(), actual.markedForDeleteAt());
-        assertEquals(expected.localDeletionTime(), actual.localDeletionTime());
+        assertEquals(expected.deletion(), actual.deletion());
         assertEquals(expected.cellCount(), actual.cellCount());
         Iterator<Cell> a = actual.cells().iterator();
         for (Cell e : expected.cells()) {
             Cell c = a.next();
             assertEquals(e, c);
             if (e instanceof SuperColumn sc) {
-                assertEquals(sc.localDeletionTime(), ((SuperColumn) c).localDeletionTime());
+                assertEquals(sc.deletion(), ((SuperColumn) c).deletion());
             }
         }
     }

@@ -75,8 +75,7 @@ class RowFormatTest {
     /** The row decoded as the reader decodes a whole row: header, then every block. */
     private static ColumnFamily read(CFMetaData metadata, byte[] bytes) {
         RowHeader header = RowHeader.read(bytes, bytes.length, Path.of("Data.db"), 0);
-        ColumnFamily.Builder row = ColumnFamily.builder(metadata, header.cellCount())
-                .delete(header.markedForDeleteAt(), header.localDeletionTime());
+        ColumnFamily.Builder row = ColumnFamily.builder(metadata, header.cellCount()).delete(header.deletion());
         for (ColumnIndexBlock block : header.blocks()) {
             int at = header.blocksStart() + block.offset();
             BlockDecoder.decode(bytes, at, block.length(), metadata, Path.of("Data.db"), at, row::add);
@@ -104,7 +103,7 @@ class RowFormatTest {
         return row.toByteArray();
     }
 
-    /** cell (super) := name | markedForDeleteAt i64 | localDeletionTime i32 | subcolumnCount i32 | column*. */
+    /** cell (super) := name | deletion | subcolumnCount i32 | column*, deletion := markedForDeleteAt i64 | localDeletionTime i32. */
     private static void superColumn(Bytes out, String name, long markedForDeleteAt, int localDeletionTime,
                                     int subcolumns) throws IOException {
         name(out, name);
