@@ -16,6 +16,28 @@ import java.util.Optional;
  * {@code ThriftIdleTimeoutInSeconds}, {@code JmxPort}) are marked as such.
  */
 public final class StorageConf {
+    /*
+     * The value of each setting when storage-conf.xml does not give it: 0.6's shipped values (see
+     * docs/configuration.md), the one place they are written down; the loader and the builder
+     * both use these.
+     */
+    public static final String DEFAULT_CLUSTER_NAME = "Test Cluster";
+    public static final int DEFAULT_INDEX_INTERVAL = 128;
+    public static final int DEFAULT_RPC_TIMEOUT_IN_MILLIS = 10_000;
+    public static final int DEFAULT_COMMIT_LOG_ROTATION_THRESHOLD_IN_MB = 128;
+    public static final int DEFAULT_THRIFT_PORT = 9160;
+    public static final int DEFAULT_COLUMN_INDEX_SIZE_IN_KB = 64;
+    public static final int DEFAULT_MEMTABLE_THROUGHPUT_IN_MB = 64;
+    public static final double DEFAULT_MEMTABLE_OPERATIONS_IN_MILLIONS = 0.1;
+    public static final int DEFAULT_MEMTABLE_FLUSH_AFTER_MINUTES = 60;
+    public static final int DEFAULT_CONCURRENT_READS = 8;
+    public static final int DEFAULT_CONCURRENT_WRITES = 32;
+    public static final int DEFAULT_GC_GRACE_SECONDS = 864_000;
+    public static final int DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB = 16;
+    public static final int DEFAULT_THRIFT_MAX_CONNECTIONS = 1024;
+    public static final int DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS = 0;
+    public static final int DEFAULT_JMX_PORT = 8080;
+
     private final String clusterName;
     private final int indexInterval;
     private final String authenticator;
@@ -45,6 +67,7 @@ public final class StorageConf {
     private final int thriftIdleTimeoutInSeconds;
     private final int jmxPort;
     private final List<KeyspaceConf> keyspaces;
+    private final ClusterConf cluster;
     private final Path configFile;
     private final Path installDirectory;
 
@@ -78,6 +101,7 @@ public final class StorageConf {
         this.thriftIdleTimeoutInSeconds = b.thriftIdleTimeoutInSeconds;
         this.jmxPort = b.jmxPort;
         this.keyspaces = List.copyOf(b.keyspaces);
+        this.cluster = b.cluster;
         this.configFile = Objects.requireNonNull(b.configFile, "configFile");
         this.installDirectory = Objects.requireNonNull(b.installDirectory, "installDirectory");
     }
@@ -236,6 +260,11 @@ public final class StorageConf {
         return keyspaces;
     }
 
+    /** Sibyl: Cluster, the Cassandra cluster to store into; empty for the embedded engine. */
+    public Optional<ClusterConf> cluster() {
+        return Optional.ofNullable(cluster);
+    }
+
     /** The storage-conf.xml this was loaded from, as it was given to the loader. */
     public Path configFile() {
         return configFile;
@@ -253,35 +282,36 @@ public final class StorageConf {
      * that: {@link StorageConfLoader} is where files are validated.
      */
     public static final class Builder {
-        private String clusterName = "Test Cluster";
-        private int indexInterval = 128;
+        private String clusterName = DEFAULT_CLUSTER_NAME;
+        private int indexInterval = DEFAULT_INDEX_INTERVAL;
         private String authenticator = "org.apache.cassandra.auth.AllowAllAuthenticator";
         private String partitioner;
         private String initialToken = null;
         private Path savedCachesDirectory;
         private Path commitLogDirectory;
         private List<Path> dataFileDirectories = List.of();
-        private int rpcTimeoutInMillis = 10000;
-        private int commitLogRotationThresholdInMB = 128;
+        private int rpcTimeoutInMillis = DEFAULT_RPC_TIMEOUT_IN_MILLIS;
+        private int commitLogRotationThresholdInMB = DEFAULT_COMMIT_LOG_ROTATION_THRESHOLD_IN_MB;
         private String listenAddress = null;
         private String thriftAddress = null;
-        private int thriftPort = 9160;
+        private int thriftPort = DEFAULT_THRIFT_PORT;
         private DiskAccessMode diskAccessMode;
-        private int columnIndexSizeInKB = 64;
-        private int memtableThroughputInMB = 64;
-        private double memtableOperationsInMillions = 0.1;
-        private int memtableFlushAfterMinutes = 60;
-        private int concurrentReads = 8;
-        private int concurrentWrites = 32;
+        private int columnIndexSizeInKB = DEFAULT_COLUMN_INDEX_SIZE_IN_KB;
+        private int memtableThroughputInMB = DEFAULT_MEMTABLE_THROUGHPUT_IN_MB;
+        private double memtableOperationsInMillions = DEFAULT_MEMTABLE_OPERATIONS_IN_MILLIONS;
+        private int memtableFlushAfterMinutes = DEFAULT_MEMTABLE_FLUSH_AFTER_MINUTES;
+        private int concurrentReads = DEFAULT_CONCURRENT_READS;
+        private int concurrentWrites = DEFAULT_CONCURRENT_WRITES;
         private CommitLogSync commitLogSync;
         private Integer commitLogSyncPeriodInMS = null;
         private Double commitLogSyncBatchWindowInMS = null;
-        private int gcGraceSeconds = 864000;
-        private int thriftMaxMessageLengthInMB = 16;
-        private int thriftMaxConnections = 1024;
-        private int thriftIdleTimeoutInSeconds = 0;
-        private int jmxPort = 8080;
+        private int gcGraceSeconds = DEFAULT_GC_GRACE_SECONDS;
+        private int thriftMaxMessageLengthInMB = DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB;
+        private int thriftMaxConnections = DEFAULT_THRIFT_MAX_CONNECTIONS;
+        private int thriftIdleTimeoutInSeconds = DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS;
+        private int jmxPort = DEFAULT_JMX_PORT;
         private List<KeyspaceConf> keyspaces = List.of();
+        private ClusterConf cluster;
         private Path configFile;
         private Path installDirectory;
 
@@ -430,6 +460,11 @@ public final class StorageConf {
 
         public Builder keyspaces(List<KeyspaceConf> value) {
             this.keyspaces = value;
+            return this;
+        }
+
+        public Builder cluster(ClusterConf value) {
+            this.cluster = value;
             return this;
         }
 

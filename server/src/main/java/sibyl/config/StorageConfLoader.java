@@ -1,5 +1,22 @@
 package sibyl.config;
 
+import static sibyl.config.StorageConf.DEFAULT_CLUSTER_NAME;
+import static sibyl.config.StorageConf.DEFAULT_COLUMN_INDEX_SIZE_IN_KB;
+import static sibyl.config.StorageConf.DEFAULT_COMMIT_LOG_ROTATION_THRESHOLD_IN_MB;
+import static sibyl.config.StorageConf.DEFAULT_CONCURRENT_READS;
+import static sibyl.config.StorageConf.DEFAULT_CONCURRENT_WRITES;
+import static sibyl.config.StorageConf.DEFAULT_GC_GRACE_SECONDS;
+import static sibyl.config.StorageConf.DEFAULT_INDEX_INTERVAL;
+import static sibyl.config.StorageConf.DEFAULT_JMX_PORT;
+import static sibyl.config.StorageConf.DEFAULT_MEMTABLE_FLUSH_AFTER_MINUTES;
+import static sibyl.config.StorageConf.DEFAULT_MEMTABLE_OPERATIONS_IN_MILLIONS;
+import static sibyl.config.StorageConf.DEFAULT_MEMTABLE_THROUGHPUT_IN_MB;
+import static sibyl.config.StorageConf.DEFAULT_RPC_TIMEOUT_IN_MILLIS;
+import static sibyl.config.StorageConf.DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS;
+import static sibyl.config.StorageConf.DEFAULT_THRIFT_MAX_CONNECTIONS;
+import static sibyl.config.StorageConf.DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB;
+import static sibyl.config.StorageConf.DEFAULT_THRIFT_PORT;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -43,8 +60,6 @@ import org.xml.sax.SAXParseException;
 public final class StorageConfLoader {
     private static final Logger log = LoggerFactory.getLogger(StorageConfLoader.class);
 
-    static final String SHIPPED_CLUSTER_NAME = "Test Cluster";
-    static final int SHIPPED_RPC_TIMEOUT_IN_MILLIS = 10_000;
     static final String DEFAULT_SAVED_CACHES_DIRECTORY = "var/saved_caches";
     static final int MAX_PORT = 65_535;
     /** Keeps the limit in bytes within an int. */
@@ -61,7 +76,8 @@ public final class StorageConfLoader {
             "ColumnIndexSizeInKB", "MemtableThroughputInMB", "MemtableOperationsInMillions",
             "MemtableFlushAfterMinutes", "ConcurrentReads", "ConcurrentWrites", "CommitLogSync",
             "CommitLogSyncPeriodInMS", "CommitLogSyncBatchWindowInMS", "GCGraceSeconds",
-            "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds", "JmxPort");
+            "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds", "JmxPort",
+            "Cluster");
     private static final Set<String> GLOBAL_ELEMENTS = union(USED_ELEMENTS, UnusedSettings.ELEMENTS);
 
     private StorageConfLoader() {
@@ -99,7 +115,11 @@ public final class StorageConfLoader {
         readTuning(storage, conf);
         readCommitLogSync(storage, conf);
         UnusedSettings.check(storage);
-        conf.keyspaces(new KeyspacesReader().read(storage));
+        List<KeyspaceConf> keyspaces = new KeyspacesReader().read(storage);
+        conf.keyspaces(keyspaces);
+        int rpcTimeout = rpcTimeout(storage);
+        conf.rpcTimeoutInMillis(rpcTimeout);
+        conf.cluster(ClusterConfReader.read(storage, install, rpcTimeout, keyspaces).orElse(null));
         StorageConf loaded = conf.build();
         log.info("Loaded {}: cluster '{}', {} keyspace(s), {}, commit log sync {}", file, loaded.clusterName(),
                 loaded.keyspaces().size(), ClassNames.shortName(loaded.partitioner()),
@@ -180,8 +200,8 @@ public final class StorageConfLoader {
             conf.clusterName(clusterName.get().text());
         } else {
             log.info("{}: no ClusterName; using the shipped value '{}' (0.6 would have used none)",
-                    storage.file(), SHIPPED_CLUSTER_NAME);
-            conf.clusterName(SHIPPED_CLUSTER_NAME);
+                    storage.file(), DEFAULT_CLUSTER_NAME);
+            conf.clusterName(DEFAULT_CLUSTER_NAME);
         }
         ConfigValue partitioner = storage.requiredValue("Partitioner");
         conf.partitioner(ClassNames.partitioner(partitioner.text()).orElseThrow(() -> partitioner.error(
@@ -231,13 +251,12 @@ public final class StorageConfLoader {
         }
         conf.listenAddress(listenAddress.map(ConfigValue::text).orElse(null));
         conf.thriftAddress(storage.text("ThriftAddress"));
-        conf.thriftPort(storage.integer("ThriftPort", 9160, 0, MAX_PORT));
-        conf.rpcTimeoutInMillis(rpcTimeout(storage));
-        conf.thriftMaxMessageLengthInMB(storage.integer("ThriftMaxMessageLengthInMB", 16, 1,
+        conf.thriftPort(storage.integer("ThriftPort", DEFAULT_THRIFT_PORT, 0, MAX_PORT));
+        conf.thriftMaxMessageLengthInMB(storage.integer("ThriftMaxMessageLengthInMB", DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB, 1,
                 MAX_MESSAGE_LENGTH_IN_MB));
-        conf.thriftMaxConnections(storage.integer("ThriftMaxConnections", 1024, 1, ANY));
-        conf.thriftIdleTimeoutInSeconds(storage.integer("ThriftIdleTimeoutInSeconds", 0, 0, ANY));
-        conf.jmxPort(storage.integer("JmxPort", 8080, 0, MAX_PORT));
+        conf.thriftMaxConnections(storage.integer("ThriftMaxConnections", DEFAULT_THRIFT_MAX_CONNECTIONS, 1, ANY));
+        conf.thriftIdleTimeoutInSeconds(storage.integer("ThriftIdleTimeoutInSeconds", DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS, 0, ANY));
+        conf.jmxPort(storage.integer("JmxPort", DEFAULT_JMX_PORT, 0, MAX_PORT));
     }
 
     private static int rpcTimeout(ConfigNode storage) throws ConfigurationException {
@@ -246,8 +265,8 @@ public final class StorageConfLoader {
             return value.get().asInt(1, ANY);
         }
         log.info("{}: no RpcTimeoutInMillis; using the shipped value {} (0.6's code default was 2000)",
-                storage.file(), SHIPPED_RPC_TIMEOUT_IN_MILLIS);
-        return SHIPPED_RPC_TIMEOUT_IN_MILLIS;
+                storage.file(), DEFAULT_RPC_TIMEOUT_IN_MILLIS);
+        return DEFAULT_RPC_TIMEOUT_IN_MILLIS;
     }
 
     private static void readTuning(ConfigNode storage, StorageConf.Builder conf) throws ConfigurationException {
@@ -259,16 +278,16 @@ public final class StorageConfLoader {
         conf.diskAccessMode(DiskAccessMode.fromConfigName(diskAccess.get().text()).orElseThrow(() ->
                 diskAccess.get().error("unknown disk access mode '" + diskAccess.get().text()
                         + "'; expected auto, mmap, mmap_index_only or standard")));
-        conf.indexInterval(storage.integer("IndexInterval", 128, 1, ANY));
-        conf.commitLogRotationThresholdInMB(storage.integer("CommitLogRotationThresholdInMB", 128, 1, ANY));
-        conf.columnIndexSizeInKB(storage.integer("ColumnIndexSizeInKB", 64, 1, MAX_COLUMN_INDEX_SIZE_IN_KB));
-        conf.memtableThroughputInMB(storage.integer("MemtableThroughputInMB", 64, 1, ANY));
+        conf.indexInterval(storage.integer("IndexInterval", DEFAULT_INDEX_INTERVAL, 1, ANY));
+        conf.commitLogRotationThresholdInMB(storage.integer("CommitLogRotationThresholdInMB", DEFAULT_COMMIT_LOG_ROTATION_THRESHOLD_IN_MB, 1, ANY));
+        conf.columnIndexSizeInKB(storage.integer("ColumnIndexSizeInKB", DEFAULT_COLUMN_INDEX_SIZE_IN_KB, 1, MAX_COLUMN_INDEX_SIZE_IN_KB));
+        conf.memtableThroughputInMB(storage.integer("MemtableThroughputInMB", DEFAULT_MEMTABLE_THROUGHPUT_IN_MB, 1, ANY));
         Optional<ConfigValue> operations = storage.value("MemtableOperationsInMillions");
-        conf.memtableOperationsInMillions(operations.isPresent() ? operations.get().asPositiveDecimal() : 0.1);
-        conf.memtableFlushAfterMinutes(storage.integer("MemtableFlushAfterMinutes", 60, 1, ANY));
-        conf.concurrentReads(storage.integer("ConcurrentReads", 8, 2, ANY));
-        conf.concurrentWrites(storage.integer("ConcurrentWrites", 32, 2, ANY));
-        conf.gcGraceSeconds(storage.integer("GCGraceSeconds", 864_000, 0, ANY));
+        conf.memtableOperationsInMillions(operations.isPresent() ? operations.get().asPositiveDecimal() : DEFAULT_MEMTABLE_OPERATIONS_IN_MILLIONS);
+        conf.memtableFlushAfterMinutes(storage.integer("MemtableFlushAfterMinutes", DEFAULT_MEMTABLE_FLUSH_AFTER_MINUTES, 1, ANY));
+        conf.concurrentReads(storage.integer("ConcurrentReads", DEFAULT_CONCURRENT_READS, 2, ANY));
+        conf.concurrentWrites(storage.integer("ConcurrentWrites", DEFAULT_CONCURRENT_WRITES, 2, ANY));
+        conf.gcGraceSeconds(storage.integer("GCGraceSeconds", DEFAULT_GC_GRACE_SECONDS, 0, ANY));
     }
 
     private static void readCommitLogSync(ConfigNode storage, StorageConf.Builder conf)
