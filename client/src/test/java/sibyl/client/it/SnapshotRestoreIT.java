@@ -218,7 +218,8 @@ class SnapshotRestoreIT {
                     + " '-', and not begin with '.' or '-'\n", badTag.output());
             LocalNode.Result twoTags = node.nodetool("snapshot", "a", "b");
             assertEquals(2, twoTags.status(), twoTags.output());
-            assertTrue(twoTags.output().startsWith("nodetool: too many arguments for snapshot: a b\n"), twoTags.output());
+            assertTrue(twoTags.output().startsWith("nodetool: too many arguments for snapshot: a b"), twoTags.output());
+            assertEquals(1, twoTags.output().lines().count(), "one line: " + twoTags.output());
             LocalNode.Result help = node.nodetool("snapshot", "--help");
             assertEquals(0, help.status(), help.output());
             assertTrue(help.output().contains("  snapshot [TAG] ") && help.output().contains("  clearsnapshot [TAG] ")
