@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import javax.management.JMException;
+import javax.management.JMRuntimeException;
 import javax.management.ObjectName;
 
 /**
@@ -40,6 +41,8 @@ public final class NodeTool {
               drain             flush everything and refuse writes from then on: run before
                                 stopping the node for a clean shutdown; fails (exit 1) when
                                 the flushes do not finish, and writes stay refused
+              refresh KS CF     load the SSTables of KS.CF put into its data directory while
+                                the node runs (bin/json2sstable), without a restart
             """;
 
     private final PrintStream out;
@@ -88,12 +91,17 @@ public final class NodeTool {
             return 2;
         }
         String command = rest.get(0);
-        if (!List.of("info", "ring", "cfstats", "tpstats", "flush", "compact", "drain").contains(command)) {
+        if (!List.of("info", "ring", "cfstats", "tpstats", "flush", "compact", "drain", "refresh").contains(command)) {
             err.println("nodetool: unknown command '" + command + "'");
             err.print(USAGE);
             return 2;
         }
         List<String> arguments = rest.subList(1, rest.size());
+        if (command.equals("refresh") && arguments.size() != 2) {
+            err.println("nodetool: refresh takes a keyspace and a column family");
+            err.print(USAGE);
+            return 2;
+        }
         if ((command.equals("compact") && arguments.size() > 1) || (command.equals("drain") && !arguments.isEmpty())
                 || (List.of("info", "ring", "cfstats", "tpstats").contains(command) && !arguments.isEmpty())) {
             err.println("nodetool: too many arguments for " + command + ": " + String.join(" ", arguments));
@@ -109,13 +117,15 @@ public final class NodeTool {
                 case "flush" -> tool.flush(probe, arguments);
                 case "compact" -> tool.compact(probe, arguments);
                 case "drain" -> tool.drain(probe);
+                case "refresh" -> tool.refresh(probe, arguments.get(0), arguments.get(1));
                 default -> tool.tpstats(probe);
             }
             return 0;
         } catch (IOException e) {
             err.println("nodetool: cannot reach " + host + ":" + port + " over JMX: " + rootMessage(e));
             return 1;
-        } catch (JMException e) {
+        } catch (JMException | JMRuntimeException e) {
+            // An operation's IllegalArgumentException (unknown keyspace) arrives as a RuntimeMBeanException.
             err.println("nodetool: " + command + " failed: " + rootMessage(e));
             return 1;
         }
@@ -229,6 +239,13 @@ public final class NodeTool {
             probe.invokeStorage("drain", new Object[0], new String[0]);
         }
         out.println("Drained: every memtable is flushed and the node accepts no more writes");
+    }
+
+    void refresh(NodeProbe probe, String keyspace, String columnFamily) throws IOException, JMException {
+        int loaded = (Integer) probe.invokeStorage("loadNewSSTables", new Object[] {keyspace, columnFamily},
+                new String[] {String.class.getName(), String.class.getName()});
+        out.println(loaded == 0 ? "No new SSTables of " + keyspace + "." + columnFamily
+                : "Loaded " + loaded + " new SSTable" + (loaded == 1 ? "" : "s") + " of " + keyspace + "." + columnFamily);
     }
 
     /** Mean latency in milliseconds with three decimals; NaN without operations, as 0.6 printed. */
