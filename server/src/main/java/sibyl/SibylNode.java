@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -17,14 +18,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.auth.AuthSettings;
 import sibyl.auth.Authenticator;
+import sibyl.cluster.ClusterStorageService;
 import sibyl.commitlog.CommitLogSettings;
+import sibyl.config.ClusterConf;
+import sibyl.config.ConfigurationException;
 import sibyl.config.StorageConf;
+import sibyl.dht.Partitioner;
 import sibyl.dht.Partitioners;
 import sibyl.engine.EngineSettings;
 import sibyl.engine.LocalStorageService;
 import sibyl.jmx.NodeBeans;
 import sibyl.service.ConfiguredSchema;
 import sibyl.service.NodeToken;
+import sibyl.service.StorageService;
 import sibyl.thrift.CassandraProcessorFactory;
 import sibyl.thrift.NodeDescription;
 import sibyl.transport.ThriftServer;
@@ -39,29 +45,58 @@ public final class SibylNode implements AutoCloseable {
 
     private final ThriftServer thrift;
     private final ThreadPoolExecutor zeroWrites;
-    private final LocalStorageService storage;
+    private final StorageService storage;
+    private final AutoCloseable closeStorage;
+    private final LocalStorageService local; // null in cluster mode
     private final String clusterName;
     private final String token;
     private final String endpoint;
 
-    private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, LocalStorageService storage,
-                      String clusterName, String token, String endpoint) {
+    private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, StorageService storage,
+                      AutoCloseable closeStorage, LocalStorageService local, String clusterName, String token,
+                      String endpoint) {
         this.thrift = thrift;
         this.zeroWrites = zeroWrites;
         this.storage = storage;
+        this.closeStorage = closeStorage;
+        this.local = local;
         this.clusterName = clusterName;
         this.token = token;
         this.endpoint = endpoint;
     }
 
-    /** Builds the node and starts serving clients; throws if it cannot. */
-    public static SibylNode start(StorageConf conf, AuthSettings auth) throws IOException, InterruptedException {
+    /**
+     * Builds the node and starts serving clients; throws if it cannot.
+     *
+     * @throws ConfigurationException in cluster mode, when the cluster cannot be reached or does not fit the
+     *                                configuration (its partitioner, its tables)
+     */
+    public static SibylNode start(StorageConf conf, AuthSettings auth)
+            throws IOException, InterruptedException, ConfigurationException {
         Authenticator authenticator = auth.authenticatorFor(conf.authenticator());
-        Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
-        String token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
-        // Replays the commit log before anything is served.
-        LocalStorageService storage = LocalStorageService.open(Partitioners.forName(conf.partitioner()),
-                ConfiguredSchema.keyspaces(conf), CommitLogSettings.from(conf), EngineSettings.from(conf));
+        Partitioner partitioner = Partitioners.forName(conf.partitioner());
+        StorageService storage;
+        AutoCloseable closeStorage;
+        LocalStorageService local = null;
+        String token;
+        Optional<ClusterConf> cluster = conf.cluster();
+        if (cluster.isPresent()) {
+            // Keeps nothing on disk: the cluster holds the data, and every Sibyl node in front of it is alike.
+            ClusterStorageService remote = ClusterStorageService.open(cluster.get(), partitioner,
+                    ConfiguredSchema.keyspaces(conf));
+            storage = remote;
+            closeStorage = remote;
+            token = conf.initialToken() != null ? conf.initialToken()
+                    : partitioner.toString(partitioner.getMinimumToken());
+        } else {
+            Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
+            token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
+            // Replays the commit log before anything is served.
+            local = LocalStorageService.open(partitioner, ConfiguredSchema.keyspaces(conf),
+                    CommitLogSettings.from(conf), EngineSettings.from(conf));
+            storage = local;
+            closeStorage = local;
+        }
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
         NodeDescription node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint,
@@ -77,10 +112,10 @@ public final class SibylNode implements AutoCloseable {
             thrift.start();
         } catch (RuntimeException | InterruptedException e) {
             zeroWrites.shutdownNow();
-            storage.close();
+            closeQuietly(closeStorage);
             throw e;
         }
-        return new SibylNode(thrift, zeroWrites, storage, conf.clusterName(), token, endpoint);
+        return new SibylNode(thrift, zeroWrites, storage, closeStorage, local, conf.clusterName(), token, endpoint);
     }
 
     public InetSocketAddress thriftAddress() {
@@ -92,7 +127,7 @@ public final class SibylNode implements AutoCloseable {
         Map<String, ThreadPoolExecutor> pools = new LinkedHashMap<>();
         pools.put("THRIFT-WORKERS", thrift.workerPool());
         pools.put("ZERO-WRITES", zeroWrites);
-        return NodeBeans.of(clusterName, token, endpoint, storage, pools);
+        return local == null ? NodeBeans.ofPools(pools) : NodeBeans.of(clusterName, token, endpoint, local, pools);
     }
 
     /** Stops in the order that loses nothing: clients first, then pending ZERO writes, then the log. */
@@ -109,7 +144,15 @@ public final class SibylNode implements AutoCloseable {
             zeroWrites.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        storage.close();
+        closeQuietly(closeStorage);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            log.warn("Closing the storage failed: {}", e.toString());
+        }
     }
 
     /**

@@ -67,7 +67,8 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
     /** The engine's settings as the loaded configuration gives them; tombstones age by the system clock. */
     public static EngineSettings from(StorageConf conf) {
         MemtableLimits memtables = new MemtableLimits((long) conf.memtableThroughputInMB() << 20,
-                Math.round(conf.memtableOperationsInMillions() * 1_000_000),
+                // A value under half an operation means after every write, as 0.6 read it.
+                Math.max(1, Math.round(conf.memtableOperationsInMillions() * 1_000_000)),
                 Duration.ofMinutes(conf.memtableFlushAfterMinutes()));
         return new EngineSettings(conf.dataFileDirectories(), conf.indexInterval(), conf.columnIndexSizeInKB() << 10,
                 memtables, conf.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES,

@@ -86,7 +86,7 @@ final class JsonRowReader {
      */
     private void object(ColumnFamily.Builder row) throws IOException, BadJson {
         tokens.expect('{', "'{'");
-        Deletion deletion = new Deletion();
+        TombstoneFields deletion = new TombstoneFields();
         boolean superColumns = false;
         boolean extension = false;
         boolean columns = false;
@@ -95,7 +95,7 @@ final class JsonRowReader {
                 String field = tokens.string("a field name (a string)");
                 long at = tokens.mark();
                 tokens.expect(':', "':' after \"" + field + "\"");
-                boolean sibylField = Deletion.isField(field) || field.equals(JsonFormat.COLUMNS);
+                boolean sibylField = TombstoneFields.isField(field) || field.equals(JsonFormat.COLUMNS);
                 boolean otherKindBefore = sibylField ? superColumns : metadata.isSuper() && extension;
                 if (otherKindBefore) {
                     throw tokens.errorAt(at, "super columns beside \"deletedAt\", \"localDeletionTime\" or \"columns\":"
@@ -145,7 +145,7 @@ final class JsonRowReader {
         byte[] name = name(hexName, nameAt, "super column name", metadata.comparator());
         tokens.expect('{', "a super column {\"deletedAt\": ..., \"subColumns\": [...]}");
         SuperColumn.Builder superColumn = SuperColumn.builder(name, metadata.subcomparator(), 8);
-        Deletion deletion = new Deletion();
+        TombstoneFields deletion = new TombstoneFields();
         boolean subColumns = false;
         if (!tokens.consumeIf('}')) {
             do {
@@ -251,7 +251,7 @@ final class JsonRowReader {
     }
 
     /** A tombstone's two fields, in either order, each at most once. */
-    private final class Deletion {
+    private final class TombstoneFields {
         private Long markedForDeleteAt;
         private Integer localDeletionTime;
 

@@ -39,8 +39,8 @@ final class JsonRowWriter {
         JsonFormat.appendQuoted(line, key);
         line.append(": ");
         if (row.isMarkedForDelete()) {
-            line.append("{\"").append(JsonFormat.DELETED_AT).append("\": ").append(row.markedForDeleteAt())
-                    .append(", \"").append(JsonFormat.LOCAL_DELETION_TIME).append("\": ").append(row.localDeletionTime())
+            line.append("{\"").append(JsonFormat.DELETED_AT).append("\": ").append(row.deletion().markedForDeleteAt())
+                    .append(", \"").append(JsonFormat.LOCAL_DELETION_TIME).append("\": ").append(row.deletion().localDeletionTime())
                     .append(", \"").append(JsonFormat.COLUMNS).append("\": ");
             cells(row);
             line.append('}');
@@ -80,9 +80,9 @@ final class JsonRowWriter {
             SuperColumn sc = (SuperColumn) c;
             line.append(separator).append('"');
             HEX.formatHex(line, sc.name());
-            line.append("\": {\"").append(JsonFormat.DELETED_AT).append("\": ").append(sc.markedForDeleteAt());
+            line.append("\": {\"").append(JsonFormat.DELETED_AT).append("\": ").append(sc.deletion().markedForDeleteAt());
             if (sc.isMarkedForDelete()) {
-                line.append(", \"").append(JsonFormat.LOCAL_DELETION_TIME).append("\": ").append(sc.localDeletionTime());
+                line.append(", \"").append(JsonFormat.LOCAL_DELETION_TIME).append("\": ").append(sc.deletion().localDeletionTime());
             }
             line.append(", \"").append(JsonFormat.SUBCOLUMNS).append("\": [");
             String subSeparator = "";

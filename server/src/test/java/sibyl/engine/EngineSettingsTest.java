@@ -35,6 +35,12 @@ class EngineSettingsTest {
     }
 
     @Test
+    void theSmallestOperationLimitFlushesAfterEveryWrite() {
+        EngineSettings s = EngineSettings.from(TestConf.builder(DIR).memtableOperationsInMillions(0.0000001).build());
+        assertEquals(1, s.memtableLimits().operations());
+    }
+
+    @Test
     void aColumnFamilysOwnGraceOverridesTheNodes() {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         EngineSettings s = EngineSettings.from(TestConf.builder(DIR).gcGraceSeconds(100).build())

@@ -18,6 +18,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.Deletion;
 import sibyl.db.SuperColumn;
 import sibyl.db.marshal.BytesType;
 import sibyl.db.marshal.LongType;
@@ -119,18 +120,16 @@ class JsonRowsTest {
         assertEquals(2, cells.size());
         SuperColumn first = (SuperColumn) cells.get(0);
         assertEquals("sca", new String(first.name(), StandardCharsets.UTF_8), "super columns in comparator order");
-        assertEquals(5, first.markedForDeleteAt());
-        assertEquals(NOW, first.localDeletionTime());
+        assertEquals(Deletion.of(5, NOW), first.deletion());
         SuperColumn second = (SuperColumn) cells.get(1);
-        assertEquals(Long.MIN_VALUE, second.markedForDeleteAt());
+        assertEquals(Deletion.LIVE, second.deletion());
         List<Column> subs = new ArrayList<>();
         second.subcolumns().forEach(subs::add);
         assertEquals(List.of(Column.live(b("a"), b("1"), 1), Column.live(b("b"), b("2"), 2)), subs, "sorted");
         assertNull(reader.next());
 
         ColumnFamily deleted = reader(STD, "{\"k\": {\"deletedAt\": 3}}").next().columns();
-        assertEquals(3, deleted.markedForDeleteAt());
-        assertEquals(NOW, deleted.localDeletionTime());
+        assertEquals(Deletion.of(3, NOW), deleted.deletion());
     }
 
     @ParameterizedTest
@@ -201,12 +200,11 @@ class JsonRowsTest {
     }
 
     static void assertSameRow(ColumnFamily expected, ColumnFamily actual, String message) {
-        assertEquals(expected.markedForDeleteAt(), actual.markedForDeleteAt(), message);
-        if (expected.isMarkedForDelete()) assertEquals(expected.localDeletionTime(), actual.localDeletionTime(), message);
+        assertEquals(expected.deletion(), actual.deletion(), message);
         assertEquals(cells(expected), cells(actual), message);
         for (int i = 0; i < cells(expected).size(); i++) {
-            if (cells(expected).get(i) instanceof SuperColumn sc && sc.isMarkedForDelete()) {
-                assertEquals(sc.localDeletionTime(), ((SuperColumn) cells(actual).get(i)).localDeletionTime(), message);
+            if (cells(expected).get(i) instanceof SuperColumn sc) {
+                assertEquals(sc.deletion(), ((SuperColumn) cells(actual).get(i)).deletion(), message);
             }
         }
     }
@@ -247,7 +245,7 @@ class JsonRowsTest {
                 row.add(sc.build());
             }
         }
-        if (row.size() == 0 && row.markedForDeleteAt() == Long.MIN_VALUE) row.add(cf.isSuper()
+        if (row.isEmpty()) row.add(cf.isSuper()
                 ? SuperColumn.builder(randomName(random), cf.subcomparator(), 0).delete(1, 2).build() : randomColumn(random));
         return row.build();
     }
