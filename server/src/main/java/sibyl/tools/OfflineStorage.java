@@ -43,12 +43,17 @@ final class OfflineStorage {
     static OfflineStorage load(Path confDir, Path home) throws ToolError {
         Path file = confDir.resolve("storage-conf.xml");
         if (!Files.isRegularFile(file)) throw new ToolError("no storage-conf.xml in " + confDir + " (--conf DIR names the directory)");
+        StorageConf conf;
         try {
-            StorageConf conf = StorageConfLoader.load(file, home);
-            return new OfflineStorage(conf, ConfiguredSchema.keyspaces(conf), Partitioners.forName(conf.partitioner()));
+            conf = StorageConfLoader.load(file, home);
         } catch (ConfigurationException | IllegalArgumentException e) {
             throw new ToolError("cannot use " + file + ": " + e.getMessage(), e);
         }
+        if (conf.cluster().isPresent()) {
+            throw new ToolError(file + " stores into a Cassandra cluster (its Cluster element): a node so configured keeps"
+                    + " no SSTables of its own to export or import into");
+        }
+        return new OfflineStorage(conf, ConfiguredSchema.keyspaces(conf), Partitioners.forName(conf.partitioner()));
     }
 
     Partitioner partitioner() {

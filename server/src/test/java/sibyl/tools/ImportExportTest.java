@@ -253,17 +253,22 @@ class ImportExportTest {
         assertEquals(0, empty.status());
         assertEquals("{\n}\n", empty.out());
         assertTrue(empty.err().contains("Keyspace1.Standard2 has no SSTables"), empty.err());
-        Run badConf = SSTableImportRunner.withoutConf(dir);
+        Path clusterConf = Path.of(System.getProperty("sibyl.home", "..")).resolve("conf/cluster").toAbsolutePath().normalize();
+        Run cluster = SSTableImportRunner.withConf(clusterConf);
+        assertEquals(1, cluster.status());
+        assertEquals("json2sstable: " + clusterConf.resolve("storage-conf.xml") + " stores into a Cassandra cluster (its"
+                + " Cluster element): a node so configured keeps no SSTables of its own to export or import into\n", cluster.err());
+        Run badConf = SSTableImportRunner.withConf(dir);
         assertEquals(1, badConf.status());
         assertEquals("json2sstable: no storage-conf.xml in " + dir + " (--conf DIR names the directory)\n", badConf.err());
     }
 
-    /** json2sstable pointed at a directory without a configuration. */
+    /** json2sstable pointed at another configuration directory than the test's. */
     private static final class SSTableImportRunner {
-        static Run withoutConf(Path notAConfDir) {
+        static Run withConf(Path confDir) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int status = SSTableImport.run(new String[] {"--conf", notAConfDir.toString(), "-K", "Keyspace1", "-c",
+            int status = SSTableImport.run(new String[] {"--conf", confDir.toString(), "-K", "Keyspace1", "-c",
                     "Standard1", "x.json"}, new PrintStream(out, true, StandardCharsets.UTF_8),
                     new PrintStream(err, true, StandardCharsets.UTF_8));
             return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
