@@ -71,7 +71,7 @@ public final class Column implements Cell {
     }
 
     /**
-     * The version that wins (thrift-0.6.md §2.4): the higher timestamp; on equal timestamps a
+     * The version that wins (docs/semantics.md §Tombstones): the higher timestamp; on equal timestamps a
      * tombstone beats a live column, and of two live columns the larger value under unsigned
      * byte comparison wins. Commutative, so merge order never matters.
      */
