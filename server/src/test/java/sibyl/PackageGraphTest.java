@@ -100,6 +100,16 @@ class PackageGraphTest {
         }
     }
 
+    /** The offline tools use the storage classes as the node does; nothing of the node uses them. */
+    @Test
+    void nothingDependsOnTheTools() {
+        for (Map.Entry<String, Set<String>> e : graph.entrySet()) {
+            assertTrue(!e.getValue().contains("sibyl.tools"), e.getKey() + " uses sibyl.tools");
+        }
+        assertTrue(!graph.getOrDefault("sibyl.tools", Set.of()).contains("sibyl.engine"),
+                "the tools work on files, not through a node's engine: " + graph.get("sibyl.tools"));
+    }
+
     private static void assertUsesOnly(String pkg, String... allowed) {
         Set<String> uses = new TreeSet<>(graph.getOrDefault(pkg, Set.of()));
         uses.removeAll(Set.of(allowed));

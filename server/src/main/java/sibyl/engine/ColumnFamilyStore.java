@@ -212,7 +212,10 @@ public final class ColumnFamilyStore {
 
     // ---- view changes (by the flush and compaction code, and at start-up)
 
-    /** Adds SSTables found at start-up; the store takes over the reference each was opened with. */
+    /**
+     * Adds SSTables found at start-up or put into the directories since (refresh); the store
+     * takes over the reference each was opened with.
+     */
     void addSSTables(List<SSTableReader> found) {
         synchronized (viewLock) {
             View v = view;

@@ -245,6 +245,20 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
     }
 
     /**
+     * nodetool refresh: opens the SSTables of {@code keyspace.columnFamily} that were put into its
+     * data directories while the node ran (bin/json2sstable) and serves them from now on; a
+     * memory-only store has none.
+     *
+     * @return SSTables added
+     * @throws InvalidQueryException for an unknown keyspace or column family
+     * @throws IOException           when one cannot be opened; none is added then
+     */
+    public int loadNewSSTables(String keyspace, String columnFamily) throws IOException {
+        Keyspace ks = keyspaceNamed(keyspace);
+        return persistence.loadNewSSTables(ks, ks.store(columnFamily));
+    }
+
+    /**
      * Saves now the key and row caches that have a save period; a memory-only store has none.
      *
      * @return saved cache files written

@@ -1,5 +1,6 @@
 package sibyl.engine;
 
+import java.io.IOException;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +27,14 @@ interface Persistence {
 
     /** Saves now the caches that have a save period; returns the files written. */
     int saveCaches();
+
+    /**
+     * Opens the SSTables of the store's column family that were put into its directories from
+     * outside while the node ran (bin/json2sstable) and adds them to the store.
+     *
+     * @return SSTables added
+     */
+    int loadNewSSTables(Keyspace keyspace, ColumnFamilyStore store) throws IOException;
 
     /** Whether writers may have to wait for flushes now. */
     boolean flushBacklogged();
@@ -54,6 +63,11 @@ interface Persistence {
 
         @Override
         public int saveCaches() {
+            return 0;
+        }
+
+        @Override
+        public int loadNewSSTables(Keyspace keyspace, ColumnFamilyStore store) {
             return 0;
         }
 

@@ -86,6 +86,37 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     }
 
     /**
+     * Opens the SSTables of the store's column family that appeared in its directories since
+     * the node loaded them (bin/json2sstable output, files copied in) and adds them to the store,
+     * whose compaction then considers them. One at a time, so two calls never add one twice.
+     *
+     * @return SSTables added
+     * @throws IOException when one cannot be opened (damaged, another partitioner's); none is
+     *                     added then, and a later call tries them again
+     */
+    @Override
+    public synchronized int loadNewSSTables(Keyspace keyspace, ColumnFamilyStore store) throws IOException {
+        SSTableFiles ksFiles = filesOf(keyspace.name());
+        List<Descriptor> fresh = ksFiles.unclaimed(store.metadata().name());
+        List<SSTableReader> readers = new ArrayList<>();
+        for (Descriptor d : fresh) {
+            try {
+                readers.add(SSTableReader.open(d, store.metadata(), partitioner, settings.indexInterval(),
+                        store.keyCache(), settings.fileAccess()));
+            } catch (IOException | RuntimeException e) {
+                for (SSTableReader r : readers) r.release();
+                throw new IOException("cannot load sstable " + d + ": " + e.getMessage(), e);
+            }
+        }
+        ksFiles.claim(fresh);
+        if (readers.isEmpty()) return 0;
+        store.addSSTables(readers);
+        log.info("Loaded {} new sstable(s) of {}.{}: {}", readers.size(), keyspace.name(), store.metadata().name(), fresh);
+        compactor.maybeCompact(store);
+        return readers.size();
+    }
+
+    /**
      * Fills the keyspace's caches from their saved copies and, where PreloadRowCache asks, from
      * the rows: after replay (so rows read are whole) and before {@link #start} and the first
      * read. Never fails; what cannot be loaded is logged and skipped.

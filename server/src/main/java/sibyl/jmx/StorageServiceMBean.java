@@ -47,6 +47,16 @@ public interface StorageServiceMBean {
     void forceTableCompaction(String keyspace) throws IOException, InterruptedException;
 
     /**
+     * nodetool refresh: opens the SSTables of the column family that were put into its data
+     * directories while the node ran (bin/json2sstable) and serves them from now on.
+     *
+     * @return SSTables added (0 when there were none)
+     * @throws IllegalArgumentException for an unknown keyspace or column family
+     * @throws IOException              when one cannot be opened; none is added then
+     */
+    int loadNewSSTables(String keyspace, String columnFamily) throws IOException;
+
+    /**
      * Flushes everything and refuses writes from then on: the step before a clean shutdown.
      *
      * @throws IOException when the flushes failed or did not finish within two minutes; writes stay refused

@@ -96,6 +96,17 @@ final class StorageServiceStats implements StorageServiceMBean {
     }
 
     @Override
+    public int loadNewSSTables(String keyspace, String columnFamily) throws IOException {
+        try {
+            return storage.loadNewSSTables(keyspace, columnFamily);
+        } catch (InvalidQueryException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        } catch (IOException e) {
+            throw new IOException(e.getMessage());
+        }
+    }
+
+    @Override
     public void drain() throws IOException, InterruptedException {
         drainWithin(LocalStorageService.DEFAULT_FLUSH_TIMEOUT.toSeconds());
     }

@@ -23,8 +23,9 @@ import sibyl.testing.LogCapture;
 /**
  * A background compaction that fails changes nothing, says so in one log line, and is not tried
  * again before its back-off ends, however many flushes come in between; a major compaction on
- * request still runs at once. The fault: a leftover temporary file where the compaction's output
- * goes, so exactly one attempt fails (the disk-full case runs in DiskFullIT).
+ * request still runs at once. The fault: a leftover temporary index file where the compaction's
+ * output goes, so exactly one attempt fails (the disk-full case runs in DiskFullIT). (A leftover
+ * temporary data file would not do: it claims its generation, which the next SSTable then skips.)
  */
 class CompactionFailureTest {
     private static final String COMPACTOR_LOG = "sibyl.engine.Compactor";
@@ -89,13 +90,13 @@ class CompactionFailureTest {
     }
 
     /**
-     * Flushes three SSTables, puts a file where the next-but-one SSTable's temporary data file
+     * Flushes three SSTables, puts a file where the next-but-one SSTable's temporary index file
      * goes, and flushes a fourth: the size-tiered compaction it sets off fails on that file.
      */
     private void failTheFourthFlushsCompaction(LocalStorageService db) throws Exception {
         for (int batch = 0; batch < 3; batch++) writeAndFlush(db, batch);
         Path ksDir = dir.resolve("data").resolve(KS);
-        Files.writeString(ksDir.resolve("tmp-" + STD + "-" + (highestGeneration(ksDir) + 2) + "-Data.db"), "in the way");
+        Files.writeString(ksDir.resolve("tmp-" + STD + "-" + (highestGeneration(ksDir) + 2) + "-Index.db"), "in the way");
         writeAndFlush(db, 3);
         StorageEngine engine = db.engine().orElseThrow();
         await(() -> engine.compactionFailures() == 1, "the compaction fails");

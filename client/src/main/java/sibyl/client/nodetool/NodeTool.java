@@ -51,6 +51,8 @@ public final class NodeTool {
               scrub [KS [CF...]] rewrite SSTables keeping every row whose checksums hold and
                                 dropping damaged ones; the originals are kept in a snapshot
                                 (pre-scrub-CF); prints rows kept and dropped
+              refresh KS CF     load the SSTables of KS.CF put into its data directory while
+                                the node runs (bin/json2sstable), without a restart
             """;
 
     private final PrintStream out;
@@ -71,7 +73,7 @@ public final class NodeTool {
             Option.value("-t", "--timeout"));
 
     private static final List<String> COMMANDS = List.of("info", "ring", "cfstats", "tpstats", "flush", "compact",
-            "drain", "snapshot", "clearsnapshot", "scrub");
+            "drain", "snapshot", "clearsnapshot", "scrub", "refresh");
 
     /** Runs one command line; returns the exit status. */
     static int run(String[] args, PrintStream out, PrintStream err) {
@@ -99,6 +101,9 @@ public final class NodeTool {
             return COMMAND_LINE.refuse(err, "unknown command '" + command + "'");
         }
         List<String> arguments = rest.subList(1, rest.size());
+        if (command.equals("refresh") && arguments.size() != 2) {
+            return COMMAND_LINE.refuse(err, "refresh takes a keyspace and a column family");
+        }
         if ((List.of("compact", "snapshot", "clearsnapshot").contains(command) && arguments.size() > 1)
                 || (command.equals("drain") && !arguments.isEmpty())
                 || (List.of("info", "ring", "cfstats", "tpstats").contains(command) && !arguments.isEmpty())) {
@@ -116,6 +121,7 @@ public final class NodeTool {
                 case "snapshot" -> tool.snapshot(probe, arguments);
                 case "clearsnapshot" -> tool.clearsnapshot(probe, arguments);
                 case "scrub" -> tool.scrub(probe, arguments);
+                case "refresh" -> tool.refresh(probe, arguments.get(0), arguments.get(1));
                 default -> tool.tpstats(probe);
             }
             return 0;
@@ -274,6 +280,13 @@ public final class NodeTool {
                     new String[] {String.class.getName(), String[].class.getName()});
             for (String line : lines) out.println(line);
         }
+    }
+
+    void refresh(NodeProbe probe, String keyspace, String columnFamily) throws IOException, JMException {
+        int loaded = (Integer) probe.invokeStorage("loadNewSSTables", new Object[] {keyspace, columnFamily},
+                new String[] {String.class.getName(), String.class.getName()});
+        out.println(loaded == 0 ? "No new SSTables of " + keyspace + "." + columnFamily
+                : "Loaded " + loaded + " new SSTable" + (loaded == 1 ? "" : "s") + " of " + keyspace + "." + columnFamily);
     }
 
     /** Mean latency in milliseconds with three decimals; NaN without operations, as 0.6 printed. */

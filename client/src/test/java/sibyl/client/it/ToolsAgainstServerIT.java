@@ -146,7 +146,34 @@ class ToolsAgainstServerIT {
 
         Result unknown = nodetool("flush", "NoSuchKeyspace");
         assertEquals(1, unknown.status(), unknown.output());
-        assertTrue(unknown.output().contains("NoSuchKeyspace"), unknown.output());
+        assertEquals("nodetool: flush failed: Keyspace NoSuchKeyspace does not exist in this schema.\n", unknown.output());
+    }
+
+    @Test
+    void json2sstableBesideTheRunningNodeThenNodetoolRefreshServesTheRows() throws Exception {
+        // Twitter.Usernames is used by no other test here. Its names compare as UTF8Type: "id".
+        Path json = Files.writeString(dir.resolve("usernames.json"),
+                "{\n  \"adalovelace\": [[\"6964\", \"37\", 1700000000000000, false]]\n}\n");
+        Result imported = run(List.of("bin/json2sstable", "--conf", dir.resolve("conf").toString(), "-K", "Twitter", "-c",
+                "Usernames", json.toString()), null);
+        assertEquals(0, imported.status(), imported.output());
+        assertTrue(imported.output().contains("bin/nodetool refresh Twitter Usernames"), imported.output());
+        assertTrue(cli("get Twitter.Usernames['adalovelace']\n").output().contains("Returned 0 results."),
+                "not served before the refresh");
+
+        Result refresh = nodetool("refresh", "Twitter", "Usernames");
+        assertEquals(0, refresh.status(), refresh.output());
+        assertEquals("Loaded 1 new SSTable of Twitter.Usernames\n", refresh.output());
+        Result read = cli("get Twitter.Usernames['adalovelace']\n");
+        assertTrue(read.output().contains("=> (column=id, value=7, timestamp=1700000000000000)"), read.output());
+        assertEquals("No new SSTables of Twitter.Usernames\n", nodetool("refresh", "Twitter", "Usernames").output());
+
+        Result unknown = nodetool("refresh", "Twitter", "NoSuchColumnFamily");
+        assertEquals(1, unknown.status(), unknown.output());
+        assertEquals("nodetool: refresh failed: unconfigured columnfamily NoSuchColumnFamily\n", unknown.output());
+        Result missing = nodetool("refresh", "Twitter");
+        assertEquals(2, missing.status(), missing.output());
+        assertEquals("nodetool: refresh takes a keyspace and a column family (--help shows the usage)\n", missing.output());
     }
 
     @Test

@@ -1,0 +1,148 @@
+package sibyl.tools;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import sibyl.config.ConfigurationException;
+import sibyl.config.StorageConf;
+import sibyl.config.StorageConfLoader;
+import sibyl.db.CFMetaData;
+import sibyl.db.KSMetaData;
+import sibyl.dht.Partitioner;
+import sibyl.dht.Partitioners;
+import sibyl.io.Component;
+import sibyl.io.Descriptor;
+import sibyl.io.SSTableDirectory;
+import sibyl.service.ConfiguredSchema;
+
+/**
+ * A node's storage as its storage-conf.xml describes it: the schema, the partitioner and where
+ * each keyspace's SSTables live. For tools that run beside the node, or while it is stopped: it
+ * only reads the directories and never removes anything (a running node's temporary files are
+ * its own business).
+ */
+final class OfflineStorage {
+    private final StorageConf conf;
+    private final List<KSMetaData> schema;
+    private final Partitioner partitioner;
+
+    private OfflineStorage(StorageConf conf, List<KSMetaData> schema, Partitioner partitioner) {
+        this.conf = conf;
+        this.schema = schema;
+        this.partitioner = partitioner;
+    }
+
+    /**
+     * Loads {@code confDir}/storage-conf.xml; relative directories in it resolve against
+     * {@code home}, the install directory, as for the node.
+     */
+    static OfflineStorage load(Path confDir, Path home) throws ToolError {
+        Path file = confDir.resolve("storage-conf.xml");
+        if (!Files.isRegularFile(file)) throw new ToolError("no storage-conf.xml in " + confDir + " (--conf DIR names the directory)");
+        StorageConf conf;
+        try {
+            conf = StorageConfLoader.load(file, home);
+        } catch (ConfigurationException | IllegalArgumentException e) {
+            throw new ToolError("cannot use " + file + ": " + e.getMessage(), e);
+        }
+        if (conf.cluster().isPresent()) {
+            throw new ToolError(file + " stores into a Cassandra cluster (its Cluster element): a node so configured keeps"
+                    + " no SSTables of its own to export or import into");
+        }
+        return new OfflineStorage(conf, ConfiguredSchema.keyspaces(conf), Partitioners.forName(conf.partitioner()));
+    }
+
+    Partitioner partitioner() {
+        return partitioner;
+    }
+
+    /** IndexInterval: the index sample SSTables written here carry. */
+    int indexInterval() {
+        return conf.indexInterval();
+    }
+
+    /** ColumnIndexSizeInKB × 1024. */
+    int columnIndexSize() {
+        return conf.columnIndexSizeInKB() << 10;
+    }
+
+    Optional<KSMetaData> keyspace(String name) {
+        return schema.stream().filter(ks -> ks.name().equals(name)).findFirst();
+    }
+
+    /** The configured column family; the error names what the configuration lacks. */
+    CFMetaData columnFamily(String keyspace, String columnFamily) throws ToolError {
+        KSMetaData ks = keyspace(keyspace).orElseThrow(() -> new ToolError("keyspace " + keyspace
+                + " is not in " + conf.configFile()));
+        return ks.columnFamily(columnFamily).orElseThrow(() -> new ToolError("column family " + columnFamily
+                + " is not in keyspace " + keyspace + " of " + conf.configFile()));
+    }
+
+    /** The keyspace's directory in each DataFileDirectory. */
+    List<Path> directories(String keyspace) {
+        List<Path> dirs = new ArrayList<>();
+        for (Path data : conf.dataFileDirectories()) dirs.add(Descriptor.directory(data, keyspace));
+        return dirs;
+    }
+
+    /** The complete SSTables of a column family over every data directory, oldest generation first. */
+    List<Descriptor> sstables(String keyspace, String columnFamily) throws IOException {
+        List<Descriptor> found = new ArrayList<>();
+        for (Path dir : directories(keyspace)) found.addAll(SSTableDirectory.list(dir, columnFamily));
+        found.sort(Comparator.comparingInt(Descriptor::generation));
+        return found;
+    }
+
+    /** The highest generation any SSTable file of the keyspace has, temporary or complete; -1 if none. */
+    int highestGeneration(String keyspace) throws IOException {
+        int highest = -1;
+        for (Path dir : directories(keyspace)) highest = Math.max(highest, SSTableDirectory.highestGeneration(dir));
+        return highest;
+    }
+
+    /**
+     * Whether a writer holds that generation of the column family in any of the keyspace's
+     * directories, as writers claim one: by creating its temporary Data file first,
+     * exclusively, and by renaming components into place later. The node's key cache tells a
+     * column family's SSTables apart by generation alone, so every directory counts.
+     */
+    boolean generationInUse(String keyspace, String columnFamily, int generation) {
+        for (Path dir : directories(keyspace)) {
+            Descriptor d = new Descriptor(dir, columnFamily, generation);
+            if (Files.exists(d.temporaryPath(Component.DATA))) return true;
+            for (Component c : Component.values()) {
+                if (Files.exists(d.path(c))) return true;
+            }
+        }
+        return false;
+    }
+
+    /** The keyspace directory on the data directory with the most usable space, as the node picks for a flush. */
+    Path roomiestDirectory(String keyspace) {
+        List<Path> dirs = directories(keyspace);
+        Path best = dirs.get(0);
+        long bestFree = -1;
+        for (Path dir : dirs) {
+            long free = usableSpace(dir);
+            if (free > bestFree) {
+                best = dir;
+                bestFree = free;
+            }
+        }
+        return best;
+    }
+
+    private static long usableSpace(Path dir) {
+        try {
+            Path existing = dir;
+            while (existing != null && !Files.exists(existing)) existing = existing.getParent();
+            return existing == null ? 0 : Files.getFileStore(existing).getUsableSpace();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * Tools that work on a node's data directories from outside the node, with its
+ * storage-conf.xml for the schema: bin/sstable2json and bin/json2sstable. They read and write
+ * SSTables through {@link sibyl.io} exactly as the engine does, and never touch what a running
+ * node owns (its temporary files, its generations).
+ */
+package sibyl.tools;
