@@ -27,7 +27,9 @@ import sibyl.engine.ConfiguredEngine;
 import sibyl.engine.LocalStorageService;
 import sibyl.jmx.NodeBeans;
 import sibyl.service.ConfiguredSchema;
+import sibyl.service.MeteredStorageService;
 import sibyl.service.NodeToken;
+import sibyl.service.RequestMetrics;
 import sibyl.thrift.CassandraProcessorFactory;
 import sibyl.transport.ThriftServer;
 import sibyl.transport.TransportLimits;
@@ -42,15 +44,17 @@ public final class SibylNode implements AutoCloseable {
     private final ThriftServer thrift;
     private final ThreadPoolExecutor zeroWrites;
     private final LocalStorageService storage;
+    private final RequestMetrics requests;
     private final String clusterName;
     private final String token;
     private final String endpoint;
 
     private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, LocalStorageService storage,
-                      String clusterName, String token, String endpoint) {
+                      RequestMetrics requests, String clusterName, String token, String endpoint) {
         this.thrift = thrift;
         this.zeroWrites = zeroWrites;
         this.storage = storage;
+        this.requests = requests;
         this.clusterName = clusterName;
         this.token = token;
         this.endpoint = endpoint;
@@ -69,8 +73,11 @@ public final class SibylNode implements AutoCloseable {
                         .withFileAccess(ConfiguredEngine.fileAccess(conf)));
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
-        CassandraProcessorFactory processors = new CassandraProcessorFactory(
-                conf, storage, authenticator, zeroWrites, token, endpoint, readConfigText(conf.configFile()));
+        // Requests are counted at the seam, where any backend's pass.
+        RequestMetrics requests = new RequestMetrics();
+        CassandraProcessorFactory processors = new CassandraProcessorFactory(conf,
+                new MeteredStorageService(storage, requests), authenticator, zeroWrites, token, endpoint,
+                readConfigText(conf.configFile()));
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
@@ -83,7 +90,7 @@ public final class SibylNode implements AutoCloseable {
             storage.close();
             throw e;
         }
-        return new SibylNode(thrift, zeroWrites, storage, conf.clusterName(), token, endpoint);
+        return new SibylNode(thrift, zeroWrites, storage, requests, conf.clusterName(), token, endpoint);
     }
 
     /** The settings of storage-conf.xml the storage core needs, in its own terms. */
@@ -107,7 +114,7 @@ public final class SibylNode implements AutoCloseable {
         Map<String, ThreadPoolExecutor> pools = new LinkedHashMap<>();
         pools.put("THRIFT-WORKERS", thrift.workerPool());
         pools.put("ZERO-WRITES", zeroWrites);
-        return NodeBeans.of(clusterName, token, endpoint, storage, pools);
+        return NodeBeans.of(clusterName, token, endpoint, storage, requests, pools);
     }
 
     /** Stops in the order that loses nothing: clients first, then pending ZERO writes, then the log. */
