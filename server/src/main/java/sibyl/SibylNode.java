@@ -7,7 +7,6 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,12 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.auth.AuthSettings;
 import sibyl.auth.Authenticator;
-import sibyl.commitlog.StorageOptions;
-import sibyl.commitlog.SyncMode;
-import sibyl.config.CommitLogSync;
+import sibyl.commitlog.CommitLogSettings;
 import sibyl.config.StorageConf;
 import sibyl.dht.Partitioners;
-import sibyl.engine.ConfiguredEngine;
+import sibyl.engine.EngineSettings;
 import sibyl.engine.LocalStorageService;
 import sibyl.jmx.NodeBeans;
 import sibyl.service.ConfiguredSchema;
@@ -31,6 +28,7 @@ import sibyl.service.MeteredStorageService;
 import sibyl.service.NodeToken;
 import sibyl.service.RequestMetrics;
 import sibyl.thrift.CassandraProcessorFactory;
+import sibyl.thrift.NodeDescription;
 import sibyl.transport.ThriftServer;
 import sibyl.transport.TransportLimits;
 
@@ -66,18 +64,17 @@ public final class SibylNode implements AutoCloseable {
         Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
         String token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
         // Replays the commit log before anything is served.
-        StorageOptions options = engineOptions(conf);
         LocalStorageService storage = LocalStorageService.open(Partitioners.forName(conf.partitioner()),
-                ConfiguredSchema.keyspaces(conf), options,
-                LocalStorageService.engineSettings(options, Clock.systemUTC()).withCaches(ConfiguredEngine.caches(conf))
-                        .withFileAccess(ConfiguredEngine.fileAccess(conf)));
+                ConfiguredSchema.keyspaces(conf), CommitLogSettings.from(conf), EngineSettings.from(conf));
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
+        NodeDescription node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint,
+                readConfigText(conf.configFile()));
         // Requests are counted at the seam, where any backend's pass.
         RequestMetrics requests = new RequestMetrics();
-        CassandraProcessorFactory processors = new CassandraProcessorFactory(conf,
-                new MeteredStorageService(storage, requests), authenticator, zeroWrites, token, endpoint,
-                readConfigText(conf.configFile()));
+        CassandraProcessorFactory processors = new CassandraProcessorFactory(node,
+                Duration.ofMillis(conf.rpcTimeoutInMillis()), new MeteredStorageService(storage, requests),
+                authenticator, zeroWrites);
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
@@ -91,18 +88,6 @@ public final class SibylNode implements AutoCloseable {
             throw e;
         }
         return new SibylNode(thrift, zeroWrites, storage, requests, conf.clusterName(), token, endpoint);
-    }
-
-    /** The settings of storage-conf.xml the storage core needs, in its own terms. */
-    public static StorageOptions engineOptions(StorageConf conf) {
-        SyncMode sync = conf.commitLogSync() == CommitLogSync.BATCH
-                ? new SyncMode.Batch(Duration.ofNanos(Math.round(conf.commitLogSyncBatchWindowInMS() * 1_000_000)))
-                : new SyncMode.Periodic(Duration.ofMillis(conf.commitLogSyncPeriodInMS()));
-        return new StorageOptions(conf.commitLogDirectory(), sync, (long) conf.commitLogRotationThresholdInMB() << 20,
-                conf.dataFileDirectories(), conf.indexInterval(), conf.columnIndexSizeInKB() << 10,
-                (long) conf.memtableThroughputInMB() << 20,
-                Math.round(conf.memtableOperationsInMillions() * 1_000_000),
-                Duration.ofMinutes(conf.memtableFlushAfterMinutes()), conf.gcGraceSeconds());
     }
 
     public InetSocketAddress thriftAddress() {

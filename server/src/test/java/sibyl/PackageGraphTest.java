@@ -73,7 +73,13 @@ class PackageGraphTest {
     @Test
     void filesAndLogSitBelowTheEngine() {
         assertUsesOnly("sibyl.io", "sibyl.db", "sibyl.db.marshal", "sibyl.dht");
-        assertUsesOnly("sibyl.commitlog", "sibyl.db", "sibyl.db.marshal", "sibyl.dht");
+        assertUsesOnly("sibyl.commitlog", "sibyl.db", "sibyl.db.marshal", "sibyl.dht", "sibyl.config");
+    }
+
+    /** Each component builds its own settings from the loaded configuration, which knows none of them. */
+    @Test
+    void theConfigurationIsALeaf() {
+        assertUsesOnly("sibyl.config");
     }
 
     @Test

@@ -64,7 +64,7 @@ import sibyl.db.WriteLog;
  * reports {@link #flushed} a column family up to a position, the segments before it are clean
  * for that column family; a segment clean for all of them, other than the active one, is deleted.
  */
-public final class CommitLog implements WriteLog, AutoCloseable {
+public final class CommitLog implements WriteLog {
     private static final Logger log = LoggerFactory.getLogger(CommitLog.class);
 
     /** An entry framed for the file, and the column families it holds. */
@@ -107,9 +107,9 @@ public final class CommitLog implements WriteLog, AutoCloseable {
         return syncsBeforeAcknowledging;
     }
 
-    /** Opens the log in the options' directory; see {@link #open(Path, SyncMode, long)}. */
-    public static CommitLog open(StorageOptions options) throws IOException {
-        return open(options.commitLogDirectory(), options.sync(), options.segmentSizeBytes());
+    /** Opens the log its settings describe; see {@link #open(Path, SyncMode, long)}. */
+    public static CommitLog open(CommitLogSettings settings) throws IOException {
+        return open(settings.directory(), settings.sync(), settings.segmentSizeBytes());
     }
 
     /**

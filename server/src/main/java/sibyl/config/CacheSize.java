@@ -4,7 +4,7 @@ import java.math.BigDecimal;
 
 /**
  * The size of a key or row cache as storage-conf.xml gives it: either an absolute number of
- * entries or a fraction of the column family's keys. The text forms are a whole number above 1
+ * entries or a fraction of the column family's keys. The text forms are a number above 1
  * ({@code 200000}), a fraction of at most 1 ({@code 0.5}, {@code 1}) or a percentage
  * ({@code 50%}). Zero in any form means no cache.
  */
@@ -37,7 +37,12 @@ public final class CacheSize {
     }
 
     /**
-     * Reads the configuration text form.
+     * Reads the configuration text form as 0.6 read it: a number ({@link Double#parseDouble}'s
+     * syntax, so {@code 1e3} is 1000) or a percentage. A value above 1 counts entries and is cut
+     * to a whole number ({@code 10.7} is 10 entries); a value above 0 and at most 1 is a fraction
+     * of the keys. Refused, unlike 0.6: NaN and infinities, and percentages above 100% (0.6 read
+     * {@code 150%} as 1.5 and so cached a single entry). A negative size failed in 0.6 when the
+     * cache was sized; here it is refused when read.
      *
      * @throws IllegalArgumentException with a message fit to show the user
      */
@@ -54,31 +59,12 @@ public final class CacheSize {
         if (value <= 1) {
             return ofFraction(value);
         }
-        BigDecimal exact = new BigDecimal(trimmed);
-        if (exact.stripTrailingZeros().scale() > 0) {
-            throw new IllegalArgumentException(
-                    "a cache size above 1 is a number of entries and must be whole: '" + text + "'");
-        }
-        try {
-            return ofCount(exact.longValueExact());
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("cache size too large: '" + text + "'");
-        }
+        return ofCount((long) value);
     }
 
     private static double parseNumber(String number, String original) {
-        double value;
-        try {
-            value = Double.parseDouble(number);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    "not a number, fraction or percentage: '" + original + "'");
-        }
-        if (!Double.isFinite(value) || number.matches(".*[a-zA-Z].*")) {
-            // Double.parseDouble also takes "NaN", "Infinity", "1e3" and "1d"; none is a cache size.
-            throw new IllegalArgumentException(
-                    "not a number, fraction or percentage: '" + original + "'");
-        }
+        double value = ConfigValue.decimal(number).orElseThrow(() -> new IllegalArgumentException(
+                "not a number, fraction or percentage: '" + original + "'"));
         if (value < 0) {
             throw new IllegalArgumentException("a cache size cannot be negative: '" + original + "'");
         }

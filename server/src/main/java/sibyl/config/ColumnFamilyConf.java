@@ -54,9 +54,4 @@ public record ColumnFamilyConf(
     public boolean isSuper() {
         return type == ColumnType.SUPER;
     }
-
-    /** The grace period that applies to this CF: its own, else the global one. */
-    public int gcGraceSeconds(StorageConf global) {
-        return gcGraceSeconds != null ? gcGraceSeconds : global.gcGraceSeconds();
-    }
 }

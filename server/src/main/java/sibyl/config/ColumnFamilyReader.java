@@ -53,7 +53,7 @@ final class ColumnFamilyReader {
         Double readRepairChance = null;
         Optional<ConfigValue> readRepair = node.attribute("ReadRepairChance");
         if (readRepair.isPresent()) {
-            readRepairChance = readRepair.get().asDouble(0, 1);
+            readRepairChance = readRepair.get().asFraction();
         }
         Optional<ConfigValue> preload = node.attribute("PreloadRowCache");
         boolean preloadRowCache = preload.isPresent() && preload.get().asBoolean();
@@ -66,8 +66,8 @@ final class ColumnFamilyReader {
                 comment(node),
                 keysCached(node),
                 cacheSize(node.attribute("RowsCached"), ColumnFamilyConf.DEFAULT_ROWS_CACHED),
-                nonNegativeInt(node.attribute("RowCacheSavePeriodInSeconds")),
-                nonNegativeInt(node.attribute("KeyCacheSavePeriodInSeconds")),
+                savePeriod(node.attribute("RowCacheSavePeriodInSeconds")),
+                savePeriod(node.attribute("KeyCacheSavePeriodInSeconds")),
                 gcGraceSeconds,
                 readRepairChance,
                 preloadRowCache);
@@ -117,7 +117,8 @@ final class ColumnFamilyReader {
         }
     }
 
-    private static int nonNegativeInt(Optional<ConfigValue> value) throws ConfigurationException {
-        return value.isPresent() ? value.get().asInt(0, Integer.MAX_VALUE) : 0;
+    /** Seconds between saves of a cache; 0 or less means never, as 0.6 saved only for a positive period. */
+    private static int savePeriod(Optional<ConfigValue> value) throws ConfigurationException {
+        return value.isPresent() ? Math.max(0, value.get().asInt(Integer.MIN_VALUE, Integer.MAX_VALUE)) : 0;
     }
 }

@@ -105,6 +105,40 @@ final class ConfigNode {
         return value(tag).orElseThrow(() -> error(tag, "required element is missing"));
     }
 
+    /** The child element's text, or null when it is absent or empty. */
+    String text(String tag) {
+        return value(tag).map(ConfigValue::text).orElse(null);
+    }
+
+    /** The child element as {@code true} or {@code false}, or {@code absent}. */
+    boolean bool(String tag, boolean absent) throws ConfigurationException {
+        Optional<ConfigValue> value = value(tag);
+        return value.isPresent() ? value.get().asBoolean() : absent;
+    }
+
+    /** The child element as a whole number in {@code min..max}, or {@code absent}. */
+    int integer(String tag, int absent, int min, int max) throws ConfigurationException {
+        Optional<ConfigValue> value = value(tag);
+        return value.isPresent() ? value.get().asInt(min, max) : absent;
+    }
+
+    /** The non-empty items of a list element such as Seeds/Seed; at least one is required. */
+    List<ConfigValue> listValues(String container, String item) throws ConfigurationException {
+        List<ConfigValue> values = new ArrayList<>();
+        Optional<ConfigNode> list = child(container);
+        if (list.isPresent()) {
+            list.get().warnUnknown(Set.of(item), Set.of());
+            for (ConfigNode node : list.get().children(item)) {
+                node.warnUnknown(Set.of(), Set.of());
+                node.text().ifPresent(values::add);
+            }
+        }
+        if (values.isEmpty()) {
+            throw error(container + "/" + item, "required element is missing; at least one is needed");
+        }
+        return values;
+    }
+
     /** An attribute's value, if the attribute is there and not empty. */
     Optional<ConfigValue> attribute(String name) {
         if (!element.hasAttribute(name)) {

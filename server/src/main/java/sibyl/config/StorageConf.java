@@ -6,17 +6,39 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The whole of storage-conf.xml, with defaults applied and relative directories resolved.
- * Immutable; built once by {@link StorageConfLoader} (or by a {@link Builder} in tests) and passed
+ * The settings of storage-conf.xml that Sibyl uses, with defaults applied and relative
+ * directories resolved. Settings a 0.6 file may carry that have no effect in Sibyl (the ring's
+ * Seeds or PhiConvictThreshold, 0.6's buffer sizes, ...) are checked by the loader and not kept
+ * here ({@link UnusedSettings}). Immutable; built once by {@link StorageConfLoader} (or by a {@link Builder} in tests) and passed
  * to whatever needs it. Nothing here reads files.
  *
  * <p>Accessors are named for the XML elements. Sibyl's own additions ({@code ThriftMax...},
  * {@code ThriftIdleTimeoutInSeconds}, {@code JmxPort}) are marked as such.
  */
 public final class StorageConf {
+    /*
+     * The value of each setting when storage-conf.xml does not give it: 0.6's shipped values (see
+     * docs/configuration.md), the one place they are written down; the loader and the builder
+     * both use these.
+     */
+    public static final String DEFAULT_CLUSTER_NAME = "Test Cluster";
+    public static final int DEFAULT_INDEX_INTERVAL = 128;
+    public static final int DEFAULT_RPC_TIMEOUT_IN_MILLIS = 10_000;
+    public static final int DEFAULT_COMMIT_LOG_ROTATION_THRESHOLD_IN_MB = 128;
+    public static final int DEFAULT_THRIFT_PORT = 9160;
+    public static final int DEFAULT_COLUMN_INDEX_SIZE_IN_KB = 64;
+    public static final int DEFAULT_MEMTABLE_THROUGHPUT_IN_MB = 64;
+    public static final double DEFAULT_MEMTABLE_OPERATIONS_IN_MILLIONS = 0.1;
+    public static final int DEFAULT_MEMTABLE_FLUSH_AFTER_MINUTES = 60;
+    public static final int DEFAULT_CONCURRENT_READS = 8;
+    public static final int DEFAULT_CONCURRENT_WRITES = 32;
+    public static final int DEFAULT_GC_GRACE_SECONDS = 864_000;
+    public static final int DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB = 16;
+    public static final int DEFAULT_THRIFT_MAX_CONNECTIONS = 1024;
+    public static final int DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS = 0;
+    public static final int DEFAULT_JMX_PORT = 8080;
+
     private final String clusterName;
-    private final boolean autoBootstrap;
-    private final boolean hintedHandoffEnabled;
     private final int indexInterval;
     private final String authenticator;
     private final String partitioner;
@@ -24,23 +46,14 @@ public final class StorageConf {
     private final Path savedCachesDirectory;
     private final Path commitLogDirectory;
     private final List<Path> dataFileDirectories;
-    private final List<String> seeds;
     private final int rpcTimeoutInMillis;
-    private final int phiConvictThreshold;
     private final int commitLogRotationThresholdInMB;
     private final String listenAddress;
-    private final int storagePort;
     private final String thriftAddress;
     private final int thriftPort;
-    private final boolean thriftFramedTransport;
     private final DiskAccessMode diskAccessMode;
-    private final int rowWarningThresholdInMB;
-    private final int slicedBufferSizeInKB;
-    private final int flushDataBufferSizeInMB;
-    private final int flushIndexBufferSizeInMB;
     private final int columnIndexSizeInKB;
     private final int memtableThroughputInMB;
-    private final int binaryMemtableThroughputInMB;
     private final double memtableOperationsInMillions;
     private final int memtableFlushAfterMinutes;
     private final int concurrentReads;
@@ -49,10 +62,6 @@ public final class StorageConf {
     private final Integer commitLogSyncPeriodInMS;
     private final Double commitLogSyncBatchWindowInMS;
     private final int gcGraceSeconds;
-    private final boolean doConsistencyChecks;
-    private final boolean snapshotBeforeCompaction;
-    private final String jobTrackerHost;
-    private final String jobJarFileLocation;
     private final int thriftMaxMessageLengthInMB;
     private final int thriftMaxConnections;
     private final int thriftIdleTimeoutInSeconds;
@@ -63,8 +72,6 @@ public final class StorageConf {
 
     private StorageConf(Builder b) {
         this.clusterName = Objects.requireNonNull(b.clusterName, "clusterName");
-        this.autoBootstrap = b.autoBootstrap;
-        this.hintedHandoffEnabled = b.hintedHandoffEnabled;
         this.indexInterval = b.indexInterval;
         this.authenticator = Objects.requireNonNull(b.authenticator, "authenticator");
         this.partitioner = Objects.requireNonNull(b.partitioner, "partitioner");
@@ -72,23 +79,14 @@ public final class StorageConf {
         this.savedCachesDirectory = Objects.requireNonNull(b.savedCachesDirectory, "savedCachesDirectory");
         this.commitLogDirectory = Objects.requireNonNull(b.commitLogDirectory, "commitLogDirectory");
         this.dataFileDirectories = List.copyOf(b.dataFileDirectories);
-        this.seeds = List.copyOf(b.seeds);
         this.rpcTimeoutInMillis = b.rpcTimeoutInMillis;
-        this.phiConvictThreshold = b.phiConvictThreshold;
         this.commitLogRotationThresholdInMB = b.commitLogRotationThresholdInMB;
         this.listenAddress = b.listenAddress;
-        this.storagePort = b.storagePort;
         this.thriftAddress = b.thriftAddress;
         this.thriftPort = b.thriftPort;
-        this.thriftFramedTransport = b.thriftFramedTransport;
         this.diskAccessMode = Objects.requireNonNull(b.diskAccessMode, "diskAccessMode");
-        this.rowWarningThresholdInMB = b.rowWarningThresholdInMB;
-        this.slicedBufferSizeInKB = b.slicedBufferSizeInKB;
-        this.flushDataBufferSizeInMB = b.flushDataBufferSizeInMB;
-        this.flushIndexBufferSizeInMB = b.flushIndexBufferSizeInMB;
         this.columnIndexSizeInKB = b.columnIndexSizeInKB;
         this.memtableThroughputInMB = b.memtableThroughputInMB;
-        this.binaryMemtableThroughputInMB = b.binaryMemtableThroughputInMB;
         this.memtableOperationsInMillions = b.memtableOperationsInMillions;
         this.memtableFlushAfterMinutes = b.memtableFlushAfterMinutes;
         this.concurrentReads = b.concurrentReads;
@@ -97,10 +95,6 @@ public final class StorageConf {
         this.commitLogSyncPeriodInMS = b.commitLogSyncPeriodInMS;
         this.commitLogSyncBatchWindowInMS = b.commitLogSyncBatchWindowInMS;
         this.gcGraceSeconds = b.gcGraceSeconds;
-        this.doConsistencyChecks = b.doConsistencyChecks;
-        this.snapshotBeforeCompaction = b.snapshotBeforeCompaction;
-        this.jobTrackerHost = b.jobTrackerHost;
-        this.jobJarFileLocation = b.jobJarFileLocation;
         this.thriftMaxMessageLengthInMB = b.thriftMaxMessageLengthInMB;
         this.thriftMaxConnections = b.thriftMaxConnections;
         this.thriftIdleTimeoutInSeconds = b.thriftIdleTimeoutInSeconds;
@@ -122,16 +116,6 @@ public final class StorageConf {
     /** ClusterName; describe_cluster_name returns it. "Test Cluster" when absent. */
     public String clusterName() {
         return clusterName;
-    }
-
-    /** AutoBootstrap: whether a new non-seed node streams data when it joins a ring. */
-    public boolean autoBootstrap() {
-        return autoBootstrap;
-    }
-
-    /** HintedHandoffEnabled. */
-    public boolean hintedHandoffEnabled() {
-        return hintedHandoffEnabled;
     }
 
     /** IndexInterval: one index entry in this many is sampled into memory; also used by describe_splits. */
@@ -169,19 +153,9 @@ public final class StorageConf {
         return dataFileDirectories;
     }
 
-    /** Seeds, at least one, as written. */
-    public List<String> seeds() {
-        return seeds;
-    }
-
-    /** RpcTimeoutInMillis: how long a request waits for replies before TimedOutException. 10000 when absent. */
+    /** RpcTimeoutInMillis: a call that takes longer answers TimedOutException. 10000 when absent. */
     public int rpcTimeoutInMillis() {
         return rpcTimeoutInMillis;
-    }
-
-    /** PhiConvictThreshold, 5..16 (failure detector sensitivity; ring only). */
-    public int phiConvictThreshold() {
-        return phiConvictThreshold;
     }
 
     /** CommitLogRotationThresholdInMB: commit log segment size. */
@@ -194,11 +168,6 @@ public final class StorageConf {
         return listenAddress;
     }
 
-    /** StoragePort: inter-node port. */
-    public int storagePort() {
-        return storagePort;
-    }
-
     /** ThriftAddress as written, or null for the host's own address (the ListenAddress default). A wildcard such as 0.0.0.0 is allowed. */
     public String thriftAddress() {
         return thriftAddress;
@@ -209,37 +178,12 @@ public final class StorageConf {
         return thriftPort;
     }
 
-    /** ThriftFramedTransport as written. Sibyl serves framed and unframed clients on the same port, so the server does not use it. */
-    public boolean thriftFramedTransport() {
-        return thriftFramedTransport;
-    }
-
     /** DiskAccessMode. */
     public DiskAccessMode diskAccessMode() {
         return diskAccessMode;
     }
 
-    /** RowWarningThresholdInMB: rows larger than this are logged when compacted. */
-    public int rowWarningThresholdInMB() {
-        return rowWarningThresholdInMB;
-    }
-
-    /** SlicedBufferSizeInKB: read buffer for column slices. */
-    public int slicedBufferSizeInKB() {
-        return slicedBufferSizeInKB;
-    }
-
-    /** FlushDataBufferSizeInMB: write buffer for SSTable data files when flushing. */
-    public int flushDataBufferSizeInMB() {
-        return flushDataBufferSizeInMB;
-    }
-
-    /** FlushIndexBufferSizeInMB: write buffer for SSTable index files when flushing. */
-    public int flushIndexBufferSizeInMB() {
-        return flushIndexBufferSizeInMB;
-    }
-
-    /** ColumnIndexSizeInKB: a row gets a column index entry every this many KB. */
+    /** ColumnIndexSizeInKB: a row gets a column index entry every this many KB; in bytes, it fits an int. */
     public int columnIndexSizeInKB() {
         return columnIndexSizeInKB;
     }
@@ -247,11 +191,6 @@ public final class StorageConf {
     /** MemtableThroughputInMB: flush a memtable after this much data. */
     public int memtableThroughputInMB() {
         return memtableThroughputInMB;
-    }
-
-    /** BinaryMemtableThroughputInMB: the same for binary (bulk-load) memtables. */
-    public int binaryMemtableThroughputInMB() {
-        return binaryMemtableThroughputInMB;
     }
 
     /** MemtableOperationsInMillions: flush a memtable after this many million column writes. */
@@ -264,12 +203,12 @@ public final class StorageConf {
         return memtableFlushAfterMinutes;
     }
 
-    /** ConcurrentReads: read threads, at least 2. */
+    /** ConcurrentReads, at least 2; with ConcurrentWrites, the number of threads serving client calls. */
     public int concurrentReads() {
         return concurrentReads;
     }
 
-    /** ConcurrentWrites: write threads, at least 2. */
+    /** ConcurrentWrites, at least 2; with ConcurrentReads, the number of threads serving client calls. */
     public int concurrentWrites() {
         return concurrentWrites;
     }
@@ -292,26 +231,6 @@ public final class StorageConf {
     /** GCGraceSeconds: how long tombstones are kept before compaction may purge them, unless a CF sets its own. */
     public int gcGraceSeconds() {
         return gcGraceSeconds;
-    }
-
-    /** DoConsistencyChecksBoolean: whether reads repair out-of-date replicas. */
-    public boolean doConsistencyChecks() {
-        return doConsistencyChecks;
-    }
-
-    /** SnapshotBeforeCompaction. */
-    public boolean snapshotBeforeCompaction() {
-        return snapshotBeforeCompaction;
-    }
-
-    /** JobTrackerHost as written, or null; read and unused, as in 0.6. */
-    public String jobTrackerHost() {
-        return jobTrackerHost;
-    }
-
-    /** JobJarFileLocation as written, or null; read and unused, as in 0.6. */
-    public String jobJarFileLocation() {
-        return jobJarFileLocation;
     }
 
     /** Sibyl: ThriftMaxMessageLengthInMB, the largest client message accepted; larger ones close the connection. */
@@ -356,49 +275,34 @@ public final class StorageConf {
      * that: {@link StorageConfLoader} is where files are validated.
      */
     public static final class Builder {
-        private String clusterName = "Test Cluster";
-        private boolean autoBootstrap = false;
-        private boolean hintedHandoffEnabled = true;
-        private int indexInterval = 128;
+        private String clusterName = DEFAULT_CLUSTER_NAME;
+        private int indexInterval = DEFAULT_INDEX_INTERVAL;
         private String authenticator = "org.apache.cassandra.auth.AllowAllAuthenticator";
         private String partitioner;
         private String initialToken = null;
         private Path savedCachesDirectory;
         private Path commitLogDirectory;
         private List<Path> dataFileDirectories = List.of();
-        private List<String> seeds = List.of();
-        private int rpcTimeoutInMillis = 10000;
-        private int phiConvictThreshold = 8;
-        private int commitLogRotationThresholdInMB = 128;
+        private int rpcTimeoutInMillis = DEFAULT_RPC_TIMEOUT_IN_MILLIS;
+        private int commitLogRotationThresholdInMB = DEFAULT_COMMIT_LOG_ROTATION_THRESHOLD_IN_MB;
         private String listenAddress = null;
-        private int storagePort = 7000;
         private String thriftAddress = null;
-        private int thriftPort = 9160;
-        private boolean thriftFramedTransport = false;
+        private int thriftPort = DEFAULT_THRIFT_PORT;
         private DiskAccessMode diskAccessMode;
-        private int rowWarningThresholdInMB = 512;
-        private int slicedBufferSizeInKB = 64;
-        private int flushDataBufferSizeInMB = 32;
-        private int flushIndexBufferSizeInMB = 8;
-        private int columnIndexSizeInKB = 64;
-        private int memtableThroughputInMB = 64;
-        private int binaryMemtableThroughputInMB = 256;
-        private double memtableOperationsInMillions = 0.1;
-        private int memtableFlushAfterMinutes = 60;
-        private int concurrentReads = 8;
-        private int concurrentWrites = 32;
+        private int columnIndexSizeInKB = DEFAULT_COLUMN_INDEX_SIZE_IN_KB;
+        private int memtableThroughputInMB = DEFAULT_MEMTABLE_THROUGHPUT_IN_MB;
+        private double memtableOperationsInMillions = DEFAULT_MEMTABLE_OPERATIONS_IN_MILLIONS;
+        private int memtableFlushAfterMinutes = DEFAULT_MEMTABLE_FLUSH_AFTER_MINUTES;
+        private int concurrentReads = DEFAULT_CONCURRENT_READS;
+        private int concurrentWrites = DEFAULT_CONCURRENT_WRITES;
         private CommitLogSync commitLogSync;
         private Integer commitLogSyncPeriodInMS = null;
         private Double commitLogSyncBatchWindowInMS = null;
-        private int gcGraceSeconds = 864000;
-        private boolean doConsistencyChecks = true;
-        private boolean snapshotBeforeCompaction = false;
-        private String jobTrackerHost = null;
-        private String jobJarFileLocation = null;
-        private int thriftMaxMessageLengthInMB = 16;
-        private int thriftMaxConnections = 1024;
-        private int thriftIdleTimeoutInSeconds = 0;
-        private int jmxPort = 8080;
+        private int gcGraceSeconds = DEFAULT_GC_GRACE_SECONDS;
+        private int thriftMaxMessageLengthInMB = DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB;
+        private int thriftMaxConnections = DEFAULT_THRIFT_MAX_CONNECTIONS;
+        private int thriftIdleTimeoutInSeconds = DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS;
+        private int jmxPort = DEFAULT_JMX_PORT;
         private List<KeyspaceConf> keyspaces = List.of();
         private Path configFile;
         private Path installDirectory;
@@ -408,16 +312,6 @@ public final class StorageConf {
 
         public Builder clusterName(String value) {
             this.clusterName = value;
-            return this;
-        }
-
-        public Builder autoBootstrap(boolean value) {
-            this.autoBootstrap = value;
-            return this;
-        }
-
-        public Builder hintedHandoffEnabled(boolean value) {
-            this.hintedHandoffEnabled = value;
             return this;
         }
 
@@ -456,18 +350,8 @@ public final class StorageConf {
             return this;
         }
 
-        public Builder seeds(List<String> value) {
-            this.seeds = value;
-            return this;
-        }
-
         public Builder rpcTimeoutInMillis(int value) {
             this.rpcTimeoutInMillis = value;
-            return this;
-        }
-
-        public Builder phiConvictThreshold(int value) {
-            this.phiConvictThreshold = value;
             return this;
         }
 
@@ -481,11 +365,6 @@ public final class StorageConf {
             return this;
         }
 
-        public Builder storagePort(int value) {
-            this.storagePort = value;
-            return this;
-        }
-
         public Builder thriftAddress(String value) {
             this.thriftAddress = value;
             return this;
@@ -496,33 +375,8 @@ public final class StorageConf {
             return this;
         }
 
-        public Builder thriftFramedTransport(boolean value) {
-            this.thriftFramedTransport = value;
-            return this;
-        }
-
         public Builder diskAccessMode(DiskAccessMode value) {
             this.diskAccessMode = value;
-            return this;
-        }
-
-        public Builder rowWarningThresholdInMB(int value) {
-            this.rowWarningThresholdInMB = value;
-            return this;
-        }
-
-        public Builder slicedBufferSizeInKB(int value) {
-            this.slicedBufferSizeInKB = value;
-            return this;
-        }
-
-        public Builder flushDataBufferSizeInMB(int value) {
-            this.flushDataBufferSizeInMB = value;
-            return this;
-        }
-
-        public Builder flushIndexBufferSizeInMB(int value) {
-            this.flushIndexBufferSizeInMB = value;
             return this;
         }
 
@@ -533,11 +387,6 @@ public final class StorageConf {
 
         public Builder memtableThroughputInMB(int value) {
             this.memtableThroughputInMB = value;
-            return this;
-        }
-
-        public Builder binaryMemtableThroughputInMB(int value) {
-            this.binaryMemtableThroughputInMB = value;
             return this;
         }
 
@@ -578,26 +427,6 @@ public final class StorageConf {
 
         public Builder gcGraceSeconds(int value) {
             this.gcGraceSeconds = value;
-            return this;
-        }
-
-        public Builder doConsistencyChecks(boolean value) {
-            this.doConsistencyChecks = value;
-            return this;
-        }
-
-        public Builder snapshotBeforeCompaction(boolean value) {
-            this.snapshotBeforeCompaction = value;
-            return this;
-        }
-
-        public Builder jobTrackerHost(String value) {
-            this.jobTrackerHost = value;
-            return this;
-        }
-
-        public Builder jobJarFileLocation(String value) {
-            this.jobJarFileLocation = value;
             return this;
         }
 

@@ -1,5 +1,22 @@
 package sibyl.config;
 
+import static sibyl.config.StorageConf.DEFAULT_CLUSTER_NAME;
+import static sibyl.config.StorageConf.DEFAULT_COLUMN_INDEX_SIZE_IN_KB;
+import static sibyl.config.StorageConf.DEFAULT_COMMIT_LOG_ROTATION_THRESHOLD_IN_MB;
+import static sibyl.config.StorageConf.DEFAULT_CONCURRENT_READS;
+import static sibyl.config.StorageConf.DEFAULT_CONCURRENT_WRITES;
+import static sibyl.config.StorageConf.DEFAULT_GC_GRACE_SECONDS;
+import static sibyl.config.StorageConf.DEFAULT_INDEX_INTERVAL;
+import static sibyl.config.StorageConf.DEFAULT_JMX_PORT;
+import static sibyl.config.StorageConf.DEFAULT_MEMTABLE_FLUSH_AFTER_MINUTES;
+import static sibyl.config.StorageConf.DEFAULT_MEMTABLE_OPERATIONS_IN_MILLIONS;
+import static sibyl.config.StorageConf.DEFAULT_MEMTABLE_THROUGHPUT_IN_MB;
+import static sibyl.config.StorageConf.DEFAULT_RPC_TIMEOUT_IN_MILLIS;
+import static sibyl.config.StorageConf.DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS;
+import static sibyl.config.StorageConf.DEFAULT_THRIFT_MAX_CONNECTIONS;
+import static sibyl.config.StorageConf.DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB;
+import static sibyl.config.StorageConf.DEFAULT_THRIFT_PORT;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -7,6 +24,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,6 +47,12 @@ import org.xml.sax.SAXParseException;
  * anything Sibyl cannot run with is refused with a {@link ConfigurationException} naming the file,
  * the element and the problem.
  *
+ * <p>Each value is read with the parser 0.6 used for it ({@link ConfigValue}), so text 0.6 took
+ * loads here. Beyond 0.6's own checks, a setting Sibyl uses is refused where the node could not
+ * run with it (a timeout, segment size, memtable limit or sync period of 0 or less, a negative
+ * grace period); settings Sibyl has no use for are checked as 0.6 checked them and not kept
+ * ({@link UnusedSettings}).
+ *
  * <p>Where 0.6 silently used a surprising code default (no ClusterName, a 2 second
  * RpcTimeoutInMillis), the value 0.6 shipped in its sample file is used instead and the log says
  * so. Relative directories are resolved against the install directory.
@@ -36,26 +60,24 @@ import org.xml.sax.SAXParseException;
 public final class StorageConfLoader {
     private static final Logger log = LoggerFactory.getLogger(StorageConfLoader.class);
 
-    static final String SHIPPED_CLUSTER_NAME = "Test Cluster";
-    static final int SHIPPED_RPC_TIMEOUT_IN_MILLIS = 10_000;
     static final String DEFAULT_SAVED_CACHES_DIRECTORY = "var/saved_caches";
     static final int MAX_PORT = 65_535;
     /** Keeps the limit in bytes within an int. */
     static final int MAX_MESSAGE_LENGTH_IN_MB = 2047;
+    /** Keeps the column index size in bytes within an int. */
+    static final int MAX_COLUMN_INDEX_SIZE_IN_KB = Integer.MAX_VALUE >> 10;
     private static final int ANY = Integer.MAX_VALUE;
 
-    private static final Set<String> GLOBAL_ELEMENTS = Set.of(
-            "ClusterName", "AutoBootstrap", "HintedHandoffEnabled", "IndexInterval", "Keyspaces",
-            "Authenticator", "Partitioner", "InitialToken", "SavedCachesDirectory", "CommitLogDirectory",
-            "DataFileDirectories", "Seeds", "RpcTimeoutInMillis", "PhiConvictThreshold",
-            "CommitLogRotationThresholdInMB", "ListenAddress", "StoragePort", "ThriftAddress", "ThriftPort",
-            "ThriftFramedTransport", "DiskAccessMode", "RowWarningThresholdInMB", "SlicedBufferSizeInKB",
-            "FlushDataBufferSizeInMB", "FlushIndexBufferSizeInMB", "ColumnIndexSizeInKB",
-            "MemtableThroughputInMB", "BinaryMemtableThroughputInMB", "MemtableOperationsInMillions",
+    /** The global elements Sibyl uses; with {@link UnusedSettings#ELEMENTS}, all it knows. */
+    private static final Set<String> USED_ELEMENTS = Set.of(
+            "ClusterName", "IndexInterval", "Keyspaces", "Authenticator", "Partitioner", "InitialToken",
+            "SavedCachesDirectory", "CommitLogDirectory", "DataFileDirectories", "RpcTimeoutInMillis",
+            "CommitLogRotationThresholdInMB", "ListenAddress", "ThriftAddress", "ThriftPort", "DiskAccessMode",
+            "ColumnIndexSizeInKB", "MemtableThroughputInMB", "MemtableOperationsInMillions",
             "MemtableFlushAfterMinutes", "ConcurrentReads", "ConcurrentWrites", "CommitLogSync",
             "CommitLogSyncPeriodInMS", "CommitLogSyncBatchWindowInMS", "GCGraceSeconds",
-            "DoConsistencyChecksBoolean", "SnapshotBeforeCompaction", "JobTrackerHost", "JobJarFileLocation",
             "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds", "JmxPort");
+    private static final Set<String> GLOBAL_ELEMENTS = union(USED_ELEMENTS, UnusedSettings.ELEMENTS);
 
     private StorageConfLoader() {
     }
@@ -91,6 +113,7 @@ public final class StorageConfLoader {
         readNetwork(storage, conf);
         readTuning(storage, conf);
         readCommitLogSync(storage, conf);
+        UnusedSettings.check(storage);
         conf.keyspaces(new KeyspacesReader().read(storage));
         StorageConf loaded = conf.build();
         log.info("Loaded {}: cluster '{}', {} keyspace(s), {}, commit log sync {}", file, loaded.clusterName(),
@@ -172,8 +195,8 @@ public final class StorageConfLoader {
             conf.clusterName(clusterName.get().text());
         } else {
             log.info("{}: no ClusterName; using the shipped value '{}' (0.6 would have used none)",
-                    storage.file(), SHIPPED_CLUSTER_NAME);
-            conf.clusterName(SHIPPED_CLUSTER_NAME);
+                    storage.file(), DEFAULT_CLUSTER_NAME);
+            conf.clusterName(DEFAULT_CLUSTER_NAME);
         }
         ConfigValue partitioner = storage.requiredValue("Partitioner");
         conf.partitioner(ClassNames.partitioner(partitioner.text()).orElseThrow(() -> partitioner.error(
@@ -186,13 +209,7 @@ public final class StorageConfLoader {
                     "unknown authenticator '" + name + "'; Sibyl supports "
                             + ClassNames.shortNames(ClassNames.AUTHENTICATORS))));
         }
-        conf.initialToken(text(storage, "InitialToken"));
-        conf.jobTrackerHost(text(storage, "JobTrackerHost"));
-        conf.jobJarFileLocation(text(storage, "JobJarFileLocation"));
-        conf.autoBootstrap(bool(storage, "AutoBootstrap", false));
-        conf.hintedHandoffEnabled(bool(storage, "HintedHandoffEnabled", true));
-        conf.doConsistencyChecks(bool(storage, "DoConsistencyChecksBoolean", true));
-        conf.snapshotBeforeCompaction(bool(storage, "SnapshotBeforeCompaction", false));
+        conf.initialToken(storage.text("InitialToken"));
     }
 
     private static void readDirectories(ConfigNode storage, Path install, StorageConf.Builder conf)
@@ -210,7 +227,7 @@ public final class StorageConfLoader {
         conf.commitLogDirectory(commitLogDirectory);
 
         List<Path> dataDirectories = new ArrayList<>();
-        for (ConfigValue value : listValues(storage, "DataFileDirectories", "DataFileDirectory")) {
+        for (ConfigValue value : storage.listValues("DataFileDirectories", "DataFileDirectory")) {
             Path dataDirectory = value.asDirectory(install);
             if (dataDirectory.equals(commitLogDirectory)) {
                 throw commitLog.error("the commit log directory must differ from every data directory, but "
@@ -222,24 +239,20 @@ public final class StorageConfLoader {
     }
 
     private static void readNetwork(ConfigNode storage, StorageConf.Builder conf) throws ConfigurationException {
-        conf.seeds(listValues(storage, "Seeds", "Seed").stream().map(ConfigValue::text).toList());
         Optional<ConfigValue> listenAddress = storage.value("ListenAddress");
         if (listenAddress.isPresent() && isWildcard(listenAddress.get().text())) {
             throw listenAddress.get().error("'" + listenAddress.get().text() + "' is a wildcard address; other "
                     + "nodes need one they can reach, so give this host's address or leave ListenAddress empty");
         }
         conf.listenAddress(listenAddress.map(ConfigValue::text).orElse(null));
-        conf.thriftAddress(text(storage, "ThriftAddress"));
-        conf.storagePort(integer(storage, "StoragePort", 7000, 0, MAX_PORT));
-        conf.thriftPort(integer(storage, "ThriftPort", 9160, 0, MAX_PORT));
-        conf.thriftFramedTransport(bool(storage, "ThriftFramedTransport", false));
+        conf.thriftAddress(storage.text("ThriftAddress"));
+        conf.thriftPort(storage.integer("ThriftPort", DEFAULT_THRIFT_PORT, 0, MAX_PORT));
         conf.rpcTimeoutInMillis(rpcTimeout(storage));
-        conf.phiConvictThreshold(integer(storage, "PhiConvictThreshold", 8, 5, 16));
-        conf.thriftMaxMessageLengthInMB(integer(storage, "ThriftMaxMessageLengthInMB", 16, 1,
+        conf.thriftMaxMessageLengthInMB(storage.integer("ThriftMaxMessageLengthInMB", DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB, 1,
                 MAX_MESSAGE_LENGTH_IN_MB));
-        conf.thriftMaxConnections(integer(storage, "ThriftMaxConnections", 1024, 1, ANY));
-        conf.thriftIdleTimeoutInSeconds(integer(storage, "ThriftIdleTimeoutInSeconds", 0, 0, ANY));
-        conf.jmxPort(integer(storage, "JmxPort", 8080, 0, MAX_PORT));
+        conf.thriftMaxConnections(storage.integer("ThriftMaxConnections", DEFAULT_THRIFT_MAX_CONNECTIONS, 1, ANY));
+        conf.thriftIdleTimeoutInSeconds(storage.integer("ThriftIdleTimeoutInSeconds", DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS, 0, ANY));
+        conf.jmxPort(storage.integer("JmxPort", DEFAULT_JMX_PORT, 0, MAX_PORT));
     }
 
     private static int rpcTimeout(ConfigNode storage) throws ConfigurationException {
@@ -248,8 +261,8 @@ public final class StorageConfLoader {
             return value.get().asInt(1, ANY);
         }
         log.info("{}: no RpcTimeoutInMillis; using the shipped value {} (0.6's code default was 2000)",
-                storage.file(), SHIPPED_RPC_TIMEOUT_IN_MILLIS);
-        return SHIPPED_RPC_TIMEOUT_IN_MILLIS;
+                storage.file(), DEFAULT_RPC_TIMEOUT_IN_MILLIS);
+        return DEFAULT_RPC_TIMEOUT_IN_MILLIS;
     }
 
     private static void readTuning(ConfigNode storage, StorageConf.Builder conf) throws ConfigurationException {
@@ -261,21 +274,16 @@ public final class StorageConfLoader {
         conf.diskAccessMode(DiskAccessMode.fromConfigName(diskAccess.get().text()).orElseThrow(() ->
                 diskAccess.get().error("unknown disk access mode '" + diskAccess.get().text()
                         + "'; expected auto, mmap, mmap_index_only or standard")));
-        conf.indexInterval(integer(storage, "IndexInterval", 128, 1, ANY));
-        conf.commitLogRotationThresholdInMB(integer(storage, "CommitLogRotationThresholdInMB", 128, 1, ANY));
-        conf.rowWarningThresholdInMB(integer(storage, "RowWarningThresholdInMB", 512, 1, ANY));
-        conf.slicedBufferSizeInKB(integer(storage, "SlicedBufferSizeInKB", 64, 1, ANY));
-        conf.flushDataBufferSizeInMB(integer(storage, "FlushDataBufferSizeInMB", 32, 1, ANY));
-        conf.flushIndexBufferSizeInMB(integer(storage, "FlushIndexBufferSizeInMB", 8, 1, ANY));
-        conf.columnIndexSizeInKB(integer(storage, "ColumnIndexSizeInKB", 64, 1, ANY));
-        conf.memtableThroughputInMB(integer(storage, "MemtableThroughputInMB", 64, 1, ANY));
-        conf.binaryMemtableThroughputInMB(integer(storage, "BinaryMemtableThroughputInMB", 256, 1, ANY));
+        conf.indexInterval(storage.integer("IndexInterval", DEFAULT_INDEX_INTERVAL, 1, ANY));
+        conf.commitLogRotationThresholdInMB(storage.integer("CommitLogRotationThresholdInMB", DEFAULT_COMMIT_LOG_ROTATION_THRESHOLD_IN_MB, 1, ANY));
+        conf.columnIndexSizeInKB(storage.integer("ColumnIndexSizeInKB", DEFAULT_COLUMN_INDEX_SIZE_IN_KB, 1, MAX_COLUMN_INDEX_SIZE_IN_KB));
+        conf.memtableThroughputInMB(storage.integer("MemtableThroughputInMB", DEFAULT_MEMTABLE_THROUGHPUT_IN_MB, 1, ANY));
         Optional<ConfigValue> operations = storage.value("MemtableOperationsInMillions");
-        conf.memtableOperationsInMillions(operations.isPresent() ? operations.get().asPositiveDouble() : 0.1);
-        conf.memtableFlushAfterMinutes(integer(storage, "MemtableFlushAfterMinutes", 60, 1, ANY));
-        conf.concurrentReads(integer(storage, "ConcurrentReads", 8, 2, ANY));
-        conf.concurrentWrites(integer(storage, "ConcurrentWrites", 32, 2, ANY));
-        conf.gcGraceSeconds(integer(storage, "GCGraceSeconds", 864_000, 0, ANY));
+        conf.memtableOperationsInMillions(operations.isPresent() ? operations.get().asPositiveDecimal() : DEFAULT_MEMTABLE_OPERATIONS_IN_MILLIONS);
+        conf.memtableFlushAfterMinutes(storage.integer("MemtableFlushAfterMinutes", DEFAULT_MEMTABLE_FLUSH_AFTER_MINUTES, 1, ANY));
+        conf.concurrentReads(storage.integer("ConcurrentReads", DEFAULT_CONCURRENT_READS, 2, ANY));
+        conf.concurrentWrites(storage.integer("ConcurrentWrites", DEFAULT_CONCURRENT_WRITES, 2, ANY));
+        conf.gcGraceSeconds(storage.integer("GCGraceSeconds", DEFAULT_GC_GRACE_SECONDS, 0, ANY));
     }
 
     private static void readCommitLogSync(ConfigNode storage, StorageConf.Builder conf)
@@ -298,7 +306,7 @@ public final class StorageConfLoader {
             }
             ConfigValue batchWindow = window.orElseThrow(() -> storage.error("CommitLogSyncBatchWindowInMS",
                     "required element is missing (CommitLogSync is batch)"));
-            double windowInMS = batchWindow.asDouble();
+            double windowInMS = batchWindow.asDecimal();
             if (windowInMS < 0) {
                 throw batchWindow.error("cannot be negative, found " + batchWindow.text());
             }
@@ -306,22 +314,10 @@ public final class StorageConfLoader {
         }
     }
 
-    /** The non-empty items of a list element such as Seeds/Seed; at least one is required. */
-    private static List<ConfigValue> listValues(ConfigNode storage, String container, String item)
-            throws ConfigurationException {
-        List<ConfigValue> values = new ArrayList<>();
-        Optional<ConfigNode> list = storage.child(container);
-        if (list.isPresent()) {
-            list.get().warnUnknown(Set.of(item), Set.of());
-            for (ConfigNode node : list.get().children(item)) {
-                node.warnUnknown(Set.of(), Set.of());
-                node.text().ifPresent(values::add);
-            }
-        }
-        if (values.isEmpty()) {
-            throw storage.error(container + "/" + item, "required element is missing; at least one is needed");
-        }
-        return values;
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
     }
 
     /**
@@ -341,20 +337,5 @@ public final class StorageConfLoader {
             }
         }
         return false;
-    }
-
-    private static String text(ConfigNode storage, String tag) {
-        return storage.value(tag).map(ConfigValue::text).orElse(null);
-    }
-
-    private static boolean bool(ConfigNode storage, String tag, boolean absent) throws ConfigurationException {
-        Optional<ConfigValue> value = storage.value(tag);
-        return value.isPresent() ? value.get().asBoolean() : absent;
-    }
-
-    private static int integer(ConfigNode storage, String tag, int absent, int min, int max)
-            throws ConfigurationException {
-        Optional<ConfigValue> value = storage.value(tag);
-        return value.isPresent() ? value.get().asInt(min, max) : absent;
     }
 }

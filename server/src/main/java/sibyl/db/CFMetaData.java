@@ -1,21 +1,28 @@
 package sibyl.db;
 
 import java.util.Objects;
+import java.util.OptionalInt;
 import sibyl.db.marshal.AbstractType;
 
 /**
- * What the db layer needs to know about one column family.
+ * One column family: its schema, and the settings storage-conf.xml gives it, which travel with
+ * it to whatever stores it. Immutable.
  *
- * @param comparator    orders column names (super column names in a super CF)
- * @param subcomparator orders subcolumn names; null for a standard CF
- * @param comment       the configured comment, or null
+ * @param comparator     orders column names (super column names in a super CF)
+ * @param subcomparator  orders subcolumn names; null for a standard CF
+ * @param comment        the configured comment, or null
+ * @param caches         KeysCached, RowsCached, their save periods and PreloadRowCache
+ * @param gcGraceSeconds this column family's own GCGraceSeconds (0.7's per column family
+ *                       attribute); empty to use the node's
  */
 public record CFMetaData(String keyspace, String name, boolean isSuper, AbstractType comparator,
-                         AbstractType subcomparator, String comment) {
+                         AbstractType subcomparator, String comment, CacheConfig caches, OptionalInt gcGraceSeconds) {
     public CFMetaData {
         Objects.requireNonNull(keyspace, "keyspace");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(comparator, "comparator");
+        Objects.requireNonNull(caches, "caches");
+        Objects.requireNonNull(gcGraceSeconds, "gcGraceSeconds");
         if (isSuper && subcomparator == null) {
             throw new IllegalArgumentException("super column family " + keyspace + "." + name + " needs a subcomparator");
         }
@@ -25,12 +32,27 @@ public record CFMetaData(String keyspace, String name, boolean isSuper, Abstract
         }
     }
 
+    /** A column family without caches, whose tombstones age by the node's GCGraceSeconds. */
+    public CFMetaData(String keyspace, String name, boolean isSuper, AbstractType comparator,
+                      AbstractType subcomparator, String comment) {
+        this(keyspace, name, isSuper, comparator, subcomparator, comment, CacheConfig.NONE, OptionalInt.empty());
+    }
+
     public static CFMetaData standard(String keyspace, String name, AbstractType comparator) {
         return new CFMetaData(keyspace, name, false, comparator, null, null);
     }
 
     public static CFMetaData ofSuper(String keyspace, String name, AbstractType comparator, AbstractType subcomparator) {
         return new CFMetaData(keyspace, name, true, comparator, subcomparator, null);
+    }
+
+    public CFMetaData withCaches(CacheConfig caches) {
+        return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds);
+    }
+
+    public CFMetaData withGcGraceSeconds(int seconds) {
+        if (seconds < 0) throw new IllegalArgumentException("GCGraceSeconds must not be negative: " + seconds);
+        return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, OptionalInt.of(seconds));
     }
 
     /** {@code Standard} or {@code Super}, as describe_keyspace says. */

@@ -9,7 +9,7 @@ package sibyl.db;
  * was called is before that position, and {@link #flushed} may then forget it for that column
  * family.
  */
-public interface WriteLog {
+public interface WriteLog extends AutoCloseable {
     /**
      * Records a mutation. Returns once it is as durable as the log promises (at once for a
      * periodically synced log, after the covering fsync for a batch-synced one).
@@ -28,6 +28,16 @@ public interface WriteLog {
      * family any more.
      */
     void flushed(String keyspace, String columnFamily, LogPosition upTo);
+
+    /** Whether {@link #append} returns only once its entry is synced to disk (a batch-synced log). */
+    default boolean syncsBeforeAcknowledging() {
+        return false;
+    }
+
+    /** Syncs what was appended and releases the log; appends fail afterwards. */
+    @Override
+    default void close() {
+    }
 
     /** A log that records nothing, for a node (or a test) that keeps data in memory only. */
     WriteLog NONE = new WriteLog() {

@@ -10,6 +10,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import sibyl.db.CFMetaData;
+import sibyl.db.CacheCapacity;
+import sibyl.db.CacheConfig;
 import sibyl.db.Cell;
 import sibyl.db.Change;
 import sibyl.db.ColumnFamily;

@@ -147,7 +147,7 @@ final class Compactor implements AutoCloseable {
         Optional<SSTableReader> reader = Optional.empty();
         try {
             result = Compaction.compact(inputs, output, partitioner, settings.columnIndexSize(),
-                    settings.indexInterval(), settings.gcBefore(), all);
+                    settings.indexInterval(), settings.gcBefore(store.metadata()), all);
             if (result.output().isPresent()) {
                 reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
                         settings.indexInterval(), store.keyCache(), settings.fileAccess()));

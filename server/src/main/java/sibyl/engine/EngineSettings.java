@@ -5,18 +5,23 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import sibyl.config.DiskAccessMode;
+import sibyl.config.StorageConf;
+import sibyl.db.CFMetaData;
 import sibyl.io.FileAccess;
 import sibyl.io.SizeTieredBuckets;
 
 /**
- * What the durable engine (flush, SSTables, compaction) is configured with; built once from the
- * storage options and passed down. Immutable.
+ * What the durable engine (flush, SSTables, compaction, caches) is configured with, complete:
+ * built once by {@link #from} from the loaded configuration and passed down. What the
+ * configuration gives per column family travels with its {@link CFMetaData} instead. Immutable.
  *
  * @param dataDirectories   DataFileDirectories: where each keyspace's SSTables go
  * @param indexInterval     IndexInterval: one index key in this many is kept in memory
  * @param columnIndexSize   ColumnIndexSizeInKB × 1024: a row's column index entry per this many bytes
  * @param memtableLimits    when a memtable is flushed
- * @param gcGraceSeconds    GCGraceSeconds: how long major compactions keep tombstones
+ * @param gcGraceSeconds    GCGraceSeconds: how long major compactions keep tombstones, unless a
+ *                          column family has its own
  * @param buckets           size-tiered compaction's grouping
  * @param maxPendingFlushes memtables switched out but not yet written, over the node; a writer
  *                          whose switch would pass it waits for a flush to finish
@@ -25,15 +30,21 @@ import sibyl.io.SizeTieredBuckets;
  *                          is tried again; doubled after each further failure in a row, up to
  *                          {@link #MAX_COMPACTION_RETRY_DOUBLINGS} times
  * @param clock             the time tombstones are judged by (injectable so tests need not sleep)
- * @param caches            each column family's key and row caches, and where they are saved
+ * @param savedCachesDirectory SavedCachesDirectory: where the caches' keys are saved; null for
+ *                          nowhere (they are then neither saved nor loaded)
  * @param fileAccess        how SSTable files are read (DiskAccessMode)
  */
 public record EngineSettings(List<Path> dataDirectories, int indexInterval, int columnIndexSize,
                              MemtableLimits memtableLimits, int gcGraceSeconds, SizeTieredBuckets buckets,
                              int maxPendingFlushes, Duration flushRetryDelay, Duration compactionRetryDelay,
-                             Clock clock, CacheSettings caches, FileAccess fileAccess) {
+                             Clock clock, Path savedCachesDirectory, FileAccess fileAccess) {
     /** A compaction that keeps failing is tried again at most every 2^5 × compactionRetryDelay. */
     public static final int MAX_COMPACTION_RETRY_DOUBLINGS = 5;
+    /** Memtables switched out and not yet written, over the node, before writers wait. */
+    private static final int MAX_PENDING_FLUSHES = 4;
+    private static final Duration FLUSH_RETRY_DELAY = Duration.ofSeconds(10);
+    /** Then 20, 40, ... up to 320 s while compactions keep failing (a full data disk). */
+    private static final Duration COMPACTION_RETRY_DELAY = Duration.ofSeconds(10);
 
     public EngineSettings {
         dataDirectories = List.copyOf(dataDirectories);
@@ -47,31 +58,55 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
             throw new IllegalArgumentException("compactionRetryDelay must be positive: " + compactionRetryDelay);
         }
         Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(caches, "caches");
         if (indexInterval <= 0) throw new IllegalArgumentException("IndexInterval must be positive: " + indexInterval);
         if (columnIndexSize <= 0) throw new IllegalArgumentException("column index size must be positive: " + columnIndexSize);
         if (gcGraceSeconds < 0) throw new IllegalArgumentException("GCGraceSeconds must not be negative: " + gcGraceSeconds);
         if (maxPendingFlushes <= 0) throw new IllegalArgumentException("maxPendingFlushes must be positive: " + maxPendingFlushes);
     }
 
-    /** Seconds since the epoch before which a tombstone's local deletion time lets it be purged. */
-    public int gcBefore() {
-        return (int) Math.min(Integer.MAX_VALUE, clock.instant().getEpochSecond() - gcGraceSeconds);
+    /** The engine's settings as the loaded configuration gives them; tombstones age by the system clock. */
+    public static EngineSettings from(StorageConf conf) {
+        MemtableLimits memtables = new MemtableLimits((long) conf.memtableThroughputInMB() << 20,
+                // A value under half an operation means after every write, as 0.6 read it.
+                Math.max(1, Math.round(conf.memtableOperationsInMillions() * 1_000_000)),
+                Duration.ofMinutes(conf.memtableFlushAfterMinutes()));
+        return new EngineSettings(conf.dataFileDirectories(), conf.indexInterval(), conf.columnIndexSizeInKB() << 10,
+                memtables, conf.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES,
+                FLUSH_RETRY_DELAY, COMPACTION_RETRY_DELAY, Clock.systemUTC(), conf.savedCachesDirectory(),
+                fileAccess(conf.diskAccessMode()));
+    }
+
+    /** DiskAccessMode as the engine reads SSTables: auto is mmap on a 64-bit JVM, as in 0.6. */
+    private static FileAccess fileAccess(DiskAccessMode mode) {
+        return switch (mode.resolvedForThisJvm()) {
+            case MMAP -> FileAccess.MMAP;
+            case MMAP_INDEX_ONLY -> FileAccess.MMAP_INDEX_ONLY;
+            case STANDARD, AUTO -> FileAccess.STANDARD;
+        };
+    }
+
+    /**
+     * Seconds since the epoch before which a tombstone of {@code columnFamily} may be purged: its
+     * local deletion time is older than the column family's GCGraceSeconds, else the node's.
+     */
+    public int gcBefore(CFMetaData columnFamily) {
+        int grace = columnFamily.gcGraceSeconds().orElse(gcGraceSeconds);
+        return (int) Math.min(Integer.MAX_VALUE, clock.instant().getEpochSecond() - grace);
     }
 
     public EngineSettings withClock(Clock clock) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess);
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, savedCachesDirectory, fileAccess);
     }
 
     public EngineSettings withFlushRetryDelay(Duration delay) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, delay, compactionRetryDelay, clock, caches, fileAccess);
+                buckets, maxPendingFlushes, delay, compactionRetryDelay, clock, savedCachesDirectory, fileAccess);
     }
 
     public EngineSettings withCompactionRetryDelay(Duration delay) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, delay, clock, caches, fileAccess);
+                buckets, maxPendingFlushes, flushRetryDelay, delay, clock, savedCachesDirectory, fileAccess);
     }
 
     /** The longest a failing compaction waits between attempts. */
@@ -81,11 +116,11 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
 
     public EngineSettings withFileAccess(FileAccess fileAccess) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess);
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, savedCachesDirectory, fileAccess);
     }
 
-    public EngineSettings withCaches(CacheSettings caches) {
+    public EngineSettings withSavedCachesDirectory(Path directory) {
         return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, caches, fileAccess);
+                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, directory, fileAccess);
     }
 }

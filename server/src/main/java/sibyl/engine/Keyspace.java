@@ -41,22 +41,23 @@ public final class Keyspace {
     private final ReentrantLock[] rowLocks = new ReentrantLock[LOCK_STRIPES];
     private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
     private final WriteLog log;
-    private final StorageEngine engine; // null when memory-only
+    private final Persistence persistence;
     private volatile String refusal; // why writes are refused (after drain); null while they are accepted
 
     /** @param log where each write is recorded before it is applied; {@link WriteLog#NONE} for memory only */
     public Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log) {
-        this(metadata, partitioner, log, null);
+        this(metadata, partitioner, log, Persistence.NONE);
     }
 
     /**
-     * @param engine flushes this keyspace's memtables once full; null to keep everything in memory
+     * @param persistence flushes this keyspace's memtables once full; {@link Persistence#NONE} to keep
+     *                    everything in memory
      */
-    public Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log, StorageEngine engine) {
+    Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log, Persistence persistence) {
         this.metadata = metadata;
         this.partitioner = partitioner;
         this.log = log;
-        this.engine = engine;
+        this.persistence = persistence;
         for (CFMetaData cf : metadata.columnFamilies()) stores.put(cf.name(), new ColumnFamilyStore(cf, partitioner));
         for (int i = 0; i < LOCK_STRIPES; i++) rowLocks[i] = new ReentrantLock();
     }
@@ -147,9 +148,7 @@ public final class Keyspace {
             switchLock.readLock().unlock();
         }
         // Outside the switch lock: a switch takes it in write mode.
-        if (engine != null) {
-            for (ColumnFamilyStore store : targets) engine.afterWrite(this, store);
-        }
+        for (ColumnFamilyStore store : targets) persistence.afterWrite(this, store);
     }
 
     /**

@@ -1,7 +1,6 @@
 package sibyl.engine;
 
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,8 +17,8 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.commitlog.CommitLog;
+import sibyl.commitlog.CommitLogSettings;
 import sibyl.commitlog.ReplaySummary;
-import sibyl.commitlog.StorageOptions;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.InvalidQueryException;
@@ -35,8 +34,6 @@ import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Range;
 import sibyl.dht.Token;
-import sibyl.io.FileAccess;
-import sibyl.io.SizeTieredBuckets;
 import sibyl.service.StorageService;
 
 /**
@@ -45,11 +42,6 @@ import sibyl.service.StorageService;
  */
 public final class LocalStorageService implements StorageService, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LocalStorageService.class);
-    /** Memtables switched out and not yet written, over the node, before writers wait. */
-    private static final int MAX_PENDING_FLUSHES = 4;
-    private static final Duration FLUSH_RETRY_DELAY = Duration.ofSeconds(10);
-    /** Then 20, 40, ... up to 320 s while compactions keep failing (a full data disk). */
-    private static final Duration COMPACTION_RETRY_DELAY = Duration.ofSeconds(10);
     /**
      * How long forceFlush and drain wait by default: a 64 MB memtable flushes in seconds, so
      * minutes mean flushes are failing (and being retried), which the caller should hear of.
@@ -59,8 +51,8 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
     private final Partitioner partitioner;
     private final int indexInterval;
     private final Map<String, Keyspace> keyspaces = new LinkedHashMap<>();
-    private final CommitLog commitLog; // null when memory-only
-    private final StorageEngine engine; // null when memory-only
+    private final WriteLog writeLog;
+    private final Persistence persistence;
     private volatile ReplaySummary lastReplay; // set once by open, before the service is handed out
     private volatile Duration startUp = Duration.ZERO;
     private volatile int sstablesAtStartUp;
@@ -72,46 +64,23 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
      * @param indexInterval how many keys one index sample stands for (IndexInterval, default 128)
      */
     public LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval) {
-        this(partitioner, keyspaces, indexInterval, null, null);
+        this(partitioner, keyspaces, indexInterval, WriteLog.NONE, Persistence.NONE);
     }
 
     private LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval,
-                                CommitLog commitLog, StorageEngine engine) {
+                                WriteLog writeLog, Persistence persistence) {
         if (indexInterval <= 0) throw new IllegalArgumentException("IndexInterval must be positive: " + indexInterval);
         this.partitioner = partitioner;
         this.indexInterval = indexInterval;
-        this.commitLog = commitLog;
-        this.engine = engine;
-        WriteLog log = commitLog == null ? WriteLog.NONE : commitLog;
+        this.writeLog = writeLog;
+        this.persistence = persistence;
         for (KSMetaData ks : keyspaces) {
-            if (this.keyspaces.put(ks.name(), new Keyspace(ks, partitioner, log, engine)) != null) {
+            if (this.keyspaces.put(ks.name(), new Keyspace(ks, partitioner, writeLog, persistence)) != null) {
                 throw new IllegalArgumentException("keyspace " + ks.name() + " defined twice");
             }
         }
         this.keyspaces.computeIfAbsent(SystemKeyspace.NAME,
-                n -> new Keyspace(SystemKeyspace.metadata(), partitioner, log, engine));
-    }
-
-    /** The engine settings the storage options stand for, judging tombstone age by {@code clock}. */
-    public static EngineSettings engineSettings(StorageOptions options, Clock clock) {
-        return new EngineSettings(options.dataDirectories(), options.indexInterval(), options.columnIndexSizeBytes(),
-                new MemtableLimits(options.memtableThroughputBytes(), options.memtableOperations(),
-                        options.memtableFlushAfter()),
-                options.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES, FLUSH_RETRY_DELAY,
-                COMPACTION_RETRY_DELAY, clock,
-                CacheSettings.NONE, FileAccess.STANDARD);
-    }
-
-    /**
-     * Opens the durable store: opens the commit log in the options' directory and replays what
-     * it holds into the memtables, so the store serves everything written before the last stop
-     * (or crash) from its first request on.
-     *
-     * @throws IOException when the commit log cannot be opened or read
-     */
-    public static LocalStorageService open(Partitioner partitioner, List<KSMetaData> keyspaces, StorageOptions options)
-            throws IOException {
-        return open(partitioner, keyspaces, options, engineSettings(options, Clock.systemUTC()));
+                n -> new Keyspace(SystemKeyspace.metadata(), partitioner, writeLog, persistence));
     }
 
     /**
@@ -122,15 +91,15 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
      *
      * @throws IOException when an SSTable or the commit log cannot be opened or read
      */
-    public static LocalStorageService open(Partitioner partitioner, List<KSMetaData> keyspaces, StorageOptions options,
+    public static LocalStorageService open(Partitioner partitioner, List<KSMetaData> keyspaces, CommitLogSettings logSettings,
                                            EngineSettings settings) throws IOException {
         long started = System.nanoTime();
         StorageEngine engine = new StorageEngine(settings, partitioner);
         CommitLog commitLog = null;
         LocalStorageService service = null;
         try {
-            commitLog = CommitLog.open(options);
-            service = new LocalStorageService(partitioner, keyspaces, options.indexInterval(), commitLog, engine);
+            commitLog = CommitLog.open(logSettings);
+            service = new LocalStorageService(partitioner, keyspaces, settings.indexInterval(), commitLog, engine);
             int sstables = 0;
             for (Keyspace ks : service.keyspaces.values()) sstables += engine.load(ks);
             LocalStorageService s = service;
@@ -162,7 +131,7 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
 
     /** The durable engine; empty for a memory-only store. */
     public Optional<StorageEngine> engine() {
-        return Optional.ofNullable(engine);
+        return persistence instanceof StorageEngine engine ? Optional.of(engine) : Optional.empty();
     }
 
     /**
@@ -193,15 +162,14 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
         List<ColumnFamilyStore> stores = new ArrayList<>();
         if (columnFamilies.length == 0) stores.addAll(ks.stores());
         for (String cf : columnFamilies) stores.add(ks.store(cf));
-        if (engine == null) return;
         List<CompletableFuture<Void>> flushes = new ArrayList<>();
-        for (ColumnFamilyStore store : stores) flushes.add(engine.forceFlush(ks, store, deadline));
+        for (ColumnFamilyStore store : stores) flushes.add(persistence.forceFlush(ks, store, deadline));
         String what = "flush of keyspace " + keyspace;
         try {
             awaitUntil(flushes, what, deadline);
         } catch (TimeoutException e) {
             throw new IOException(what + " did not finish within " + timeout.toMillis() + " ms"
-                    + engine.lastFlushFailure().map(f -> "; the last flush failure: " + f).orElse("")
+                    + persistence.lastFlushFailure().map(f -> "; the last flush failure: " + f).orElse("")
                     + (e.getMessage() == null ? "" : "; " + e.getMessage()), e);
         }
     }
@@ -209,9 +177,8 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
     /** Compacts every column family of {@code keyspace} into one SSTable each, purging tombstones past GCGraceSeconds. */
     public void forceMajorCompaction(String keyspace) throws IOException, InterruptedException {
         Keyspace ks = keyspaceNamed(keyspace);
-        if (engine == null) return;
         List<CompletableFuture<Void>> compactions = new ArrayList<>();
-        for (ColumnFamilyStore store : ks.stores()) compactions.add(engine.forceMajorCompaction(store));
+        for (ColumnFamilyStore store : ks.stores()) compactions.add(persistence.forceMajorCompaction(store));
         await(compactions, "major compaction of keyspace " + keyspace);
     }
 
@@ -221,7 +188,7 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
      * @return saved cache files written
      */
     public int saveCaches() {
-        return engine == null ? 0 : engine.saveCaches();
+        return persistence.saveCaches();
     }
 
     /**
@@ -290,7 +257,7 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
 
     /** The commit log, for the flush to report to; empty for a memory-only store. */
     public Optional<CommitLog> commitLog() {
-        return Optional.ofNullable(commitLog);
+        return writeLog instanceof CommitLog commitLog ? Optional.of(commitLog) : Optional.empty();
     }
 
     /**
@@ -299,8 +266,8 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
      */
     @Override
     public void close() {
-        if (engine != null) engine.close(keyspaces.values());
-        if (commitLog != null) commitLog.close();
+        persistence.close(keyspaces.values());
+        writeLog.close();
     }
 
     private void replay(ResolvedMutation mutation) {
@@ -310,8 +277,7 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
     /** Batch-mode commit log: every write waits for a sync. Periodic: only when flushes are backlogged. */
     @Override
     public boolean writesMayWait() {
-        return commitLog != null && commitLog.syncsBeforeAcknowledging()
-                || engine != null && engine.flushBacklogged();
+        return writeLog.syncsBeforeAcknowledging() || persistence.flushBacklogged();
     }
 
     @Override

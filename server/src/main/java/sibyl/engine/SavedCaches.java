@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.db.CFMetaData;
+import sibyl.db.CacheConfig;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.io.SSTableReader;
@@ -33,15 +34,16 @@ import sibyl.io.SavedCacheFile.Kind;
 final class SavedCaches implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SavedCaches.class);
 
-    private final CacheSettings settings;
+    private final Path directory; // null: caches are neither saved nor loaded
     private final Partitioner partitioner;
     private final List<ColumnFamilyStore> stores = new ArrayList<>(); // guarded by this
     private ScheduledExecutorService timer; // guarded by this; created by start when a period is set
     /** Whether saving may replace what is on disk: not before the caches were loaded and the node started. */
     private boolean started; // guarded by this
 
-    SavedCaches(CacheSettings settings, Partitioner partitioner) {
-        this.settings = settings;
+    /** @param directory SavedCachesDirectory; null when caches are neither saved nor loaded */
+    SavedCaches(Path directory, Partitioner partitioner) {
+        this.directory = directory;
         this.partitioner = partitioner;
     }
 
@@ -51,7 +53,6 @@ final class SavedCaches implements AutoCloseable {
             stores.add(store);
         }
         String name = store.metadata().keyspace() + "." + store.metadata().name();
-        Path directory = settings.savedCachesDirectory();
         if (directory != null && store.rowCache().isEnabled()) {
             readKeys(directory, store, Kind.ROWS, store.rowCache().capacity()).ifPresent(keys -> fill(name, Kind.ROWS, () -> {
                 long started = System.nanoTime();
@@ -109,7 +110,7 @@ final class SavedCaches implements AutoCloseable {
     /** Saves each loaded store's caches every period its configuration gives; none when there is no directory. */
     synchronized void start() {
         started = true;
-        if (settings.savedCachesDirectory() == null || timer != null) return;
+        if (directory == null || timer != null) return;
         for (ColumnFamilyStore store : stores) {
             for (Kind kind : Kind.values()) {
                 Duration period = period(store, kind);
@@ -136,7 +137,7 @@ final class SavedCaches implements AutoCloseable {
      * @return files written
      */
     synchronized int saveAll() {
-        if (!started || settings.savedCachesDirectory() == null) return 0;
+        if (!started || directory == null) return 0;
         int saved = 0;
         for (ColumnFamilyStore store : stores) {
             for (Kind kind : Kind.values()) {
@@ -149,7 +150,6 @@ final class SavedCaches implements AutoCloseable {
     /** Writes one cache's keys; a failure is logged and the next period tries again. */
     private synchronized boolean save(ColumnFamilyStore store, Kind kind) {
         CFMetaData cf = store.metadata();
-        Path directory = settings.savedCachesDirectory();
         try {
             long started = System.nanoTime();
             List<DecoratedKey> cached = kind == Kind.KEYS ? store.keyCache().keys() : store.rowCache().keys();

@@ -21,7 +21,7 @@ import sibyl.io.SSTableReader;
  * The durable side of the stores: loads their SSTables at start-up, flushes memtables into
  * new ones ({@link Flusher}) and compacts them ({@link Compactor}). A memory-only node has none.
  */
-public final class StorageEngine implements AutoCloseable {
+public final class StorageEngine implements Persistence, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StorageEngine.class);
 
     private final EngineSettings settings;
@@ -40,7 +40,7 @@ public final class StorageEngine implements AutoCloseable {
         this.timer = t;
         this.compactor = new Compactor(settings, partitioner, store -> filesOf(store.metadata().keyspace()), timer);
         this.flusher = new Flusher(settings, partitioner, ks -> filesOf(ks.name()), compactor::maybeCompact, timer);
-        this.savedCaches = new SavedCaches(settings.caches(), partitioner);
+        this.savedCaches = new SavedCaches(settings.savedCachesDirectory(), partitioner);
     }
 
     public EngineSettings settings() {
@@ -75,7 +75,7 @@ public final class StorageEngine implements AutoCloseable {
                 throw e;
             }
             store.addSSTables(readers);
-            store.configureCaches(settings.caches().of(store.metadata()));
+            store.configureCaches(store.metadata().caches());
             opened += readers.size();
         }
         return opened;
@@ -96,6 +96,7 @@ public final class StorageEngine implements AutoCloseable {
      *
      * @return saved cache files written
      */
+    @Override
     public int saveCaches() {
         return savedCaches.saveAll();
     }
@@ -123,7 +124,8 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /** After a write to the store: switches its memtable out if full (may wait for a pending flush). */
-    void afterWrite(Keyspace keyspace, ColumnFamilyStore store) {
+    @Override
+    public void afterWrite(Keyspace keyspace, ColumnFamilyStore store) {
         flusher.afterWrite(keyspace, store);
     }
 
@@ -132,6 +134,7 @@ public final class StorageEngine implements AutoCloseable {
      * SSTables, or fails with a TimeoutException when the memtable cannot be switched out by
      * {@code deadlineNanos} (of {@link System#nanoTime}) because earlier flushes keep failing.
      */
+    @Override
     public CompletableFuture<Void> forceFlush(Keyspace keyspace, ColumnFamilyStore store, long deadlineNanos)
             throws InterruptedException {
         return flusher.forceFlush(keyspace, store, deadlineNanos);
@@ -141,6 +144,7 @@ public final class StorageEngine implements AutoCloseable {
      * Compacts all of the store's SSTables into one, purging tombstones older than GCGraceSeconds;
      * at once, even while the store's background compaction backs off after a failure.
      */
+    @Override
     public CompletableFuture<Void> forceMajorCompaction(ColumnFamilyStore store) {
         return compactor.major(store);
     }
@@ -151,6 +155,7 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /** Whether writers may have to wait for flushes now: as many memtables wait to be written as may. */
+    @Override
     public boolean flushBacklogged() {
         return flusher.backlogged();
     }
@@ -170,6 +175,7 @@ public final class StorageEngine implements AutoCloseable {
     }
 
     /** The column family and reason of the most recent flush failure; empty before any. */
+    @Override
     public Optional<String> lastFlushFailure() {
         return flusher.lastFailure();
     }
@@ -179,6 +185,7 @@ public final class StorageEngine implements AutoCloseable {
      * output is deleted), saves the caches that have a save period (when the engine got as far
      * as starting), and closes every SSTable. What was not flushed is in the commit log.
      */
+    @Override
     public void close(Collection<Keyspace> keyspaces) {
         timer.shutdownNow();
         flusher.close();

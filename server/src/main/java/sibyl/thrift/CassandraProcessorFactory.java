@@ -1,5 +1,6 @@
 package sibyl.thrift;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -10,7 +11,6 @@ import org.apache.thrift.TBase;
 import org.apache.thrift.TBaseProcessor;
 import org.apache.thrift.TProcessor;
 import sibyl.auth.Authenticator;
-import sibyl.config.StorageConf;
 import sibyl.service.StorageService;
 import sibyl.transport.ConnectionContext;
 import sibyl.transport.ProcessorFactory;
@@ -48,17 +48,17 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
     private final long rpcTimeoutMillis;
 
     /**
-     * @param token      this node's token
-     * @param endpoint   the address this node is known by on the ring
-     * @param configText the text of storage-conf.xml, or null if unreadable
+     * @param node       what the describe calls say of this node
+     * @param rpcTimeout RpcTimeoutInMillis: how long a call waits for its answer before TimedOutException
+     * @param background runs writes at consistency level ZERO after their call has returned
      */
-    public CassandraProcessorFactory(StorageConf conf, StorageService storage, Authenticator authenticator,
-                                     Executor background, String token, String endpoint, String configText) {
+    public CassandraProcessorFactory(NodeDescription node, Duration rpcTimeout, StorageService storage,
+                                     Authenticator authenticator, Executor background) {
         this.validation = new ThriftValidation(storage);
         this.background = background;
-        this.rpcTimeoutMillis = conf.rpcTimeoutInMillis();
+        this.rpcTimeoutMillis = rpcTimeout.toMillis();
         this.schema = new SchemaDescription(storage.keyspaces());
-        this.node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint, configText);
+        this.node = node;
         this.storage = storage;
         this.authenticator = authenticator;
     }

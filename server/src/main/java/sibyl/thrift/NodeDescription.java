@@ -10,8 +10,8 @@ import java.util.List;
  * @param configText the text of storage-conf.xml, for get_string_property("config file");
  *                   null when it could not be read
  */
-record NodeDescription(String clusterName, String partitioner, String token, String endpoint,
-                       String configText) {
+public record NodeDescription(String clusterName, String partitioner, String token, String endpoint,
+                              String configText) {
 
     List<String> endpoints() {
         return List.of(endpoint);

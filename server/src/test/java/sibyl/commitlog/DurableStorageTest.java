@@ -24,7 +24,9 @@ import sibyl.db.SuperColumn;
 import sibyl.db.WriteFailedException;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.RandomPartitioner;
+import sibyl.engine.EngineSettings;
 import sibyl.engine.LocalStorageService;
+import sibyl.testing.TestConf;
 
 /** The storage service over a commit log: what it served before a restart, it serves after. */
 class DurableStorageTest {
@@ -41,7 +43,8 @@ class DurableStorageTest {
 
     private LocalStorageService open(SyncMode mode) throws Exception {
         return LocalStorageService.open(new RandomPartitioner(), List.of(SCHEMA),
-                StorageOptions.defaults(dir.resolve("commitlog"), mode, List.of(dir.resolve("data"))).withSegmentSize(4096));
+                new CommitLogSettings(dir.resolve("commitlog"), mode, 4096),
+                EngineSettings.from(TestConf.builder(dir).build()));
     }
 
     @Test

@@ -49,8 +49,19 @@ class CacheSizeTest {
         assertEquals("0", CacheSize.NONE.toString());
     }
 
+    /** 0.6 cut a count to a whole number of entries and read numbers with Double.parseDouble. */
+    @Test
+    void takesWhat06sParserTook() {
+        assertEquals(CacheSize.ofCount(1), CacheSize.parse("1.5"));
+        assertEquals(CacheSize.ofCount(1000), CacheSize.parse("1000.7"));
+        assertEquals(CacheSize.ofCount(1000), CacheSize.parse("1e3"));
+        assertEquals(CacheSize.ofFraction(0.25), CacheSize.parse("2.5e-1"));
+        assertEquals(CacheSize.ofFraction(0.5), CacheSize.parse("50.0%"));
+        assertEquals(CacheSize.ofCount(Long.MAX_VALUE), CacheSize.parse("99999999999999999999"));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"", "lots", "-1", "-5%", "101%", "1.5", "NaN", "Infinity", "1e3", "%", "99999999999999999999"})
+    @ValueSource(strings = {"", "lots", "-1", "-5%", "101%", "NaN", "Infinity", "1e400", "%", "1,5", "50 %%"})
     void refusesWhatIsNotACacheSize(String text) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CacheSize.parse(text));
         assertFalse(e.getMessage().isBlank());

@@ -14,8 +14,12 @@ import static sibyl.config.ConfXml.minimalWithColumnFamilies;
 import ch.qos.logback.classic.Level;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import sibyl.testing.LogCapture;
 
 /** Files that load: what the model holds after defaults, aliases and path resolution. */
@@ -26,32 +30,20 @@ class StorageConfLoaderTest {
     @Test
     void minimal06FileGetsCodeDefaults() throws Exception {
         StorageConf conf = load(dir, MINIMAL);
-        assertFalse(conf.autoBootstrap());
-        assertTrue(conf.hintedHandoffEnabled());
         assertEquals(128, conf.indexInterval());
         assertEquals(ClassNames.ALLOW_ALL_AUTHENTICATOR, conf.authenticator());
         assertNull(conf.initialToken());
-        assertEquals(8, conf.phiConvictThreshold());
         assertEquals(128, conf.commitLogRotationThresholdInMB());
         assertNull(conf.listenAddress());
-        assertEquals(7000, conf.storagePort());
         assertNull(conf.thriftAddress());
         assertEquals(9160, conf.thriftPort());
-        assertFalse(conf.thriftFramedTransport());
-        assertEquals(512, conf.rowWarningThresholdInMB());
-        assertEquals(64, conf.slicedBufferSizeInKB());
-        assertEquals(32, conf.flushDataBufferSizeInMB());
-        assertEquals(8, conf.flushIndexBufferSizeInMB());
         assertEquals(64, conf.columnIndexSizeInKB());
         assertEquals(64, conf.memtableThroughputInMB());
-        assertEquals(256, conf.binaryMemtableThroughputInMB());
         assertEquals(0.1, conf.memtableOperationsInMillions());
         assertEquals(60, conf.memtableFlushAfterMinutes());
         assertEquals(8, conf.concurrentReads());
         assertEquals(32, conf.concurrentWrites());
         assertEquals(864000, conf.gcGraceSeconds());
-        assertTrue(conf.doConsistencyChecks());
-        assertFalse(conf.snapshotBeforeCompaction());
         assertEquals(16, conf.thriftMaxMessageLengthInMB());
         assertEquals(1024, conf.thriftMaxConnections());
         assertEquals(0, conf.thriftIdleTimeoutInSeconds());
@@ -73,11 +65,12 @@ class StorageConfLoaderTest {
     @Test
     void emptyElementCountsAsAbsent() throws Exception {
         StorageConf conf = load(dir, minimalPlus(
-                "<ClusterName>  </ClusterName><InitialToken></InitialToken><ThriftPort/><AutoBootstrap/>"));
+                "<ClusterName>  </ClusterName><InitialToken></InitialToken><ThriftPort/><IndexInterval/>"
+                        + "<AutoBootstrap/><FlushIndexBufferSizeInMB> </FlushIndexBufferSizeInMB>"));
         assertEquals("Test Cluster", conf.clusterName());
         assertNull(conf.initialToken());
         assertEquals(9160, conf.thriftPort());
-        assertFalse(conf.autoBootstrap());
+        assertEquals(128, conf.indexInterval());
     }
 
     @Test
@@ -138,7 +131,6 @@ class StorageConfLoaderTest {
         assertEquals(0, plain.rowCacheSavePeriodInSeconds());
         assertEquals(0, plain.keyCacheSavePeriodInSeconds());
         assertNull(plain.gcGraceSeconds());
-        assertEquals(864000, plain.gcGraceSeconds(conf));
         assertNull(plain.readRepairChance());
         assertFalse(plain.preloadRowCache());
         ColumnFamilyConf sup = conf.keyspace("Keyspace1").orElseThrow().columnFamily("Sup").orElseThrow();
@@ -174,6 +166,39 @@ class StorageConfLoaderTest {
         assertTrue(ks.columnFamily("Off").orElseThrow().rowsCached().isNone());
     }
 
+    /** As 0.6 did: a count above 1 is cut to a whole count, and a number may have an exponent. */
+    @Test
+    void cacheSizesTakeWhat06sParserTook() throws Exception {
+        KeyspaceConf ks = load(dir, minimalWithColumnFamilies("""
+                <ColumnFamily Name="Cut" KeysCached="1000.7" RowsCached="10.5"/>
+                <ColumnFamily Name="Exponent" KeysCached="1e3" RowsCached="2.5E-1"/>
+                """)).keyspace("Keyspace1").orElseThrow();
+        assertEquals(CacheSize.ofCount(1000), ks.columnFamily("Cut").orElseThrow().keysCached());
+        assertEquals(CacheSize.ofCount(10), ks.columnFamily("Cut").orElseThrow().rowsCached());
+        assertEquals(CacheSize.ofCount(1000), ks.columnFamily("Exponent").orElseThrow().keysCached());
+        assertEquals(CacheSize.ofFraction(0.25), ks.columnFamily("Exponent").orElseThrow().rowsCached());
+    }
+
+    /** 0.6 scheduled a save only for a positive period, so a negative one meant never, as 0 does. */
+    @Test
+    void negativeSavePeriodsMeanNever() throws Exception {
+        ColumnFamilyConf cf = load(dir, minimalWithColumnFamilies(
+                "<ColumnFamily Name=\"C\" RowCacheSavePeriodInSeconds=\"-1\" KeyCacheSavePeriodInSeconds=\"-3600\"/>"))
+                .keyspace("Keyspace1").orElseThrow().columnFamily("C").orElseThrow();
+        assertEquals(0, cf.rowCacheSavePeriodInSeconds());
+        assertEquals(0, cf.keyCacheSavePeriodInSeconds());
+    }
+
+    /** 0.7's converter read ReadRepairChance as a fraction or a percentage; so does Sibyl. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {"0|0.0", "0.25|0.25", "25%|0.25", "1|1.0", "100%|1.0", "2.5e-1|0.25"})
+    void readRepairChanceIsAFractionOrAPercentage(String text, double expected) throws Exception {
+        ColumnFamilyConf cf = load(dir, minimalWithColumnFamilies(
+                "<ColumnFamily Name=\"C\" ReadRepairChance=\"" + text + "\"/>"))
+                .keyspace("Keyspace1").orElseThrow().columnFamily("C").orElseThrow();
+        assertEquals(expected, cf.readRepairChance());
+    }
+
     @Test
     void keysCachedFractionIsADeprecatedAlias() throws Exception {
         try (LogCapture log = new LogCapture(StorageConfLoader.class)) {
@@ -201,7 +226,6 @@ class StorageConfLoaderTest {
         KeyspaceConf ks = conf.keyspace("Keyspace1").orElseThrow();
         ColumnFamilyConf standard = ks.columnFamily("Standard1").orElseThrow();
         assertEquals(3600, standard.gcGraceSeconds());
-        assertEquals(3600, standard.gcGraceSeconds(conf));
         assertEquals(0.25, standard.readRepairChance());
         assertTrue(standard.preloadRowCache());
         assertEquals("kept as an attribute", standard.comment());
@@ -221,9 +245,12 @@ class StorageConfLoaderTest {
                 "<CommitLogSync>batch</CommitLogSync><CommitLogSyncBatchWindowInMS>1.5</CommitLogSyncBatchWindowInMS>");
     }
 
+    /** Every global element 0.6 knew, and Sibyl's own: none is unknown, and those Sibyl uses are kept. */
     @Test
     void everyGlobalElementIsRead() throws Exception {
-        StorageConf conf = load(dir, minimalPlus("""
+        StorageConf conf;
+        try (LogCapture log = new LogCapture(StorageConfLoader.class)) {
+            conf = load(dir, minimalPlus("""
                 <ClusterName>Prod</ClusterName>
                 <AutoBootstrap>TRUE</AutoBootstrap>
                 <HintedHandoffEnabled>false</HintedHandoffEnabled>
@@ -258,38 +285,27 @@ class StorageConfLoaderTest {
                 <ThriftMaxConnections>10</ThriftMaxConnections>
                 <ThriftIdleTimeoutInSeconds>300</ThriftIdleTimeoutInSeconds>
                 <JmxPort>9090</JmxPort>
+                <ControlPort>7002</ControlPort>
                 """).replace("<DiskAccessMode>auto</DiskAccessMode>", "<DiskAccessMode>mmap_index_only</DiskAccessMode>"));
+            assertEquals(List.of(), log.messages(Level.WARN));
+        }
         assertEquals("Prod", conf.clusterName());
-        assertTrue(conf.autoBootstrap());
-        assertFalse(conf.hintedHandoffEnabled());
         assertEquals(256, conf.indexInterval());
         assertEquals("42", conf.initialToken());
         assertEquals(Path.of("/srv/caches"), conf.savedCachesDirectory());
         assertEquals(5000, conf.rpcTimeoutInMillis());
-        assertEquals(12, conf.phiConvictThreshold());
         assertEquals(64, conf.commitLogRotationThresholdInMB());
         assertEquals("10.0.0.1", conf.listenAddress());
-        assertEquals(7001, conf.storagePort());
         assertEquals("0.0.0.0", conf.thriftAddress());
         assertEquals(0, conf.thriftPort());
-        assertTrue(conf.thriftFramedTransport());
         assertEquals(DiskAccessMode.MMAP_INDEX_ONLY, conf.diskAccessMode());
-        assertEquals(10, conf.rowWarningThresholdInMB());
-        assertEquals(16, conf.slicedBufferSizeInKB());
-        assertEquals(4, conf.flushDataBufferSizeInMB());
-        assertEquals(2, conf.flushIndexBufferSizeInMB());
         assertEquals(128, conf.columnIndexSizeInKB());
         assertEquals(32, conf.memtableThroughputInMB());
-        assertEquals(128, conf.binaryMemtableThroughputInMB());
         assertEquals(0.5, conf.memtableOperationsInMillions());
         assertEquals(30, conf.memtableFlushAfterMinutes());
         assertEquals(2, conf.concurrentReads());
         assertEquals(4, conf.concurrentWrites());
         assertEquals(0, conf.gcGraceSeconds());
-        assertFalse(conf.doConsistencyChecks());
-        assertTrue(conf.snapshotBeforeCompaction());
-        assertEquals("tracker", conf.jobTrackerHost());
-        assertEquals("/jobs", conf.jobJarFileLocation());
         assertEquals(64, conf.thriftMaxMessageLengthInMB());
         assertEquals(10, conf.thriftMaxConnections());
         assertEquals(300, conf.thriftIdleTimeoutInSeconds());
@@ -321,6 +337,135 @@ class StorageConfLoaderTest {
                 () -> "one warning naming " + element + " in " + warnings);
     }
 
+    // ---- accepted forms of each kind of global setting: what 0.6's parsers took loads here
+
+    private static final Map<String, ToIntFunction<StorageConf>> WHOLE_NUMBERS = Map.ofEntries(
+            Map.entry("IndexInterval", StorageConf::indexInterval),
+            Map.entry("RpcTimeoutInMillis", StorageConf::rpcTimeoutInMillis),
+            Map.entry("CommitLogRotationThresholdInMB", StorageConf::commitLogRotationThresholdInMB),
+            Map.entry("ThriftPort", StorageConf::thriftPort),
+            Map.entry("ColumnIndexSizeInKB", StorageConf::columnIndexSizeInKB),
+            Map.entry("MemtableThroughputInMB", StorageConf::memtableThroughputInMB),
+            Map.entry("MemtableFlushAfterMinutes", StorageConf::memtableFlushAfterMinutes),
+            Map.entry("ConcurrentReads", StorageConf::concurrentReads),
+            Map.entry("ConcurrentWrites", StorageConf::concurrentWrites),
+            Map.entry("GCGraceSeconds", StorageConf::gcGraceSeconds),
+            Map.entry("ThriftMaxMessageLengthInMB", StorageConf::thriftMaxMessageLengthInMB),
+            Map.entry("ThriftMaxConnections", StorageConf::thriftMaxConnections),
+            Map.entry("ThriftIdleTimeoutInSeconds", StorageConf::thriftIdleTimeoutInSeconds),
+            Map.entry("JmxPort", StorageConf::jmxPort));
+
+    /** Whole numbers as 0.6 read them (Integer.parseInt: a sign or leading zeros are fine), at the ends of their ranges. */
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "IndexInterval|1|1",
+        "IndexInterval|+128|128",
+        "IndexInterval|0128|128",
+        "IndexInterval|2147483647|2147483647",
+        "RpcTimeoutInMillis|1|1",
+        "CommitLogRotationThresholdInMB|1|1",
+        "CommitLogRotationThresholdInMB|4096|4096",
+        "ThriftPort|0|0",
+        "ThriftPort|65535|65535",
+        "ColumnIndexSizeInKB|1|1",
+        "ColumnIndexSizeInKB|2097151|2097151",
+        "MemtableThroughputInMB|1|1",
+        "MemtableFlushAfterMinutes|1|1",
+        "ConcurrentReads|2|2",
+        "ConcurrentWrites|2|2",
+        "GCGraceSeconds|0|0",
+        "ThriftMaxMessageLengthInMB|1|1",
+        "ThriftMaxMessageLengthInMB|2047|2047",
+        "ThriftMaxConnections|1|1",
+        "ThriftIdleTimeoutInSeconds|0|0",
+        "JmxPort|0|0",
+        "JmxPort|65535|65535"})
+    void wholeNumberSettings(String element, String text, int expected) throws Exception {
+        StorageConf conf = load(dir, minimalPlus("<" + element + ">" + text + "</" + element + ">"));
+        assertEquals(expected, WHOLE_NUMBERS.get(element).applyAsInt(conf));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {"1|1", "+10000|10000", "2147483647|2147483647"})
+    void commitLogSyncPeriodIsAWholeNumber(String text, int expected) throws Exception {
+        StorageConf conf = load(dir, minimalWith("<CommitLogSyncPeriodInMS>10000</CommitLogSyncPeriodInMS>",
+                "<CommitLogSyncPeriodInMS>" + text + "</CommitLogSyncPeriodInMS>"));
+        assertEquals(expected, conf.commitLogSyncPeriodInMS());
+    }
+
+    /** Decimals as 0.6 read them (Double.parseDouble: an exponent, a leading dot, even a type suffix). */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "0.1|0.1", ".5|0.5", "1|1.0", "3e-1|0.3", "2.5E+0|2.5", "0.3d|0.3", "0.000001|0.000001"})
+    void memtableOperationsInMillionsIsADecimal(String text, double expected) throws Exception {
+        StorageConf conf = load(dir, minimalPlus(
+                "<MemtableOperationsInMillions>" + text + "</MemtableOperationsInMillions>"));
+        assertEquals(expected, conf.memtableOperationsInMillions());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {"0|0.0", "1|1.0", "0.5|0.5", ".25|0.25", "1e1|10.0"})
+    void commitLogSyncBatchWindowIsADecimal(String text, double expected) throws Exception {
+        StorageConf conf = load(dir, ConfXml.replace(MINIMAL,
+                "<CommitLogSync>periodic</CommitLogSync>\n  <CommitLogSyncPeriodInMS>10000</CommitLogSyncPeriodInMS>",
+                "<CommitLogSync>batch</CommitLogSync><CommitLogSyncBatchWindowInMS>" + text
+                        + "</CommitLogSyncBatchWindowInMS>"));
+        assertEquals(expected, conf.commitLogSyncBatchWindowInMS());
+    }
+
+    /**
+     * The settings that have no effect in Sibyl load in every form 0.6 started with, without a
+     * warning: FlushDataBufferSizeInMB and FlushIndexBufferSizeInMB are decimals (0.6's own test
+     * configuration sets FlushIndexBufferSizeInMB to 0.1); where 0.6 checked no range, there is none.
+     */
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "FlushIndexBufferSizeInMB|0.1",
+        "FlushIndexBufferSizeInMB|8",
+        "FlushIndexBufferSizeInMB|1e-1",
+        "FlushDataBufferSizeInMB|32",
+        "FlushDataBufferSizeInMB|2.5",
+        "FlushDataBufferSizeInMB|0",
+        "SlicedBufferSizeInKB|64",
+        "SlicedBufferSizeInKB|0",
+        "SlicedBufferSizeInKB|-1",
+        "BinaryMemtableThroughputInMB|256",
+        "BinaryMemtableThroughputInMB|0",
+        "RowWarningThresholdInMB|1",
+        "RowWarningThresholdInMB|512",
+        "RowWarningThresholdInMB|8796093022207",
+        "PhiConvictThreshold|5",
+        "PhiConvictThreshold|16",
+        "StoragePort|0",
+        "StoragePort|65535",
+        "ControlPort|7001",
+        "AutoBootstrap|TRUE",
+        "HintedHandoffEnabled|False",
+        "ThriftFramedTransport|true",
+        "SnapshotBeforeCompaction|false",
+        "DoConsistencyChecksBoolean|true",
+        "DoConsistencyChecksBoolean|FALSE",
+        "JobTrackerHost|tracker.example.com",
+        "JobJarFileLocation|/opt/jobs/job.jar"})
+    void settingsWithoutEffectLoadInEveryForm06Took(String element, String text) throws Exception {
+        try (LogCapture log = new LogCapture(StorageConfLoader.class)) {
+            load(dir, minimalPlus("<" + element + ">" + text + "</" + element + ">"));
+            assertEquals(List.of(), log.messages(Level.WARN));
+        }
+    }
+
+    /** 0.6 read DoConsistencyChecksBoolean with Boolean.parseBoolean: any other text was false. */
+    @Test
+    void doConsistencyChecksBooleanTakesAnyTextAndWarnsOfWhatIsNotTrueOrFalse() throws Exception {
+        try (LogCapture log = new LogCapture(StorageConfLoader.class)) {
+            load(dir, minimalPlus("<DoConsistencyChecksBoolean>yes</DoConsistencyChecksBoolean>"));
+            List<String> warnings = log.messages(Level.WARN);
+            assertEquals(1, warnings.size(), warnings::toString);
+            assertTrue(warnings.get(0).contains("Storage/DoConsistencyChecksBoolean")
+                    && warnings.get(0).contains("'yes'") && warnings.get(0).contains("read as false"), warnings::toString);
+        }
+    }
+
     @Test
     void keyspaceAndColumnFamilyLookups() throws Exception {
         StorageConf conf = load(dir, MINIMAL);
@@ -334,7 +479,6 @@ class StorageConfLoaderTest {
     void modelListsAreImmutable() throws Exception {
         StorageConf conf = load(dir, MINIMAL);
         assertThrows(UnsupportedOperationException.class, () -> conf.keyspaces().clear());
-        assertThrows(UnsupportedOperationException.class, () -> conf.seeds().add("x"));
         assertThrows(UnsupportedOperationException.class, () -> conf.dataFileDirectories().clear());
         assertThrows(UnsupportedOperationException.class,
                 () -> conf.keyspaces().get(0).columnFamilies().clear());

@@ -11,10 +11,14 @@ import static sibyl.config.ConfXml.refused;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -224,17 +228,23 @@ class StorageConfRefusalTest {
                 CF + "/@ColumnSort", "no longer an accepted attribute");
     }
 
-    @ParameterizedTest
+    @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
         "KeysCached|many|not a number",
         "KeysCached|150%|above 100%",
         "KeysCached|-1|negative",
-        "RowsCached|10.5|whole",
+        "KeysCached|NaN|not a number",
+        "RowsCached|Infinity|not a number",
+        "RowsCached|1e400|not a number",
+        "RowsCached|-5%|negative",
         "KeysCachedFraction|half|not a number",
         "RowCacheSavePeriodInSeconds|soon|'soon'",
-        "KeyCacheSavePeriodInSeconds|-1|cannot be negative",
+        "KeyCacheSavePeriodInSeconds|1.5|'1.5'",
         "GCGraceSeconds|ten days|'ten days'",
-        "ReadRepairChance|1.5|between 0.0 and 1.0",
+        "GCGraceSeconds|-1|cannot be negative",
+        "ReadRepairChance|1.5|between 0 and 1",
+        "ReadRepairChance|101%|between 0 and 1",
+        "ReadRepairChance|-0.1|between 0 and 1",
         "ReadRepairChance|often|'often'",
         "PreloadRowCache|yes|expected true or false"})
     void badColumnFamilyAttributeValue(String attribute, String value, String problem) {
@@ -319,60 +329,120 @@ class StorageConfRefusalTest {
                 "wildcard");
     }
 
-    // ---- true/false and numbers
+    // ---- true/false and numbers, by kind: what 0.6's parser refused, and what Sibyl refuses beyond it
 
-    @ParameterizedTest
-    @ValueSource(strings = {"AutoBootstrap", "HintedHandoffEnabled", "ThriftFramedTransport",
-            "DoConsistencyChecksBoolean", "SnapshotBeforeCompaction"})
-    void booleanWithOtherText(String element) {
-        refused(dir, minimalPlus("<" + element + ">yes</" + element + ">"), "Storage/" + element,
-                "expected true or false, found 'yes'");
+    /** The global settings that are true or false: 0.6 refused any other text, in any letter case. */
+    private static final List<String> BOOLEANS =
+            List.of("AutoBootstrap", "HintedHandoffEnabled", "ThriftFramedTransport", "SnapshotBeforeCompaction");
+
+    /** The global settings 0.6 read as whole numbers (Integer.parseInt or Long.parseLong). */
+    private static final List<String> WHOLE_NUMBERS = List.of("IndexInterval", "RpcTimeoutInMillis",
+            "PhiConvictThreshold", "CommitLogRotationThresholdInMB", "StoragePort", "ControlPort", "ThriftPort",
+            "RowWarningThresholdInMB", "SlicedBufferSizeInKB", "ColumnIndexSizeInKB", "MemtableThroughputInMB",
+            "BinaryMemtableThroughputInMB", "MemtableFlushAfterMinutes", "ConcurrentReads", "ConcurrentWrites",
+            "GCGraceSeconds", "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds",
+            "JmxPort");
+
+    /** The global settings 0.6 read as decimals (Double.parseDouble), but for CommitLogSyncBatchWindowInMS. */
+    private static final List<String> DECIMALS =
+            List.of("MemtableOperationsInMillions", "FlushDataBufferSizeInMB", "FlushIndexBufferSizeInMB");
+
+    static Stream<Arguments> booleansWithOtherText() {
+        return cross(BOOLEANS, "yes", "1", "on", "t");
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"IndexInterval", "RpcTimeoutInMillis", "PhiConvictThreshold",
-            "CommitLogRotationThresholdInMB", "StoragePort", "ThriftPort", "RowWarningThresholdInMB",
-            "SlicedBufferSizeInKB", "FlushDataBufferSizeInMB", "FlushIndexBufferSizeInMB", "ColumnIndexSizeInKB",
-            "MemtableThroughputInMB", "BinaryMemtableThroughputInMB", "MemtableFlushAfterMinutes",
-            "ConcurrentReads", "ConcurrentWrites", "GCGraceSeconds", "ThriftMaxMessageLengthInMB",
-            "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds", "JmxPort"})
-    void wholeNumberWithOtherText(String element) {
-        refused(dir, minimalPlus("<" + element + ">12abc</" + element + ">"), "Storage/" + element,
-                "expected a whole number, found '12abc'");
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("booleansWithOtherText")
+    void booleanWithOtherText(String element, String text) {
+        refused(dir, minimalPlus("<" + element + ">" + text + "</" + element + ">"), "Storage/" + element,
+                "expected true or false, found '" + text + "'");
+    }
+
+    /** Integer.parseInt took none of these, so neither does Sibyl: not a fraction, not an exponent. */
+    static Stream<Arguments> wholeNumbersWithOtherText() {
+        return cross(WHOLE_NUMBERS, "abc", "12abc", "1.5", "8.0", "1e3", "0x10", "NaN", "9 9");
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("wholeNumbersWithOtherText")
+    void wholeNumberWithOtherText(String element, String text) {
+        refused(dir, minimalPlus("<" + element + ">" + text + "</" + element + ">"), "Storage/" + element,
+                "expected a whole number, found '" + text + "'");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"10s", "1.5", "1e4"})
+    void commitLogSyncPeriodNotAWholeNumber(String text) {
+        refused(dir, minimalWith("<CommitLogSyncPeriodInMS>10000</CommitLogSyncPeriodInMS>",
+                "<CommitLogSyncPeriodInMS>" + text + "</CommitLogSyncPeriodInMS>"), "Storage/CommitLogSyncPeriodInMS",
+                "expected a whole number, found '" + text + "'");
+    }
+
+    /**
+     * Double.parseDouble took none of the first ones; it took NaN and the infinities, which no setting can use,
+     * so Sibyl refuses them too.
+     */
+    static Stream<Arguments> decimalsWithOtherText() {
+        return cross(DECIMALS, "lots", "abc", "1,5", "0.1.2", "NaN", "Infinity", "-Infinity", "1e400");
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("decimalsWithOtherText")
+    void decimalWithOtherText(String element, String text) {
+        refused(dir, minimalPlus("<" + element + ">" + text + "</" + element + ">"), "Storage/" + element,
+                "expected a number, found '" + text + "'");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"lots", "NaN", "Infinity"})
+    void batchWindowNotANumber(String text) {
+        refused(dir, batch(text), "Storage/CommitLogSyncBatchWindowInMS", "expected a number, found '" + text + "'");
     }
 
     @Test
-    void commitLogSyncPeriodNotANumber() {
-        refused(dir, minimalWith("<CommitLogSyncPeriodInMS>10000</CommitLogSyncPeriodInMS>",
-                "<CommitLogSyncPeriodInMS>10s</CommitLogSyncPeriodInMS>"), "Storage/CommitLogSyncPeriodInMS",
-                "expected a whole number, found '10s'");
+    void negativeBatchWindow() {
+        refused(dir, batch("-1"), "Storage/CommitLogSyncBatchWindowInMS", "cannot be negative");
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"MemtableOperationsInMillions", "CommitLogSyncBatchWindowInMS"})
-    void decimalNumberWithOtherText(String element) {
-        String xml = minimalPlus("<" + element + ">lots</" + element + ">");
-        if (element.equals("CommitLogSyncBatchWindowInMS")) {
-            xml = xml.replace("<CommitLogSync>periodic</CommitLogSync>", "<CommitLogSync>batch</CommitLogSync>")
-                    .replace("<CommitLogSyncPeriodInMS>10000</CommitLogSyncPeriodInMS>", "");
-        }
-        refused(dir, xml, "Storage/" + element, "expected a number, found 'lots'");
+    private static String batch(String window) {
+        return ConfXml.replace(MINIMAL,
+                "<CommitLogSync>periodic</CommitLogSync>\n  <CommitLogSyncPeriodInMS>10000</CommitLogSyncPeriodInMS>",
+                "<CommitLogSync>batch</CommitLogSync><CommitLogSyncBatchWindowInMS>" + window
+                        + "</CommitLogSyncBatchWindowInMS>");
     }
 
+    private static Stream<Arguments> cross(List<String> elements, String... texts) {
+        return elements.stream().flatMap(element -> Stream.of(texts).map(text -> Arguments.of(element, text)));
+    }
+
+    /**
+     * Ranges: 0.6's own (ConcurrentReads, PhiConvictThreshold, IndexInterval, RowWarningThresholdInMB,
+     * MemtableOperationsInMillions), the ports', Sibyl's additions', and where Sibyl refuses what 0.6 took
+     * (documented in the table of differences): values the engine cannot run with (a timeout, segment size,
+     * memtable limit or grace period of 0 or less) and ColumnIndexSizeInKB beyond an int of bytes.
+     */
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource({
         "ConcurrentReads, 1, at least 2",
         "ConcurrentWrites, 1, at least 2",
         "IndexInterval, 0, must be positive",
-        "RowWarningThresholdInMB, 0, must be positive",
+        "IndexInterval, 2147483648, must be at most 2147483647",
+        "RowWarningThresholdInMB, 0, between 1 and 8796093022207",
+        "RowWarningThresholdInMB, 8796093022208, between 1 and 8796093022207",
         "MemtableOperationsInMillions, 0, greater than 0",
         "MemtableOperationsInMillions, -0.5, greater than 0",
         "PhiConvictThreshold, 4, between 5 and 16",
         "PhiConvictThreshold, 17, between 5 and 16",
         "StoragePort, -1, between 0 and 65535",
+        "ControlPort, 65536, between 0 and 65535",
         "ThriftPort, 65536, between 0 and 65535",
         "JmxPort, 70000, between 0 and 65535",
         "RpcTimeoutInMillis, 0, must be positive",
+        "CommitLogRotationThresholdInMB, 0, must be positive",
+        "ColumnIndexSizeInKB, 0, between 1 and 2097151",
+        "ColumnIndexSizeInKB, 2097152, between 1 and 2097151",
+        "MemtableThroughputInMB, 0, must be positive",
+        "MemtableFlushAfterMinutes, 0, must be positive",
         "GCGraceSeconds, -1, cannot be negative",
         "ThriftMaxMessageLengthInMB, 0, between 1 and 2047",
         "ThriftMaxConnections, 0, must be positive",

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static sibyl.db.TestSchema.b;
 
 import org.junit.jupiter.api.Test;
-import sibyl.db.TestSchema;
 import sibyl.db.marshal.BytesType;
 
 class ReconciliationTest {

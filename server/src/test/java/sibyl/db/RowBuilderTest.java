@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import sibyl.db.TestSchema;
 
 /**
  * The bulk ways of making a row version ({@link ColumnFamily.Builder}, {@link SuperColumn.Builder}

@@ -16,7 +16,6 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.commitlog.StorageOptions;
 import sibyl.db.RowMutation;
 import sibyl.dht.RandomPartitioner;
 import sibyl.testing.LogCapture;
@@ -35,13 +34,13 @@ class CompactionFailureTest {
 
     @Test
     void aFailedCompactionChangesNothingAndWaitsOutItsBackOffThroughLaterFlushes() throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
-        EngineSettings settings = LocalStorageService.engineSettings(options, Clock.systemUTC())
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        EngineSettings settings = options.engine()
                 .withCompactionRetryDelay(Duration.ofMinutes(10));
         String before;
         try (LogCapture log = new LogCapture(COMPACTOR_LOG);
              LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
-                     options, settings)) {
+                     options.log(), settings)) {
             StorageEngine engine = db.engine().orElseThrow();
             failTheFourthFlushsCompaction(db);
             assertEquals(4, store(db).liveSSTables().size(), "the inputs stay in use");
@@ -74,11 +73,11 @@ class CompactionFailureTest {
 
     @Test
     void aFailedBackgroundCompactionIsTriedAgainOnItsOwnOnceItsBackOffEnds() throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
-        EngineSettings settings = LocalStorageService.engineSettings(options, Clock.systemUTC())
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        EngineSettings settings = options.engine()
                 .withCompactionRetryDelay(Duration.ofMillis(200));
         try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
-                options, settings)) {
+                options.log(), settings)) {
             StorageEngine engine = db.engine().orElseThrow();
             failTheFourthFlushsCompaction(db);
             String before = EngineFixture.snapshot(db);

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import sibyl.commitlog.StorageOptions;
+import sibyl.db.CacheCapacity;
+import sibyl.db.CacheConfig;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnSelection;
@@ -71,13 +72,11 @@ class ConcurrentFlushTest {
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(writers + readers + 1);
         // 64 KB memtables: flushes happen on their own too.
-        StorageOptions options = EngineFixture.options(dir, 64 << 10, 864000, 512);
-        EngineSettings settings = LocalStorageService.engineSettings(options, Clock.systemUTC())
-                .withCaches(new CacheSettings(null, cf -> cf.name().equals(STD)
-                        ? CacheConfig.sized(CacheCapacity.entries(keyCache), CacheCapacity.entries(rowCache)) : null))
-                .withFileAccess(mapped ? FileAccess.MMAP : FileAccess.STANDARD);
-        try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
-                options, settings)) {
+        EngineFixture.Settings options = EngineFixture.options(dir, 64 << 10, 864000, 512);
+        EngineSettings settings = options.engine().withFileAccess(mapped ? FileAccess.MMAP : FileAccess.STANDARD);
+        CacheConfig caches = CacheConfig.sized(CacheCapacity.entries(keyCache), CacheCapacity.entries(rowCache));
+        try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(),
+                EngineFixture.schema(cf -> cf.name().equals(STD) ? cf.withCaches(caches) : cf), options.log(), settings)) {
             List<Future<?>> writerTasks = new ArrayList<>();
             for (int w = 0; w < writers; w++) {
                 int writer = w;

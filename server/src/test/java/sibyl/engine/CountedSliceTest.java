@@ -13,7 +13,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.commitlog.StorageOptions;
 import sibyl.commitlog.SyncMode;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
@@ -50,16 +49,14 @@ class CountedSliceTest {
 
     @BeforeEach
     void open() throws Exception {
-        StorageOptions options = new StorageOptions(dir.resolve("commitlog"), new SyncMode.Periodic(Duration.ofSeconds(10)),
-                1 << 20, List.of(dir.resolve("data")), 128, COLUMN_INDEX_SIZE, 1L << 30, 100_000_000,
-                Duration.ofMinutes(60), 864_000);
-        EngineSettings defaults = LocalStorageService.engineSettings(options, Clock.systemUTC());
+        EngineFixture.Settings options = EngineFixture.options(dir, 1L << 30, 864_000, COLUMN_INDEX_SIZE);
+        EngineSettings defaults = options.engine();
         // No background compaction: the SSTables stay as written and nothing else reads them.
         EngineSettings settings = new EngineSettings(defaults.dataDirectories(), defaults.indexInterval(),
                 defaults.columnIndexSize(), defaults.memtableLimits(), defaults.gcGraceSeconds(),
                 new SizeTieredBuckets(32, 32, 0.5, 1.5, 0), defaults.maxPendingFlushes(), defaults.flushRetryDelay(),
-                defaults.compactionRetryDelay(), defaults.clock(), defaults.caches(), defaults.fileAccess());
-        db = LocalStorageService.open(partitioner, List.of(SCHEMA), options, settings);
+                defaults.compactionRetryDelay(), defaults.clock(), null, defaults.fileAccess());
+        db = LocalStorageService.open(partitioner, List.of(SCHEMA), options.log(), settings);
     }
 
     @AfterEach

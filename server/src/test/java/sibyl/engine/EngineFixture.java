@@ -7,7 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import sibyl.commitlog.StorageOptions;
+import java.util.function.UnaryOperator;
+import sibyl.commitlog.CommitLogSettings;
 import sibyl.commitlog.SyncMode;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
@@ -21,6 +22,7 @@ import sibyl.db.RowSlice;
 import sibyl.db.SuperColumn;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.RandomPartitioner;
+import sibyl.testing.TestConf;
 
 /** A durable store in a temporary directory with small memtables, and ways to look at all it holds. */
 final class EngineFixture {
@@ -36,22 +38,40 @@ final class EngineFixture {
     private EngineFixture() {
     }
 
+    /** A durable store's two settings: its commit log's and its engine's. */
+    record Settings(CommitLogSettings log, EngineSettings engine) {
+        Settings withEngine(UnaryOperator<EngineSettings> change) {
+            return new Settings(log, change.apply(engine));
+        }
+    }
+
     /**
+     * The configuration's defaults but for a small commit log segment, no saved caches and these:
+     *
      * @param memtableBytes MemtableThroughput in bytes
      * @param columnIndexSize bytes per column index block (small, so rows span several blocks)
      */
-    static StorageOptions options(Path dir, long memtableBytes, int gcGraceSeconds, int columnIndexSize) {
-        return new StorageOptions(dir.resolve("commitlog"), PERIODIC, 256 << 10, List.of(dir.resolve("data")), 128,
-                columnIndexSize, memtableBytes, 10_000_000, Duration.ofMinutes(60), gcGraceSeconds);
+    static Settings options(Path dir, long memtableBytes, int gcGraceSeconds, int columnIndexSize) {
+        EngineSettings d = EngineSettings.from(TestConf.builder(dir).build());
+        EngineSettings engine = new EngineSettings(d.dataDirectories(), d.indexInterval(), columnIndexSize,
+                new MemtableLimits(memtableBytes, 10_000_000, Duration.ofMinutes(60)), gcGraceSeconds, d.buckets(),
+                d.maxPendingFlushes(), d.flushRetryDelay(), d.compactionRetryDelay(), d.clock(), null, d.fileAccess());
+        return new Settings(new CommitLogSettings(dir.resolve("commitlog"), PERIODIC, 256 << 10), engine);
     }
 
-    static LocalStorageService open(StorageOptions options) throws Exception {
-        return LocalStorageService.open(new RandomPartitioner(), List.of(SCHEMA), options);
+    /** {@link #SCHEMA} with each column family passed through {@code change} (to give it caches, say). */
+    static List<KSMetaData> schema(UnaryOperator<CFMetaData> change) {
+        List<CFMetaData> cfs = new ArrayList<>();
+        for (CFMetaData cf : SCHEMA.columnFamilies()) cfs.add(change.apply(cf));
+        return List.of(new KSMetaData(KS, SCHEMA.replicationFactor(), cfs));
     }
 
-    static LocalStorageService open(StorageOptions options, Clock clock) throws Exception {
-        return LocalStorageService.open(new RandomPartitioner(), List.of(SCHEMA), options,
-                LocalStorageService.engineSettings(options, clock));
+    static LocalStorageService open(Settings settings) throws Exception {
+        return LocalStorageService.open(new RandomPartitioner(), List.of(SCHEMA), settings.log(), settings.engine());
+    }
+
+    static LocalStorageService open(Settings settings, Clock clock) throws Exception {
+        return open(settings.withEngine(e -> e.withClock(clock)));
     }
 
     /** The store of column family {@code cf} of {@link #KS}. */

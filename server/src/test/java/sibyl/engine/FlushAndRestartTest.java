@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.commitlog.StorageOptions;
 
 /** Memtables flushed into SSTables read back as they were, and a restart serves both. */
 class FlushAndRestartTest {
@@ -22,7 +21,7 @@ class FlushAndRestartTest {
         long seed = Long.getLong("sibyl.seed", System.nanoTime());
         System.out.println("FlushAndRestartTest seed " + seed);
         Random random = new Random(seed);
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 256);
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 256);
         try (LocalStorageService db = EngineFixture.open(options)) {
             for (int i = 0; i < 3000; i++) db.apply(EngineFixture.randomMutation(random, 60));
             String before = EngineFixture.snapshot(db);
@@ -46,7 +45,7 @@ class FlushAndRestartTest {
         long seed = Long.getLong("sibyl.seed", System.nanoTime());
         System.out.println("FlushAndRestartTest seed " + seed);
         Random random = new Random(seed);
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 256);
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 256);
         String before;
         int segmentsBeforeFlush;
         try (LocalStorageService db = EngineFixture.open(options)) {

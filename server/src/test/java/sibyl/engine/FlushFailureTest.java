@@ -18,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.commitlog.StorageOptions;
 import sibyl.db.RowMutation;
 import sibyl.db.WriteFailedException;
 import sibyl.dht.RandomPartitioner;
@@ -33,12 +32,12 @@ class FlushFailureTest {
         long seed = Long.getLong("sibyl.seed", System.nanoTime());
         System.out.println("FlushFailureTest seed " + seed);
         Random random = new Random(seed);
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
-        EngineSettings base = LocalStorageService.engineSettings(options, Clock.systemUTC());
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        EngineSettings base = options.engine();
         EngineSettings quickRetry = base.withFlushRetryDelay(Duration.ofMillis(50));
         String before;
         try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
-                options, quickRetry)) {
+                options.log(), quickRetry)) {
             for (int i = 0; i < 1000; i++) db.apply(EngineFixture.randomMutation(random, 40));
             before = EngineFixture.snapshot(db);
             // A file where the keyspace's directory belongs: every SSTable write fails.
@@ -74,7 +73,7 @@ class FlushFailureTest {
 
     @Test
     void drainFlushesEverythingAndRefusesWrites() throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
         String before;
         try (LocalStorageService db = EngineFixture.open(options)) {
             Random random = new Random(1);
@@ -96,9 +95,9 @@ class FlushFailureTest {
 
     @Test
     void aFlushThatKeepsFailingGivesUpWaitingWithTheReason() throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
         try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
-                options, oneSlotQuickRetry(options))) {
+                options.log(), oneSlotQuickRetry(options))) {
             db.apply(RowMutation.builder(KS, "k").write(STD, EngineFixture.b("c"), EngineFixture.b("v"), 1).build());
             Path obstacle = blockSSTableWrites();
             IOException e = assertThrows(IOException.class, () -> db.forceFlush(Duration.ofSeconds(1), KS, STD));
@@ -119,9 +118,9 @@ class FlushFailureTest {
 
     @Test
     void aDrainThatCannotFlushFailsAndWritesStayRefused() throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
         try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
-                options, oneSlotQuickRetry(options))) {
+                options.log(), oneSlotQuickRetry(options))) {
             db.apply(RowMutation.builder(KS, "k").write(STD, EngineFixture.b("c"), EngineFixture.b("v"), 1).build());
             Path obstacle = blockSSTableWrites();
             IOException e = assertThrows(IOException.class, () -> db.drain(Duration.ofSeconds(1)));
@@ -136,11 +135,11 @@ class FlushFailureTest {
     }
 
     /** One pending flush at most, retried every 20 ms: a failing flush holds the only slot. */
-    private static EngineSettings oneSlotQuickRetry(StorageOptions options) {
-        EngineSettings b = LocalStorageService.engineSettings(options, Clock.systemUTC());
+    private static EngineSettings oneSlotQuickRetry(EngineFixture.Settings options) {
+        EngineSettings b = options.engine();
         return new EngineSettings(b.dataDirectories(), b.indexInterval(), b.columnIndexSize(), b.memtableLimits(),
                 b.gcGraceSeconds(), b.buckets(), 1, Duration.ofMillis(20), b.compactionRetryDelay(), b.clock(),
-                b.caches(), b.fileAccess());
+                b.savedCachesDirectory(), b.fileAccess());
     }
 
     /** A file where the keyspace's directory belongs: every SSTable write fails until it is deleted. */

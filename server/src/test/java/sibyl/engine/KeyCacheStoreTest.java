@@ -12,8 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.commitlog.StorageOptions;
 import sibyl.config.CacheSize;
+import sibyl.db.CacheCapacity;
+import sibyl.db.CacheConfig;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.QueryPath;
@@ -27,10 +28,10 @@ class KeyCacheStoreTest {
     Path dir;
 
     private LocalStorageService open(CacheCapacity keys) throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 256);
-        EngineSettings settings = LocalStorageService.engineSettings(options, Clock.systemUTC())
-                .withCaches(CacheSettings.everywhere(CacheConfig.sized(keys, CacheCapacity.NONE)));
-        return LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA), options, settings);
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 256);
+        CacheConfig caches = CacheConfig.sized(keys, CacheCapacity.NONE);
+        return LocalStorageService.open(new RandomPartitioner(), EngineFixture.schema(cf -> cf.withCaches(caches)),
+                options.log(), options.engine());
     }
 
     private static void write(LocalStorageService db, int from, int to, String column, String value) {

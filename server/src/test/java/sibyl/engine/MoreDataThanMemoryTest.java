@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.commitlog.StorageOptions;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnSelection;
@@ -38,7 +37,7 @@ class MoreDataThanMemoryTest {
     void sixtyMegabytesThroughTwoMegabyteMemtablesSurviveARestart() throws Exception {
         long seed = Long.getLong("sibyl.seed", System.nanoTime());
         System.out.println("MoreDataThanMemoryTest seed " + seed);
-        StorageOptions options = EngineFixture.options(dir, 2L << 20, 864000, 4096);
+        EngineFixture.Settings options = EngineFixture.options(dir, 2L << 20, 864000, 4096);
         long started = System.nanoTime();
         try (LocalStorageService db = EngineFixture.open(options)) {
             for (int r = 0; r < ROWS; r++) {

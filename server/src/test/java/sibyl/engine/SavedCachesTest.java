@@ -18,7 +18,8 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.commitlog.StorageOptions;
+import sibyl.db.CacheCapacity;
+import sibyl.db.CacheConfig;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.QueryPath;
@@ -44,10 +45,10 @@ class SavedCachesTest {
     }
 
     private LocalStorageService open(CacheConfig standard1) throws Exception {
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 864000, 256);
-        EngineSettings settings = LocalStorageService.engineSettings(options, Clock.systemUTC())
-                .withCaches(new CacheSettings(caches(), cf -> cf.name().equals(STD) ? standard1 : null));
-        return LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA), options, settings);
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 256);
+        return LocalStorageService.open(new RandomPartitioner(),
+                EngineFixture.schema(cf -> cf.name().equals(STD) ? cf.withCaches(standard1) : cf), options.log(),
+                options.engine().withSavedCachesDirectory(caches()));
     }
 
     private static CacheConfig sized(int keys, int rows) {

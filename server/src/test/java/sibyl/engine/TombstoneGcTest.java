@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.commitlog.StorageOptions;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.QueryPath;
@@ -64,7 +63,7 @@ class TombstoneGcTest {
     void deletedDataStaysDeletedAndExpiredTombstonesGoInAMajorCompaction() throws Exception {
         ManualClock clock = new ManualClock(Instant.ofEpochSecond(1_800_000_000L));
         int deletedAt = (int) clock.instant().getEpochSecond();
-        StorageOptions options = EngineFixture.options(dir, 64L << 20, 1, 1024);
+        EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 1, 1024);
         try (LocalStorageService db = EngineFixture.open(options, clock)) {
             for (int k = 0; k < 200; k++) {
                 RowMutation.Builder m = RowMutation.builder(KS, "k" + k);

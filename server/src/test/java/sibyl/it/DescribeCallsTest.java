@@ -82,6 +82,9 @@ class DescribeCallsTest {
         assertEquals("org.apache.cassandra.db.marshal.TimeUUIDType", statusRel.get("CompareSubcolumnsWith"));
         assertEquals("org.apache.cassandra.db.marshal.LongType",
                 c.describe_keyspace("Twissandra").get("Timeline").get("CompareWith"));
+        // bin/cli reads this to write the Twitter tutorial's column names as text.
+        assertEquals("org.apache.cassandra.db.marshal.UTF8Type",
+                c.describe_keyspace("Twitter").get("Users").get("CompareWith"));
     }
 
     @ParameterizedTest(name = "framed={0}")

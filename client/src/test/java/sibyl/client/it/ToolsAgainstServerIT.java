@@ -1,6 +1,7 @@
 package sibyl.client.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -110,38 +111,38 @@ class ToolsAgainstServerIT {
 
     @Test
     void nodetoolFlushWritesSSTablesAndCompactMergesThem() throws Exception {
-        // Twitter.Users is used by no other test here.
-        Result write = cli("set Twitter.Users['flush-1']['name'] = 'Ada'\nset Twitter.Users['flush-2']['name'] = 'Bo'\n");
+        // Twitter.UserAudits is used by no other test here.
+        Result write = cli("set Twitter.UserAudits['flush-1']['name'] = 'Ada'\nset Twitter.UserAudits['flush-2']['name'] = 'Bo'\n");
         assertEquals(0, write.status(), write.output());
         Result before = nodetool("cfstats");
         assertEquals(0, before.status(), before.output());
-        long sstables = cfstat(before.output(), "Users", "SSTable count");
-        assertTrue(cfstat(before.output(), "Users", "Memtable Columns Count") >= 2, before.output());
+        long sstables = cfstat(before.output(), "UserAudits", "SSTable count");
+        assertTrue(cfstat(before.output(), "UserAudits", "Memtable Columns Count") >= 2, before.output());
 
-        Result flush = nodetool("flush", "Twitter", "Users");
+        Result flush = nodetool("flush", "Twitter", "UserAudits");
         assertEquals(0, flush.status(), flush.output());
         Result after = nodetool("cfstats");
-        assertEquals(sstables + 1, cfstat(after.output(), "Users", "SSTable count"), after.output());
-        assertEquals(0, cfstat(after.output(), "Users", "Memtable Columns Count"), after.output());
-        assertEquals(1, cfstat(after.output(), "Users", "Memtable Switch Count"), after.output());
-        assertTrue(cfstat(after.output(), "Users", "Space used \\(live\\)") > 0, after.output());
+        assertEquals(sstables + 1, cfstat(after.output(), "UserAudits", "SSTable count"), after.output());
+        assertEquals(0, cfstat(after.output(), "UserAudits", "Memtable Columns Count"), after.output());
+        assertEquals(1, cfstat(after.output(), "UserAudits", "Memtable Switch Count"), after.output());
+        assertTrue(cfstat(after.output(), "UserAudits", "Space used \\(live\\)") > 0, after.output());
 
-        assertEquals(0, cli("set Twitter.Users['flush-3']['name'] = 'Cy'\n").status());
+        assertEquals(0, cli("set Twitter.UserAudits['flush-3']['name'] = 'Cy'\n").status());
         assertEquals(0, nodetool("flush", "Twitter").status());
-        assertEquals(sstables + 2, cfstat(nodetool("cfstats").output(), "Users", "SSTable count"));
+        assertEquals(sstables + 2, cfstat(nodetool("cfstats").output(), "UserAudits", "SSTable count"));
 
         Result compact = nodetool("compact", "Twitter");
         assertEquals(0, compact.status(), compact.output());
-        assertEquals(1, cfstat(nodetool("cfstats").output(), "Users", "SSTable count"));
-        Result read = cli("get Twitter.Users['flush-1']\nget Twitter.Users['flush-3']\n");
+        assertEquals(1, cfstat(nodetool("cfstats").output(), "UserAudits", "SSTable count"));
+        Result read = cli("get Twitter.UserAudits['flush-1']\nget Twitter.UserAudits['flush-3']\n");
         assertTrue(read.output().contains("value=Ada") && read.output().contains("value=Cy"), read.output());
         // The reads went through the key cache (KeysCached: 200000 by default), shown as 0.6 showed it.
         Result stats = nodetool("cfstats");
-        assertEquals(200000, cfstat(stats.output(), "Users", "Key cache capacity"), stats.output());
-        assertEquals(2, cfstat(stats.output(), "Users", "Key cache size"), stats.output());
-        assertTrue(Pattern.compile("Column Family: Users\\n(?:\\t\\t.*\\n)*?\\t\\tKey cache hit rate: \\d\\.\\d{3}\\n")
+        assertEquals(200000, cfstat(stats.output(), "UserAudits", "Key cache capacity"), stats.output());
+        assertEquals(2, cfstat(stats.output(), "UserAudits", "Key cache size"), stats.output());
+        assertTrue(Pattern.compile("Column Family: UserAudits\\n(?:\\t\\t.*\\n)*?\\t\\tKey cache hit rate: \\d\\.\\d{3}\\n")
                 .matcher(stats.output()).find(), stats.output());
-        assertEquals(0, cfstat(stats.output(), "Users", "Row cache capacity"), stats.output());
+        assertEquals(0, cfstat(stats.output(), "UserAudits", "Row cache capacity"), stats.output());
 
         Result unknown = nodetool("flush", "NoSuchKeyspace");
         assertEquals(1, unknown.status(), unknown.output());
@@ -190,6 +191,32 @@ class ToolsAgainstServerIT {
         assertTrue(r.output().contains("2 columns"), r.output());
         assertTrue(r.output().contains("1 columns") || r.output().contains("1 column"), r.output());
         assertTrue(r.output().contains("Keyspace1") && r.output().contains("Twissandra"), r.output());
+    }
+
+    @Test
+    void cliShowsTheTwitterTutorialsNamesAsText() throws Exception {
+        // Twitter.Users and UserRelationships are used by no other test here. Users compares with
+        // UTF8Type and UserRelationships' subcolumns with TimeUUIDType, so names are written and
+        // printed as text and UUIDs, never as 0x hex.
+        Result r = cli("""
+                set Twitter.Users['7']['screen_name'] = 'adalovelace'
+                set Twitter.Users['7']['name'] = 'Ada'
+                set Twitter.UserRelationships['7']['user_timeline']['00000100-0001-1000-8000-000000000001'] = '102'
+                set Twitter.UserRelationships['7']['user_timeline']['ffffff00-0000-1000-8000-000000000001'] = '101'
+                get Twitter.Users['7']
+                get Twitter.UserRelationships['7']['user_timeline']
+                """);
+        assertEquals(0, r.status(), r.output());
+        List<String> shown = r.output().lines().filter(l -> l.startsWith("=> ")).toList();
+        assertEquals(4, shown.size(), r.output());
+        assertTrue(shown.get(0).startsWith("=> (column=name, value=Ada, timestamp="), r.output());
+        assertTrue(shown.get(1).startsWith("=> (column=screen_name, value=adalovelace, timestamp="), r.output());
+        // In time order: the second UUID is the earlier one, though its bytes sort later.
+        assertTrue(shown.get(2).startsWith("=> (column=ffffff00-0000-1000-8000-000000000001, value=101, timestamp="),
+                r.output());
+        assertTrue(shown.get(3).startsWith("=> (column=00000100-0001-1000-8000-000000000001, value=102, timestamp="),
+                r.output());
+        assertFalse(r.output().contains("0x"), r.output());
     }
 
     @Test

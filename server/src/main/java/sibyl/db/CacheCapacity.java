@@ -1,4 +1,4 @@
-package sibyl.engine;
+package sibyl.db;
 
 /**
  * How many entries a cache keeps, as KeysCached and RowsCached give it: a number, or a fraction

@@ -1,4 +1,4 @@
-package sibyl.engine;
+package sibyl.db;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,0 +1,15 @@
+/**
+ * The storage seam: what the front end asks of whichever store keeps the data.
+ *
+ * <p>{@link sibyl.service.StorageService} takes and returns the data model's types only
+ * ({@code sibyl.db}), never Thrift's, so the handler in {@code sibyl.thrift} stays a thin layer of
+ * validation and conversion, and a second Thrift dialect can share everything below it. The
+ * embedded engine implements it ({@code sibyl.engine.LocalStorageService}); a backend over
+ * another store implements it beside the engine, not on top of it. The node ({@code sibyl.SibylNode})
+ * chooses one when it is built.
+ *
+ * <p>Also here, because every backend needs them: the schema as the configuration gives it
+ * ({@link sibyl.service.ConfiguredSchema}), this node's token ({@link sibyl.service.NodeToken}) and
+ * request latencies ({@link sibyl.service.LatencyTracker}).
+ */
+package sibyl.service;

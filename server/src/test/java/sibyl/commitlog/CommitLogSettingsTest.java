@@ -1,0 +1,30 @@
+package sibyl.commitlog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import sibyl.config.CommitLogSync;
+import sibyl.testing.TestConf;
+
+class CommitLogSettingsTest {
+    private static final Path DIR = Path.of("/x");
+
+    @Test
+    void batchWindowKeepsItsFractionOfAMillisecond() {
+        CommitLogSettings s = CommitLogSettings.from(TestConf.builder(DIR).commitLogSync(CommitLogSync.BATCH)
+                .commitLogSyncPeriodInMS(null).commitLogSyncBatchWindowInMS(0.5).commitLogRotationThresholdInMB(3)
+                .build());
+        assertEquals(new SyncMode.Batch(Duration.ofNanos(500_000)), s.sync());
+        assertEquals(3L << 20, s.segmentSizeBytes());
+    }
+
+    @Test
+    void periodicCarriesItsPeriodDirectoryAndSegmentSize() {
+        CommitLogSettings s = CommitLogSettings.from(TestConf.builder(DIR).commitLogSyncPeriodInMS(2_500).build());
+        assertEquals(new SyncMode.Periodic(Duration.ofMillis(2_500)), s.sync());
+        assertEquals(Path.of("/x/commitlog"), s.directory());
+        assertEquals(128L << 20, s.segmentSizeBytes(), "CommitLogRotationThresholdInMB's default");
+    }
+}
