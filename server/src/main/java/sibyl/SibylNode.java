@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,9 @@ import sibyl.dht.Partitioners;
 import sibyl.engine.EngineSettings;
 import sibyl.engine.LocalStorageService;
 import sibyl.jmx.NodeBeans;
+import sibyl.metrics.MetricsRegistry;
+import sibyl.metrics.MetricsServer;
+import sibyl.metrics.node.NodeMetrics;
 import sibyl.service.ConfiguredSchema;
 import sibyl.service.MeteredStorageService;
 import sibyl.service.NodeToken;
@@ -43,16 +47,19 @@ public final class SibylNode implements AutoCloseable {
     private final ThreadPoolExecutor zeroWrites;
     private final LocalStorageService storage;
     private final RequestMetrics requests;
+    private final MetricsServer metrics; // null when MetricsPort is 0 or could not be bound
     private final String clusterName;
     private final String token;
     private final String endpoint;
 
     private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, LocalStorageService storage,
-                      RequestMetrics requests, String clusterName, String token, String endpoint) {
+                      RequestMetrics requests, MetricsServer metrics, String clusterName, String token,
+                      String endpoint) {
         this.thrift = thrift;
         this.zeroWrites = zeroWrites;
         this.storage = storage;
         this.requests = requests;
+        this.metrics = metrics;
         this.clusterName = clusterName;
         this.token = token;
         this.endpoint = endpoint;
@@ -87,11 +94,33 @@ public final class SibylNode implements AutoCloseable {
             storage.close();
             throw e;
         }
-        return new SibylNode(thrift, zeroWrites, storage, requests, conf.clusterName(), token, endpoint);
+        MetricsServer metrics = startMetrics(conf, NodeMetrics.registry(requests, storage, thrift,
+                processors.authRefusals()));
+        return new SibylNode(thrift, zeroWrites, storage, requests, metrics, conf.clusterName(), token, endpoint);
+    }
+
+    /**
+     * Serves the metrics on MetricsPort (0 turns them off) at ListenAddress, as JMX is served. A node that
+     * cannot open the port still serves clients: monitoring is worth a warning, not an outage.
+     */
+    private static MetricsServer startMetrics(StorageConf conf, MetricsRegistry registry) {
+        if (conf.metricsPort() == 0) return null;
+        String host = conf.listenAddress() == null || conf.listenAddress().isEmpty() ? "localhost" : conf.listenAddress();
+        try {
+            return MetricsServer.start(host, conf.metricsPort(), registry);
+        } catch (IOException e) {
+            log.warn("Metrics unavailable: {}", e.getMessage());
+            return null;
+        }
     }
 
     public InetSocketAddress thriftAddress() {
         return thrift.boundAddress();
+    }
+
+    /** Where the metrics are served; empty when MetricsPort is 0 or its port could not be bound. */
+    public Optional<InetSocketAddress> metricsAddress() {
+        return Optional.ofNullable(metrics).map(MetricsServer::boundAddress);
     }
 
     /** What bin/nodetool sees of this node, by JMX object name. */
@@ -105,6 +134,7 @@ public final class SibylNode implements AutoCloseable {
     /** Stops in the order that loses nothing: clients first, then pending ZERO writes, then the log. */
     @Override
     public void close() {
+        if (metrics != null) metrics.close();
         thrift.close();
         zeroWrites.shutdown();
         try {

@@ -88,6 +88,13 @@ class PackageGraphTest {
     }
 
     @Test
+    void theMetricsFormatAndServerStandAlone() {
+        // What the node's parts count is named in sibyl.metrics.node; the exposition and its HTTP server know
+        // nothing of the server, so any part (or another backend) can be exposed through them.
+        assertUsesOnly("sibyl.metrics");
+    }
+
+    @Test
     void theThriftHandlerTalksToTheServiceOnly() {
         Set<String> uses = graph.get("sibyl.thrift");
         for (String below : List.of("sibyl.engine", "sibyl.io", "sibyl.commitlog")) {

@@ -48,6 +48,7 @@ class StorageConfLoaderTest {
         assertEquals(1024, conf.thriftMaxConnections());
         assertEquals(0, conf.thriftIdleTimeoutInSeconds());
         assertEquals(8080, conf.jmxPort());
+        assertEquals(0, conf.metricsPort());
     }
 
     @Test
@@ -286,6 +287,7 @@ class StorageConfLoaderTest {
                 <ThriftIdleTimeoutInSeconds>300</ThriftIdleTimeoutInSeconds>
                 <JmxPort>9090</JmxPort>
                 <ControlPort>7002</ControlPort>
+                <MetricsPort>9091</MetricsPort>
                 """).replace("<DiskAccessMode>auto</DiskAccessMode>", "<DiskAccessMode>mmap_index_only</DiskAccessMode>"));
             assertEquals(List.of(), log.messages(Level.WARN));
         }
@@ -310,6 +312,7 @@ class StorageConfLoaderTest {
         assertEquals(10, conf.thriftMaxConnections());
         assertEquals(300, conf.thriftIdleTimeoutInSeconds());
         assertEquals(9090, conf.jmxPort());
+        assertEquals(9091, conf.metricsPort());
     }
 
     @Test
