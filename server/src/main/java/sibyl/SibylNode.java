@@ -18,8 +18,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.auth.AuthSettings;
 import sibyl.auth.Authenticator;
+import sibyl.cluster.ClusterStorageService;
 import sibyl.commitlog.CommitLogSettings;
+import sibyl.config.ClusterConf;
+import sibyl.config.ConfigurationException;
 import sibyl.config.StorageConf;
+import sibyl.dht.Partitioner;
 import sibyl.dht.Partitioners;
 import sibyl.engine.EngineSettings;
 import sibyl.engine.LocalStorageService;
@@ -31,6 +35,7 @@ import sibyl.service.ConfiguredSchema;
 import sibyl.service.MeteredStorageService;
 import sibyl.service.NodeToken;
 import sibyl.service.RequestMetrics;
+import sibyl.service.StorageService;
 import sibyl.thrift.CassandraProcessorFactory;
 import sibyl.thrift.NodeDescription;
 import sibyl.transport.ThriftServer;
@@ -45,19 +50,23 @@ public final class SibylNode implements AutoCloseable {
 
     private final ThriftServer thrift;
     private final ThreadPoolExecutor zeroWrites;
-    private final LocalStorageService storage;
+    private final StorageService storage;
+    private final AutoCloseable closeStorage;
+    private final LocalStorageService local; // null in cluster mode
     private final RequestMetrics requests;
     private final MetricsServer metrics; // null when MetricsPort is 0 or could not be bound
     private final String clusterName;
     private final String token;
     private final String endpoint;
 
-    private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, LocalStorageService storage,
-                      RequestMetrics requests, MetricsServer metrics, String clusterName, String token,
-                      String endpoint) {
+    private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, StorageService storage,
+                      AutoCloseable closeStorage, LocalStorageService local, RequestMetrics requests,
+                      MetricsServer metrics, String clusterName, String token, String endpoint) {
         this.thrift = thrift;
         this.zeroWrites = zeroWrites;
         this.storage = storage;
+        this.closeStorage = closeStorage;
+        this.local = local;
         this.requests = requests;
         this.metrics = metrics;
         this.clusterName = clusterName;
@@ -65,19 +74,43 @@ public final class SibylNode implements AutoCloseable {
         this.endpoint = endpoint;
     }
 
-    /** Builds the node and starts serving clients; throws if it cannot. */
-    public static SibylNode start(StorageConf conf, AuthSettings auth) throws IOException, InterruptedException {
+    /**
+     * Builds the node and starts serving clients; throws if it cannot.
+     *
+     * @throws ConfigurationException in cluster mode, when the cluster cannot be reached or does not fit the
+     *                                configuration (its partitioner, its tables)
+     */
+    public static SibylNode start(StorageConf conf, AuthSettings auth)
+            throws IOException, InterruptedException, ConfigurationException {
         Authenticator authenticator = auth.authenticatorFor(conf.authenticator());
-        Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
-        String token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
-        // Replays the commit log before anything is served.
-        LocalStorageService storage = LocalStorageService.open(Partitioners.forName(conf.partitioner()),
-                ConfiguredSchema.keyspaces(conf), CommitLogSettings.from(conf), EngineSettings.from(conf));
+        Partitioner partitioner = Partitioners.forName(conf.partitioner());
+        StorageService storage;
+        AutoCloseable closeStorage;
+        LocalStorageService local = null;
+        String token;
+        Optional<ClusterConf> cluster = conf.cluster();
+        if (cluster.isPresent()) {
+            // Keeps nothing on disk: the cluster holds the data, and every Sibyl node in front of it is alike.
+            ClusterStorageService remote = ClusterStorageService.open(cluster.get(), partitioner,
+                    ConfiguredSchema.keyspaces(conf));
+            storage = remote;
+            closeStorage = remote;
+            token = conf.initialToken() != null ? conf.initialToken()
+                    : partitioner.toString(partitioner.getMinimumToken());
+        } else {
+            Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
+            token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
+            // Replays the commit log before anything is served.
+            local = LocalStorageService.open(partitioner, ConfiguredSchema.keyspaces(conf),
+                    CommitLogSettings.from(conf), EngineSettings.from(conf));
+            storage = local;
+            closeStorage = local;
+        }
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
         NodeDescription node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint,
                 readConfigText(conf.configFile()));
-        // Requests are counted at the seam, where any backend's pass.
+        // Requests are counted at the seam, where either backend's pass.
         RequestMetrics requests = new RequestMetrics();
         CassandraProcessorFactory processors = new CassandraProcessorFactory(node,
                 Duration.ofMillis(conf.rpcTimeoutInMillis()), new MeteredStorageService(storage, requests),
@@ -91,12 +124,13 @@ public final class SibylNode implements AutoCloseable {
             thrift.start();
         } catch (RuntimeException | InterruptedException e) {
             zeroWrites.shutdownNow();
-            storage.close();
+            closeQuietly(closeStorage);
             throw e;
         }
-        MetricsServer metrics = startMetrics(conf, NodeMetrics.registry(requests, storage, thrift,
+        MetricsServer metrics = startMetrics(conf, NodeMetrics.registry(requests, Optional.ofNullable(local), thrift,
                 processors.authRefusals()));
-        return new SibylNode(thrift, zeroWrites, storage, requests, metrics, conf.clusterName(), token, endpoint);
+        return new SibylNode(thrift, zeroWrites, storage, closeStorage, local, requests, metrics, conf.clusterName(),
+                token, endpoint);
     }
 
     /**
@@ -128,7 +162,8 @@ public final class SibylNode implements AutoCloseable {
         Map<String, ThreadPoolExecutor> pools = new LinkedHashMap<>();
         pools.put("THRIFT-WORKERS", thrift.workerPool());
         pools.put("ZERO-WRITES", zeroWrites);
-        return NodeBeans.of(clusterName, token, endpoint, storage, requests, pools);
+        return local == null ? NodeBeans.ofPools(pools) : NodeBeans.of(clusterName, token, endpoint, local, requests,
+                pools);
     }
 
     /** Stops in the order that loses nothing: clients first, then pending ZERO writes, then the log. */
@@ -146,7 +181,15 @@ public final class SibylNode implements AutoCloseable {
             zeroWrites.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        storage.close();
+        closeQuietly(closeStorage);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            log.warn("Closing the storage failed: {}", e.toString());
+        }
     }
 
     /**

@@ -51,6 +51,12 @@ public final class SibylServer {
         SibylNode node;
         try {
             node = SibylNode.start(storageConf, AuthSettings.fromSystemProperties(conf));
+        } catch (ConfigurationException e) {
+            // cluster mode: the cluster cannot be reached, or does not fit the configuration
+            log.error("Sibyl could not start: {}", e.getMessage());
+            System.err.println("Bad configuration; unable to start server: " + e.getMessage());
+            System.exit(1);
+            return;
         } catch (Exception e) {
             log.error("Sibyl could not start", e);
             System.err.println("Sibyl could not start: " + e.getMessage());

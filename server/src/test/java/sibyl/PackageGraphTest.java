@@ -95,6 +95,11 @@ class PackageGraphTest {
     }
 
     @Test
+    void theClusterBackendStandsBesideTheEngineNotOnIt() {
+        assertUsesOnly("sibyl.cluster", "sibyl.service", "sibyl.config", "sibyl.db", "sibyl.db.marshal", "sibyl.dht");
+    }
+
+    @Test
     void theThriftHandlerTalksToTheServiceOnly() {
         Set<String> uses = graph.get("sibyl.thrift");
         for (String below : List.of("sibyl.engine", "sibyl.io", "sibyl.commitlog")) {

@@ -70,6 +70,7 @@ public final class StorageConf {
     private final int jmxPort;
     private final int metricsPort;
     private final List<KeyspaceConf> keyspaces;
+    private final ClusterConf cluster;
     private final Path configFile;
     private final Path installDirectory;
 
@@ -104,6 +105,7 @@ public final class StorageConf {
         this.jmxPort = b.jmxPort;
         this.metricsPort = b.metricsPort;
         this.keyspaces = List.copyOf(b.keyspaces);
+        this.cluster = b.cluster;
         this.configFile = Objects.requireNonNull(b.configFile, "configFile");
         this.installDirectory = Objects.requireNonNull(b.installDirectory, "installDirectory");
     }
@@ -267,6 +269,11 @@ public final class StorageConf {
         return keyspaces;
     }
 
+    /** Sibyl: Cluster, the Cassandra cluster to store into; empty for the embedded engine. */
+    public Optional<ClusterConf> cluster() {
+        return Optional.ofNullable(cluster);
+    }
+
     /** The storage-conf.xml this was loaded from, as it was given to the loader. */
     public Path configFile() {
         return configFile;
@@ -314,6 +321,7 @@ public final class StorageConf {
         private int jmxPort = DEFAULT_JMX_PORT;
         private int metricsPort = DEFAULT_METRICS_PORT;
         private List<KeyspaceConf> keyspaces = List.of();
+        private ClusterConf cluster;
         private Path configFile;
         private Path installDirectory;
 
@@ -467,6 +475,11 @@ public final class StorageConf {
 
         public Builder keyspaces(List<KeyspaceConf> value) {
             this.keyspaces = value;
+            return this;
+        }
+
+        public Builder cluster(ClusterConf value) {
+            this.cluster = value;
             return this;
         }
 

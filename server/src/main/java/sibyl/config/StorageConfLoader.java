@@ -78,7 +78,7 @@ public final class StorageConfLoader {
             "MemtableFlushAfterMinutes", "ConcurrentReads", "ConcurrentWrites", "CommitLogSync",
             "CommitLogSyncPeriodInMS", "CommitLogSyncBatchWindowInMS", "GCGraceSeconds",
             "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds", "JmxPort",
-            "MetricsPort");
+            "MetricsPort", "Cluster");
     private static final Set<String> GLOBAL_ELEMENTS = union(USED_ELEMENTS, UnusedSettings.ELEMENTS);
 
     private StorageConfLoader() {
@@ -116,7 +116,11 @@ public final class StorageConfLoader {
         readTuning(storage, conf);
         readCommitLogSync(storage, conf);
         UnusedSettings.check(storage);
-        conf.keyspaces(new KeyspacesReader().read(storage));
+        List<KeyspaceConf> keyspaces = new KeyspacesReader().read(storage);
+        conf.keyspaces(keyspaces);
+        int rpcTimeout = rpcTimeout(storage);
+        conf.rpcTimeoutInMillis(rpcTimeout);
+        conf.cluster(ClusterConfReader.read(storage, install, rpcTimeout, keyspaces).orElse(null));
         StorageConf loaded = conf.build();
         log.info("Loaded {}: cluster '{}', {} keyspace(s), {}, commit log sync {}", file, loaded.clusterName(),
                 loaded.keyspaces().size(), ClassNames.shortName(loaded.partitioner()),
@@ -249,7 +253,6 @@ public final class StorageConfLoader {
         conf.listenAddress(listenAddress.map(ConfigValue::text).orElse(null));
         conf.thriftAddress(storage.text("ThriftAddress"));
         conf.thriftPort(storage.integer("ThriftPort", DEFAULT_THRIFT_PORT, 0, MAX_PORT));
-        conf.rpcTimeoutInMillis(rpcTimeout(storage));
         conf.thriftMaxMessageLengthInMB(storage.integer("ThriftMaxMessageLengthInMB", DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB, 1,
                 MAX_MESSAGE_LENGTH_IN_MB));
         conf.thriftMaxConnections(storage.integer("ThriftMaxConnections", DEFAULT_THRIFT_MAX_CONNECTIONS, 1, ANY));

@@ -39,6 +39,14 @@ public final class NodeBeans {
         return beans;
     }
 
+    /** Only the worker pools: a node in cluster mode has no column family stores of its own. */
+    public static Map<String, Object> ofPools(Map<String, ThreadPoolExecutor> pools) {
+        Map<String, Object> beans = new LinkedHashMap<>();
+        pools.forEach((name, pool) -> beans.put("org.apache.cassandra.concurrent:type=" + quote(name),
+                standard(new ThreadPoolStats(pool), ThreadPoolMBean.class)));
+        return beans;
+    }
+
     /** Our implementation classes are not named after their interfaces, so say which one is the bean's. */
     private static <T> StandardMBean standard(T bean, Class<T> type) {
         try {

@@ -22,6 +22,9 @@ import sibyl.dht.Token;
  * column family, a write that could not be made durable) is not counted. The latency is the
  * backend's whole answer: for a write, the commit log and the memtable; a write changing several
  * column families counts, with its latency, in each of them.
+ *
+ * <p>Every method of the seam, default ones included, is passed to the backend as called, so a
+ * backend's own forms (those with a {@link Consistency}) are never replaced by the defaults.
  */
 public final class MeteredStorageService implements StorageService {
     private final StorageService backend;
@@ -55,8 +58,24 @@ public final class MeteredStorageService implements StorageService {
     public void apply(RowMutation mutation) {
         long start = System.nanoTime();
         backend.apply(mutation);
+        wrote(mutation, start);
+    }
+
+    @Override
+    public void apply(RowMutation mutation, Consistency consistency) {
+        long start = System.nanoTime();
+        backend.apply(mutation, consistency);
+        wrote(mutation, start);
+    }
+
+    private void wrote(RowMutation mutation, long start) {
         long nanos = System.nanoTime() - start;
         for (String cf : mutation.changes().keySet()) metrics.of(mutation.keyspace(), cf).writes().record(nanos);
+    }
+
+    @Override
+    public boolean countsReplicas() {
+        return backend.countsReplicas();
     }
 
     @Override
@@ -68,7 +87,15 @@ public final class MeteredStorageService implements StorageService {
     public Optional<Cell> get(String keyspace, String key, QueryPath path) {
         long start = System.nanoTime();
         Optional<Cell> cell = backend.get(keyspace, key, path);
-        metrics.of(keyspace, path.columnFamily()).reads().record(System.nanoTime() - start);
+        read(keyspace, path, start);
+        return cell;
+    }
+
+    @Override
+    public Optional<Cell> get(String keyspace, String key, QueryPath path, Consistency consistency) {
+        long start = System.nanoTime();
+        Optional<Cell> cell = backend.get(keyspace, key, path, consistency);
+        read(keyspace, path, start);
         return cell;
     }
 
@@ -76,7 +103,16 @@ public final class MeteredStorageService implements StorageService {
     public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection) {
         long start = System.nanoTime();
         List<Cell> cells = backend.getSlice(keyspace, key, parent, selection);
-        metrics.of(keyspace, parent.columnFamily()).reads().record(System.nanoTime() - start);
+        read(keyspace, parent, start);
+        return cells;
+    }
+
+    @Override
+    public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection,
+                               Consistency consistency) {
+        long start = System.nanoTime();
+        List<Cell> cells = backend.getSlice(keyspace, key, parent, selection, consistency);
+        read(keyspace, parent, start);
         return cells;
     }
 
@@ -84,8 +120,20 @@ public final class MeteredStorageService implements StorageService {
     public int getCount(String keyspace, String key, QueryPath parent) {
         long start = System.nanoTime();
         int count = backend.getCount(keyspace, key, parent);
-        metrics.of(keyspace, parent.columnFamily()).reads().record(System.nanoTime() - start);
+        read(keyspace, parent, start);
         return count;
+    }
+
+    @Override
+    public int getCount(String keyspace, String key, QueryPath parent, Consistency consistency) {
+        long start = System.nanoTime();
+        int count = backend.getCount(keyspace, key, parent, consistency);
+        read(keyspace, parent, start);
+        return count;
+    }
+
+    private void read(String keyspace, QueryPath path, long start) {
+        metrics.of(keyspace, path.columnFamily()).reads().record(System.nanoTime() - start);
     }
 
     @Override
@@ -93,8 +141,21 @@ public final class MeteredStorageService implements StorageService {
                                         int count) {
         long start = System.nanoTime();
         List<RowSlice> rows = backend.getRangeSlice(keyspace, parent, selection, range, count);
-        metrics.of(keyspace, parent.columnFamily()).rangeScans().record(System.nanoTime() - start);
+        scanned(keyspace, parent, start);
         return rows;
+    }
+
+    @Override
+    public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
+                                        int count, Consistency consistency) {
+        long start = System.nanoTime();
+        List<RowSlice> rows = backend.getRangeSlice(keyspace, parent, selection, range, count, consistency);
+        scanned(keyspace, parent, start);
+        return rows;
+    }
+
+    private void scanned(String keyspace, QueryPath parent, long start) {
+        metrics.of(keyspace, parent.columnFamily()).rangeScans().record(System.nanoTime() - start);
     }
 
     @Override

@@ -24,6 +24,10 @@ import sibyl.dht.Token;
  * subcolumns and only if it has one (thrift-0.6.md §2.3). Callers are expected to validate
  * requests first (names against comparators, path shapes); what slips through fails with
  * {@link sibyl.db.InvalidQueryException} carrying 0.6's message.
+ *
+ * <p>Each call has a form with a {@link Consistency}; a store with one replica ignores it (the
+ * default methods), a replicated store may fail it with {@link UnavailableReplicasException} or
+ * {@link StorageTimeoutException}.
  */
 public interface StorageService {
     Partitioner partitioner();
@@ -35,6 +39,19 @@ public interface StorageService {
 
     /** Applies a row mutation atomically and isolated per column family. */
     void apply(RowMutation mutation);
+
+    /** Applies a row mutation once {@code consistency}'s replicas have. */
+    default void apply(RowMutation mutation, Consistency consistency) {
+        apply(mutation);
+    }
+
+    /**
+     * Whether the store judges consistency levels against its own replicas ({@link UnavailableReplicasException});
+     * false for a store that is its own only replica, whose callers check levels against the ReplicationFactor.
+     */
+    default boolean countsReplicas() {
+        return false;
+    }
 
     /**
      * Whether {@link #apply} may wait now, for a disk sync, a flush or another server, rather than return in
@@ -52,14 +69,27 @@ public interface StorageService {
      */
     Optional<Cell> get(String keyspace, String key, QueryPath path);
 
+    default Optional<Cell> get(String keyspace, String key, QueryPath path, Consistency consistency) {
+        return get(keyspace, key, path);
+    }
+
     /**
      * get_slice: columns of a standard CF, super columns of a super CF ({@code parent} without
      * super column), or subcolumns of one super column; a missing row gives an empty list.
      */
     List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection);
 
+    default List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection,
+                                Consistency consistency) {
+        return getSlice(keyspace, key, parent, selection);
+    }
+
     /** get_count: the size of {@code getSlice} with {@link ColumnSelection#all()}. */
     int getCount(String keyspace, String key, QueryPath parent);
+
+    default int getCount(String keyspace, String key, QueryPath parent, Consistency consistency) {
+        return getCount(keyspace, key, parent);
+    }
 
     /**
      * get_range_slices: up to {@code count} (> 0) rows in ring order, each with the
@@ -68,6 +98,11 @@ public interface StorageService {
      */
     List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
                                  int count);
+
+    default List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection,
+                                         RowRange range, int count, Consistency consistency) {
+        return getRangeSlice(keyspace, parent, selection, range, count);
+    }
 
     /**
      * The sampled keys (every IndexInterval-th key of each column family of every keyspace)

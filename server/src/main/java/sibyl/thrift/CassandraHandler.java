@@ -40,7 +40,10 @@ import sibyl.db.RowSlice;
 import sibyl.db.WriteFailedException;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
+import sibyl.service.Consistency;
 import sibyl.service.StorageService;
+import sibyl.service.StorageTimeoutException;
+import sibyl.service.UnavailableReplicasException;
 import org.apache.thrift.TApplicationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -180,7 +183,7 @@ final class CassandraHandler implements Cassandra.Iface {
         validation.validateColumnPath(keyspace, path);
         validation.validateKey(key);
         checkRead(keyspace, cl);
-        Optional<Cell> cell = storage(() -> storage.get(keyspace, key, ThriftConversion.path(path)));
+        Optional<Cell> cell = storage(() -> storage.get(keyspace, key, ThriftConversion.path(path), level(cl)));
         deadline.check();
         if (cell.isEmpty()) throw new NotFoundException();
         return ThriftConversion.cosc(cell.get());
@@ -196,7 +199,7 @@ final class CassandraHandler implements Cassandra.Iface {
         validation.validateKey(key);
         checkRead(keyspace, cl);
         List<Cell> cells = storage(() -> storage.getSlice(keyspace, key, ThriftConversion.parent(parent),
-                ThriftConversion.selection(predicate)));
+                ThriftConversion.selection(predicate), level(cl)));
         deadline.check();
         return ThriftConversion.coscs(cells);
     }
@@ -212,7 +215,7 @@ final class CassandraHandler implements Cassandra.Iface {
         QueryPath query = ThriftConversion.path(path);
         Map<String, ColumnOrSuperColumn> result = new HashMap<>();
         for (String key : keys) {
-            Optional<Cell> cell = storage(() -> storage.get(keyspace, key, query));
+            Optional<Cell> cell = storage(() -> storage.get(keyspace, key, query, level(cl)));
             // 0.6 answers a missing column with an entry that has neither field set.
             result.put(key, cell.map(ThriftConversion::cosc).orElseGet(ColumnOrSuperColumn::new));
         }
@@ -235,7 +238,8 @@ final class CassandraHandler implements Cassandra.Iface {
         Map<String, List<ColumnOrSuperColumn>> result = new HashMap<>();
         for (String key : keys) {
             if (result.containsKey(key)) continue;
-            result.put(key, ThriftConversion.coscs(storage(() -> storage.getSlice(keyspace, key, query, selection))));
+            result.put(key, ThriftConversion.coscs(storage(() -> storage.getSlice(keyspace, key, query, selection,
+                    level(cl)))));
         }
         deadline.check();
         return result;
@@ -248,7 +252,7 @@ final class CassandraHandler implements Cassandra.Iface {
         validation.validateColumnParent(keyspace, parent);
         validation.validateKey(key);
         checkRead(keyspace, cl);
-        int count = storage(() -> storage.getCount(keyspace, key, ThriftConversion.parent(parent)));
+        int count = storage(() -> storage.getCount(keyspace, key, ThriftConversion.parent(parent), level(cl)));
         deadline.check();
         return count;
     }
@@ -274,7 +278,7 @@ final class CassandraHandler implements Cassandra.Iface {
         checkRead(keyspace, cl);
         List<RowSlice> rows = storage(() -> storage.getRangeSlice(keyspace, ThriftConversion.parent(parent),
                 ThriftConversion.selection(predicate), ThriftConversion.rowRange(range, storage.partitioner()),
-                range.getCount()));
+                range.getCount(), level(cl)));
         deadline.check();
         return ThriftConversion.keySlices(rows);
     }
@@ -372,7 +376,7 @@ final class CassandraHandler implements Cassandra.Iface {
     private void checkRead(String keyspace, ConsistencyLevel cl) throws InvalidRequestException, UnavailableException {
         validation.validateReadConsistency(cl);
         authorize(keyspace);
-        ReplicaCount.checkRead(cl, validation.keyspace(keyspace).replicationFactor());
+        if (!storage.countsReplicas()) ReplicaCount.checkRead(cl, validation.keyspace(keyspace).replicationFactor());
     }
 
     private void authorize(String keyspace) throws InvalidRequestException {
@@ -394,7 +398,7 @@ final class CassandraHandler implements Cassandra.Iface {
      * request was fine, the server failed, and 0.6's data calls declare nothing closer.
      */
     private void apply(List<RowMutation> mutations, ConsistencyLevel cl, Deadline deadline)
-            throws InvalidRequestException, TimedOutException, TApplicationException {
+            throws InvalidRequestException, UnavailableException, TimedOutException, TApplicationException {
         if (cl == ConsistencyLevel.ZERO) {
             for (RowMutation m : mutations) background.execute(() -> applyUnacknowledged(m));
             return;
@@ -403,7 +407,7 @@ final class CassandraHandler implements Cassandra.Iface {
         for (RowMutation m : mutations) {
             try {
                 storage(() -> {
-                    storage.apply(m);
+                    storage.apply(m, level(cl));
                     return null;
                 });
             } catch (WriteFailedException e) {
@@ -419,20 +423,34 @@ final class CassandraHandler implements Cassandra.Iface {
     /** A ZERO write: already acknowledged, so a failure can only be logged. */
     private void applyUnacknowledged(RowMutation m) {
         try {
-            storage.apply(m);
-        } catch (WriteFailedException | InvalidQueryException e) {
+            storage.apply(m, Consistency.ZERO);
+        } catch (WriteFailedException | InvalidQueryException | UnavailableReplicasException
+                 | StorageTimeoutException e) {
             log.warn("A write at consistency level ZERO to key {} of keyspace {} was lost: {}", m.key(), m.keyspace(),
                     e.getMessage());
         }
     }
 
-    /** Runs a storage call, turning a request the store refuses into 0.6's error. */
-    private static <T> T storage(Supplier<T> call) throws InvalidRequestException {
+    /**
+     * Runs a storage call, turning a request the store refuses into 0.6's error, and a replicated
+     * store's too few replicas or too slow ones into 0.6's UnavailableException and TimedOutException.
+     */
+    private static <T> T storage(Supplier<T> call)
+            throws InvalidRequestException, UnavailableException, TimedOutException {
         try {
             return call.get();
         } catch (InvalidQueryException e) {
             throw new InvalidRequestException(e.getMessage());
+        } catch (UnavailableReplicasException e) {
+            throw new UnavailableException();
+        } catch (StorageTimeoutException e) {
+            throw new TimedOutException();
         }
+    }
+
+    /** The storage layer's name for a validated (non-null) consistency level. */
+    private static Consistency level(ConsistencyLevel cl) {
+        return Consistency.valueOf(cl.name());
     }
 
 }

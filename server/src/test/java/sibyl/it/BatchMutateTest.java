@@ -28,31 +28,38 @@ import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.KeySlice;
 import org.apache.cassandra.thrift.Mutation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * batch_insert and batch_mutate end to end (thrift-0.6.md §2.5): insertions, every Deletion
  * shape including Sibyl's slice_range extension, all-or-nothing validation, and empty batches.
  */
+@ParameterizedClass
+@MethodSource("sibyl.it.TestNode#backends")
 class BatchMutateTest {
     private static final String KS = "Keyspace1";
     private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
 
+    @Parameter
+    TestNode.Backend backend;
     @TempDir
     static Path dir;
     static TestNode node;
     static Cassandra.Client c;
 
-    @BeforeAll
-    static void start() throws Exception {
-        node = TestNode.start(dir);
+    @BeforeParameterizedClassInvocation
+    static void start(TestNode.Backend backend) throws Exception {
+        node = TestNode.start(backend, dir.resolve(backend.name()));
         c = node.client(true);
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() {
         node.close();
     }

@@ -2,6 +2,7 @@ package sibyl.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static sibyl.it.Requests.all;
 import static sibyl.it.Requests.b;
 import static sibyl.it.Requests.column;
@@ -35,10 +36,13 @@ import org.apache.cassandra.thrift.Mutation;
 import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.cassandra.thrift.SuperColumn;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random writes sent both to a real node and to {@link ReferenceModel}; every few steps the
@@ -48,6 +52,8 @@ import org.junit.jupiter.api.io.TempDir;
  * timestamps, tombstone ties, resurrections) common. Prints its seed; rerun with
  * {@code -Dsibyl.seed=N}, and change the length with {@code -Dsibyl.differential.steps=N}.
  */
+@ParameterizedClass
+@MethodSource("sibyl.it.TestNode#backends")
 class DifferentialTest {
     private static final String KS = "Keyspace1";
     private static final String STD = "Standard1";
@@ -59,9 +65,12 @@ class DifferentialTest {
     private static final List<String> VALUES = List.of("", "a", "ab", "b", "z");
     private static final String OPP = "org.apache.cassandra.dht.OrderPreservingPartitioner";
 
+    @Parameter
+    TestNode.Backend backend;
     @TempDir
     static Path dir;
     static TestNode random;
+    /** Null in cluster mode: the shared cluster partitions randomly. */
     static TestNode ordered;
 
     private Cassandra.Client c;
@@ -72,16 +81,17 @@ class DifferentialTest {
     private long step;
     private String context;
 
-    @BeforeAll
-    static void start() throws Exception {
-        random = TestNode.start(dir.resolve("random"));
-        ordered = TestNode.start(dir.resolve("ordered"), TestNode.partitioner(OPP));
+    @BeforeParameterizedClassInvocation
+    static void start(TestNode.Backend backend) throws Exception {
+        random = TestNode.start(backend, dir.resolve(backend + "-random"));
+        ordered = backend == TestNode.Backend.CLUSTER ? null
+                : TestNode.start(dir.resolve("ordered"), TestNode.partitioner(OPP));
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() {
         random.close();
-        ordered.close();
+        if (ordered != null) ordered.close();
     }
 
     @Test
@@ -96,6 +106,8 @@ class DifferentialTest {
     }
 
     private void run(boolean orderPreserving, int steps) throws Exception {
+        assumeTrue(!orderPreserving || ordered != null,
+                "the order-preserving run needs a ByteOrderedPartitioner cluster; the shared one partitions randomly");
         preservesOrder = orderPreserving;
         c = (orderPreserving ? ordered : random).client(true);
         tokenOrder = orderPreserving ? Comparator.naturalOrder() : Comparator.comparing(DifferentialTest::md5Token);
@@ -104,6 +116,7 @@ class DifferentialTest {
                 + (orderPreserving ? " under " + OPP : ""));
         rnd = new Random(seed);
         model = new ReferenceModel(STD, SUP);
+        model.listsGhostRows = backend == TestNode.Backend.EMBEDDED;
         for (step = 0; step < steps; step++) {
             context = "seed " + seed + " step " + step + (orderPreserving ? " (OPP)" : "");
             randomWrite();

@@ -188,9 +188,20 @@ final class ReferenceModel {
         return hit.isEmpty() ? null : hit.get(0);
     }
 
+    /**
+     * Whether range slices list rows that hold only tombstones (0.6 and the embedded engine do;
+     * the cluster backend does not).
+     */
+    boolean listsGhostRows = true;
+
     /** get_range_slices over every key, in the order {@code tokenOrder} gives the keys. */
     List<KeySlice> rangeSlice(String cf, String sc, SlicePredicate predicate, Comparator<String> tokenOrder, int count) {
         List<String> keys = new ArrayList<>(data.get(cf).keySet());
+        if (!listsGhostRows) {
+            SlicePredicate everything = new SlicePredicate().setSlice_range(
+                    new SliceRange(java.nio.ByteBuffer.allocate(0), java.nio.ByteBuffer.allocate(0), false, Integer.MAX_VALUE));
+            keys.removeIf(key -> slice(cf, key, null, everything).isEmpty());
+        }
         keys.sort(tokenOrder);
         List<KeySlice> out = new ArrayList<>();
         for (String key : keys.subList(0, Math.min(count, keys.size()))) {

@@ -25,6 +25,32 @@ import sibyl.config.StorageConfLoader;
  * to a free port. Clients connect over real sockets with the generated bindings.
  */
 public final class TestNode implements AutoCloseable {
+    /** Where a test node stores: its embedded engine, or the shared local Cassandra (cluster mode). */
+    public enum Backend {
+        EMBEDDED, CLUSTER;
+
+        /**
+         * The backends the semantic suites run against: all, unless {@code -Dsibyl.backends=embedded}
+         * (or {@code cluster}) names fewer.
+         */
+        public static List<Backend> underTest() {
+            String names = System.getProperty("sibyl.backends", "embedded,cluster");
+            List<Backend> backends = new ArrayList<>();
+            for (String name : names.split(",")) {
+                if (!name.isBlank()) backends.add(valueOf(name.trim().toUpperCase(java.util.Locale.ROOT)));
+            }
+            return backends;
+        }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicInteger CLUSTER_NODES =
+            new java.util.concurrent.atomic.AtomicInteger();
+
+    /** For {@code @MethodSource("sibyl.it.TestNode#backends")} of the suites run against every backend. */
+    public static List<Backend> backends() {
+        return Backend.underTest();
+    }
+
     private final SibylNode node;
     private final Path confDir;
     private final List<TTransport> transports = new ArrayList<>();
@@ -63,6 +89,32 @@ public final class TestNode implements AutoCloseable {
         StorageConf storageConf = StorageConfLoader.load(file, installDir);
         return new TestNode(SibylNode.start(storageConf, new AuthSettings(
                 conf.resolve("passwd.properties"), conf.resolve("access.properties"), passwordMode)), conf);
+    }
+
+    /** As {@link #start(Path, UnaryOperator)}, storing with {@code backend}. */
+    public static TestNode start(Backend backend, Path installDir, UnaryOperator<String> edit) throws Exception {
+        return start(installDir, backend == Backend.CLUSTER ? edit.andThen(inSharedCluster())::apply : edit);
+    }
+
+    public static TestNode start(Backend backend, Path installDir) throws Exception {
+        return start(backend, installDir, UnaryOperator.identity());
+    }
+
+    /**
+     * A config edit storing into the shared local Cassandra ({@link LocalCassandra#shared()}), under
+     * keyspaces of a prefix no other node of this run uses, so every test node starts empty.
+     */
+    public static UnaryOperator<String> inSharedCluster() throws Exception {
+        LocalCassandra cassandra = LocalCassandra.shared();
+        String prefix = "t" + ProcessHandle.current().pid() + "_" + CLUSTER_NODES.incrementAndGet() + "_";
+        return inCluster(cassandra.contactPoint(1), prefix);
+    }
+
+    /** A config edit adding a Cluster element with one contact point and a keyspace prefix. */
+    public static UnaryOperator<String> inCluster(String contactPoint, String keyspacePrefix) {
+        return xml -> xml.replace("</Storage>", "<Cluster><ContactPoints><ContactPoint>" + contactPoint
+                + "</ContactPoint></ContactPoints><LocalDatacenter>datacenter1</LocalDatacenter>"
+                + "<KeyspacePrefix>" + keyspacePrefix + "</KeyspacePrefix></Cluster>\n</Storage>");
     }
 
     /** A config edit adding {@code keyspaceXml} (a whole Keyspace element) after the shipped keyspaces. */

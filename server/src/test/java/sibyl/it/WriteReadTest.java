@@ -33,29 +33,37 @@ import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.NotFoundException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * insert, get, get_slice, multiget, multiget_slice, get_count and remove through the generated
  * client on a real node (thrift-0.6.md §2.3–2.5), over standard and super column families and
- * every comparator. Each test uses its own row keys, so they share one node.
+ * every comparator. Each test uses its own row keys, so they share one node. Runs against each
+ * backend ({@link TestNode.Backend}).
  */
+@ParameterizedClass
+@MethodSource("sibyl.it.TestNode#backends")
 class WriteReadTest {
     private static final String KS = "Keyspace1";
     private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
 
+    @Parameter
+    TestNode.Backend backend;
     @TempDir
     static Path dir;
     static TestNode node;
     static Cassandra.Client c;
 
-    @BeforeAll
-    static void start() throws Exception {
+    @BeforeParameterizedClassInvocation
+    static void start(TestNode.Backend backend) throws Exception {
         // The shipped schema has no AsciiType or LexicalUUIDType column family; add one of each type.
-        node = TestNode.start(dir, TestNode.addKeyspace(TestNode.keyspace("Types", 1,
+        node = TestNode.start(backend, dir.resolve(backend.name()), TestNode.addKeyspace(TestNode.keyspace("Types", 1,
                 cf("Bytes", "BytesType"), cf("Ascii", "AsciiType"), cf("Utf8", "UTF8Type"),
                 cf("Long", "LongType"), cf("Lexical", "LexicalUUIDType"), cf("Time", "TimeUUIDType"),
                 "<ColumnFamily Name=\"SuperLong\" ColumnType=\"Super\" CompareWith=\"LongType\""
@@ -67,7 +75,7 @@ class WriteReadTest {
         return "<ColumnFamily Name=\"" + name + "\" CompareWith=\"" + comparator + "\"/>";
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() {
         node.close();
     }

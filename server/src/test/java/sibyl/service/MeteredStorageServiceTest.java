@@ -11,6 +11,7 @@ import static sibyl.db.TestSchema.STD2;
 import static sibyl.db.TestSchema.SUPER;
 import static sibyl.db.TestSchema.b;
 
+import java.lang.reflect.Method;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import sibyl.db.ColumnSelection;
@@ -70,10 +71,36 @@ class MeteredStorageServiceTest {
     }
 
     @Test
+    void everyMethodOfTheSeamIsPassedOnNotLeftToItsDefault() throws Exception {
+        // A default method left alone would hide a backend's own form of it (a cluster's consistency levels).
+        for (Method m : StorageService.class.getMethods()) {
+            assertEquals(MeteredStorageService.class,
+                    MeteredStorageService.class.getMethod(m.getName(), m.getParameterTypes()).getDeclaringClass(),
+                    m.toString());
+        }
+    }
+
+    @Test
+    void theConsistencyFormsAreCountedAsTheOthers() {
+        Consistency one = Consistency.values()[0];
+        service.apply(RowMutation.builder(KS, "k").write(STD, b("a"), b("1"), 1).build(), one);
+        QueryPath parent = new QueryPath(STD, null, null);
+        service.getSlice(KS, "k", parent, ColumnSelection.all(), one);
+        service.get(KS, "k", new QueryPath(STD, null, b("a")), one);
+        service.getCount(KS, "k", parent, one);
+        service.getRangeSlice(KS, parent, ColumnSelection.all(), RowRange.keys("", ""), 10, one);
+        ColumnFamilyRequests std = metrics.of(KS, STD);
+        assertEquals(1, std.writes().count());
+        assertEquals(3, std.reads().count());
+        assertEquals(1, std.rangeScans().count());
+    }
+
+    @Test
     void theSeamPassesTheRestThrough() {
         assertEquals(backend.keyspaces(), service.keyspaces());
         assertEquals(backend.partitioner(), service.partitioner());
         assertEquals(backend.writesMayWait(), service.writesMayWait());
+        assertEquals(backend.countsReplicas(), service.countsReplicas());
     }
 
     @Test

@@ -1,6 +1,9 @@
 package sibyl.metrics.node;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import sibyl.metrics.Collector;
 import sibyl.engine.LocalStorageService;
 import sibyl.metrics.JvmCollector;
 import sibyl.metrics.MetricsRegistry;
@@ -14,14 +17,19 @@ public final class NodeMetrics {
     }
 
     /**
-     * @param requests what the storage seam counted per column family
-     * @param storage  the embedded store, for SSTables, memtables, caches, flushes, compactions, commit log
+     * @param requests what the storage seam counted per column family, whichever backend served them
+     * @param embedded the embedded store, for SSTables, memtables, caches, flushes, compactions and the commit
+     *                 log; empty in cluster mode, where the cluster keeps those
      * @param thrift   the front end, for connections and overload refusals
      * @param auth     the refusals of authentication and access control
      */
-    public static MetricsRegistry registry(RequestMetrics requests, LocalStorageService storage, ThriftServer thrift,
-                                           AuthRefusals auth) {
-        return new MetricsRegistry(List.of(new RequestCollector(requests), new StorageCollector(storage),
-                new ClientCollector(thrift, auth), new JvmCollector()));
+    public static MetricsRegistry registry(RequestMetrics requests, Optional<LocalStorageService> embedded,
+                                           ThriftServer thrift, AuthRefusals auth) {
+        List<Collector> collectors = new ArrayList<>();
+        collectors.add(new RequestCollector(requests));
+        embedded.ifPresent(store -> collectors.add(new StorageCollector(store)));
+        collectors.add(new ClientCollector(thrift, auth));
+        collectors.add(new JvmCollector());
+        return new MetricsRegistry(collectors);
     }
 }

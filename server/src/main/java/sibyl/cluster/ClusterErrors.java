@@ -1,0 +1,89 @@
+package sibyl.cluster;
+
+import com.datastax.oss.driver.api.core.AllNodesFailedException;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
+import com.datastax.oss.driver.api.core.NoNodeAvailableException;
+import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
+import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
+import com.datastax.oss.driver.api.core.servererrors.ReadFailureException;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+import sibyl.db.InvalidQueryException;
+import sibyl.db.WriteFailedException;
+import sibyl.service.StorageTimeoutException;
+import sibyl.service.UnavailableReplicasException;
+
+/**
+ * The cluster's failures in the storage layer's terms, which the Thrift handler turns into 0.6's
+ * exceptions: too few live replicas, or no node reachable at all, is UnavailableException; replicas
+ * too slow (or a coordinator too busy) is TimedOutException; a request the cluster refuses as
+ * invalid is InvalidRequestException with the cluster's reason. Failures of availability are logged
+ * once per burst ({@link FailureLog}).
+ */
+final class ClusterErrors {
+    static final FailureLog LOG = new FailureLog();
+
+    private ClusterErrors() {
+    }
+
+    static <T> T call(Supplier<T> request) {
+        try {
+            T result = request.get();
+            LOG.succeeded();
+            return result;
+        } catch (RuntimeException e) {
+            throw translate(e);
+        }
+    }
+
+    static void run(Runnable request) {
+        call(() -> {
+            request.run();
+            return null;
+        });
+    }
+
+    static <T> T join(CompletableFuture<T> future) {
+        try {
+            T result = future.join();
+            LOG.succeeded();
+            return result;
+        } catch (CompletionException e) {
+            throw translate(e.getCause() instanceof RuntimeException r ? r : e);
+        }
+    }
+
+    static RuntimeException translate(RuntimeException e) {
+        if (e instanceof UnavailableReplicasException || e instanceof StorageTimeoutException
+                || e instanceof InvalidQueryException || e instanceof WriteFailedException) {
+            return e;
+        }
+        if (e instanceof UnavailableException u) {
+            LOG.failed("too few replicas alive: " + u.getMessage());
+            return new UnavailableReplicasException(u.getMessage(), u);
+        }
+        if (e instanceof NoNodeAvailableException || e instanceof AllNodesFailedException) {
+            LOG.failed("no node of the cluster answered: " + e.getMessage());
+            return new UnavailableReplicasException(e.getMessage(), e);
+        }
+        if (e instanceof ReadTimeoutException || e instanceof WriteTimeoutException
+                || e instanceof DriverTimeoutException || e instanceof OverloadedException
+                || e instanceof ReadFailureException) {
+            LOG.failed("replicas did not answer in time: " + e.getMessage());
+            return new StorageTimeoutException(e.getMessage(), e);
+        }
+        if (e instanceof WriteFailureException) {
+            LOG.failed("replicas failed a write: " + e.getMessage());
+            return new WriteFailedException("write failed: the cluster's replicas failed it: " + e.getMessage(), e);
+        }
+        if (e instanceof QueryValidationException) {
+            return new InvalidQueryException(e.getMessage());
+        }
+        return e;
+    }
+}

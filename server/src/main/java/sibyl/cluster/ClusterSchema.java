@@ -1,0 +1,182 @@
+package sibyl.cluster;
+
+import com.datastax.oss.driver.api.core.CqlIdentifier;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
+import com.datastax.oss.driver.api.core.metadata.schema.ColumnMetadata;
+import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
+import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sibyl.config.ClusterConf;
+import sibyl.config.ConfigurationException;
+import sibyl.db.CFMetaData;
+import sibyl.db.KSMetaData;
+import sibyl.db.SystemKeyspace;
+
+/**
+ * Creates the CQL keyspaces and tables the configured keyspaces and column families map onto,
+ * when they are absent, and refuses to start over a table of another shape. Never alters or
+ * drops anything: a cluster's schema is its operators' to change.
+ */
+final class ClusterSchema {
+    private static final Logger log = LoggerFactory.getLogger(ClusterSchema.class);
+
+    private ClusterSchema() {
+    }
+
+    /**
+     * Makes sure every configured column family has its table, and returns them by keyspace and
+     * column family name.
+     *
+     * @throws ConfigurationException naming the column family's element when its table exists with another shape,
+     *                                or when its comparator has no CQL type
+     */
+    static Map<String, Map<String, Table>> ensure(CqlSession session, ClusterConf conf, List<KSMetaData> keyspaces)
+            throws ConfigurationException {
+        Map<String, Map<String, Table>> tables = new LinkedHashMap<>();
+        for (KSMetaData ks : keyspaces) {
+            if (ks.name().equals(SystemKeyspace.NAME)) continue; // Sibyl's own; not stored in the cluster
+            String cqlKeyspace = conf.keyspacePrefix() + ks.name();
+            Optional<KeyspaceMetadata> existing = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(cqlKeyspace));
+            String replication = replication(conf, ks);
+            if (existing.isEmpty()) {
+                session.execute("CREATE KEYSPACE IF NOT EXISTS " + quote(cqlKeyspace) + " WITH replication = "
+                        + replication);
+                log.info("Created keyspace {} in the cluster with replication {}", cqlKeyspace, replication);
+            } else {
+                warnIfReplicationDiffers(existing.get(), cqlKeyspace, replication);
+            }
+            Map<String, Table> byName = new LinkedHashMap<>();
+            for (CFMetaData cf : ks.columnFamilies()) {
+                byName.put(cf.name(), ensureTable(session, conf, cqlKeyspace, cf));
+            }
+            tables.put(ks.name(), byName);
+        }
+        return tables;
+    }
+
+    private static Table ensureTable(CqlSession session, ClusterConf conf, String cqlKeyspace, CFMetaData cf)
+            throws ConfigurationException {
+        String element = "Storage/Keyspaces/Keyspace[@Name='" + cf.keyspace() + "']/ColumnFamily[@Name='"
+                + cf.name() + "']";
+        CqlType column1 = type(conf, element, "CompareWith", cf.comparator());
+        CqlType column2 = cf.isSuper() ? type(conf, element, "CompareSubcolumnsWith", cf.subcomparator()) : null;
+        Table table = new Table(cqlKeyspace, cf.name(), cf, column1, column2);
+        Optional<TableMetadata> existing = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(cqlKeyspace))
+                .flatMap(k -> k.getTable(CqlIdentifier.fromInternal(cf.name())));
+        if (existing.isEmpty()) {
+            session.execute(table.createStatement());
+            log.info("Created table {}.{} in the cluster", cqlKeyspace, cf.name());
+            return table;
+        }
+        List<String> differences = differences(table, existing.get());
+        if (!differences.isEmpty()) {
+            throw new ConfigurationException(conf.file(), element, "the cluster's table " + cqlKeyspace + "."
+                    + cf.name() + " has another shape than this " + cf.columnType() + " column family needs ("
+                    + String.join("; ", differences) + "); Sibyl alters no table: drop or rename it, or change the"
+                    + " column family");
+        }
+        return table;
+    }
+
+    private static CqlType type(ClusterConf conf, String element, String attribute,
+                                sibyl.db.marshal.AbstractType comparator) throws ConfigurationException {
+        return CqlType.of(comparator).orElseThrow(() -> new ConfigurationException(conf.file(), element + "/@"
+                + attribute, "comparator " + comparator.className() + " has no CQL type, so the cluster cannot order"
+                + " by it; cluster mode supports BytesType, AsciiType, UTF8Type, LongType, TimeUUIDType and"
+                + " LexicalUUIDType"));
+    }
+
+    /** What differs between the table the column family needs and the one the cluster has, in words. */
+    static List<String> differences(Table wanted, TableMetadata actual) {
+        List<String> problems = new ArrayList<>();
+        List<ColumnMetadata> partitionKey = actual.getPartitionKey();
+        if (partitionKey.size() != 1 || !partitionKey.get(0).getName().asInternal().equals("key")
+                || !CqlType.BLOB.matches(typeOf(partitionKey.get(0)))) {
+            problems.add("partition key is " + describe(partitionKey) + ", not key blob");
+        }
+        List<Map.Entry<ColumnMetadata, ClusteringOrder>> clustering = new ArrayList<>(
+                actual.getClusteringColumns().entrySet());
+        List<String> wantedNames = wanted.isSuper() ? List.of("column1", "column2") : List.of("column1");
+        List<CqlType> wantedTypes = wanted.isSuper() ? List.of(wanted.column1(), wanted.column2())
+                : List.of(wanted.column1());
+        if (clustering.size() != wantedNames.size()) {
+            problems.add("clustering columns are " + describe(clustering.stream().map(Map.Entry::getKey).toList())
+                    + ", not " + expected(wantedNames, wantedTypes)
+                    + (clustering.size() == 2 && !wanted.isSuper() ? " (a super column family's table?)"
+                    : clustering.size() == 1 && wanted.isSuper() ? " (a standard column family's table?)" : ""));
+        } else {
+            for (int i = 0; i < clustering.size(); i++) {
+                ColumnMetadata c = clustering.get(i).getKey();
+                if (!c.getName().asInternal().equals(wantedNames.get(i)) || !wantedTypes.get(i).matches(typeOf(c))) {
+                    problems.add("clustering column " + (i + 1) + " is " + c.getName().asInternal() + " "
+                            + typeOf(c) + ", not " + wantedNames.get(i) + " " + wantedTypes.get(i).cql());
+                }
+                if (clustering.get(i).getValue() != ClusteringOrder.ASC) {
+                    problems.add(c.getName().asInternal() + " is ordered DESC, not ASC");
+                }
+            }
+        }
+        Optional<ColumnMetadata> value = actual.getColumn(CqlIdentifier.fromInternal("value"));
+        if (value.isEmpty() || !CqlType.BLOB.matches(typeOf(value.get()))) {
+            problems.add(value.map(v -> "value is " + typeOf(v) + ", not blob").orElse("it has no value column"));
+        }
+        return problems;
+    }
+
+    private static String expected(List<String> names, List<CqlType> types) {
+        StringBuilder s = new StringBuilder("(");
+        for (int i = 0; i < names.size(); i++) s.append(i == 0 ? "" : ", ").append(names.get(i)).append(' ')
+                .append(types.get(i).cql());
+        return s.append(')').toString();
+    }
+
+    private static String describe(List<ColumnMetadata> columns) {
+        StringBuilder s = new StringBuilder("(");
+        for (int i = 0; i < columns.size(); i++) {
+            s.append(i == 0 ? "" : ", ").append(columns.get(i).getName().asInternal()).append(' ')
+                    .append(typeOf(columns.get(i)));
+        }
+        return s.append(')').toString();
+    }
+
+    private static String typeOf(ColumnMetadata column) {
+        return column.getType().asCql(false, true);
+    }
+
+    /** RackUnawareStrategy: SimpleStrategy with the ReplicationFactor; DatacenterReplication: NetworkTopologyStrategy. */
+    static String replication(ClusterConf conf, KSMetaData ks) {
+        Optional<Map<String, Integer>> perDc = conf.datacenterReplication(ks.name());
+        if (perDc.isEmpty()) {
+            return "{'class': 'SimpleStrategy', 'replication_factor': " + ks.replicationFactor() + "}";
+        }
+        StringBuilder s = new StringBuilder("{'class': 'NetworkTopologyStrategy'");
+        perDc.get().forEach((dc, rf) -> s.append(", ").append(literal(dc)).append(": ").append(rf));
+        return s.append('}').toString();
+    }
+
+    private static void warnIfReplicationDiffers(KeyspaceMetadata existing, String cqlKeyspace, String wanted) {
+        Map<String, String> actual = existing.getReplication();
+        String cls = actual.getOrDefault("class", "");
+        boolean simple = wanted.contains("SimpleStrategy");
+        if (simple != cls.endsWith("SimpleStrategy")) {
+            log.warn("Keyspace {} exists in the cluster with replication {}; storage-conf.xml asks for {}. Left as it"
+                    + " is: change it with ALTER KEYSPACE if the configuration is right", cqlKeyspace, actual, wanted);
+        }
+    }
+
+    /** A CQL identifier, quoted so that its case is kept. */
+    static String quote(String name) {
+        return CqlIdentifier.fromInternal(name).asCql(false);
+    }
+
+    private static String literal(String s) {
+        return "'" + s.replace("'", "''") + "'";
+    }
+}

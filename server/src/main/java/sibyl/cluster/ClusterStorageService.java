@@ -1,0 +1,300 @@
+package sibyl.cluster;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import sibyl.config.ClusterConf;
+import sibyl.config.ConfigurationException;
+import sibyl.db.CFMetaData;
+import sibyl.db.Cell;
+import sibyl.db.ColumnSelection;
+import sibyl.db.InvalidQueryException;
+import sibyl.db.KSMetaData;
+import sibyl.db.QueryPath;
+import sibyl.db.RowMutation;
+import sibyl.db.RowRange;
+import sibyl.db.RowSlice;
+import sibyl.dht.DecoratedKey;
+import sibyl.dht.Partitioner;
+import sibyl.dht.Range;
+import sibyl.dht.Token;
+import sibyl.service.Consistency;
+import sibyl.service.StorageService;
+
+/**
+ * Reads and writes of the configured keyspaces, stored in a Cassandra cluster (see the package
+ * comment for the mapping). Keeps no data of its own: every call is one or a few CQL requests at
+ * the caller's consistency level, so any number of Sibyl nodes can serve the same cluster.
+ *
+ * <p>Thread-safe; the driver's session multiplexes all callers over its connections.
+ */
+public final class ClusterStorageService implements StorageService, AutoCloseable {
+    private final CqlSession session;
+    private final ClusterConnection connection;
+    private final Partitioner partitioner;
+    private final List<KSMetaData> keyspaces;
+    private final Map<String, Map<String, Table>> tables;
+    private final Statements statements;
+    private final ClusterTokens tokens;
+
+    private ClusterStorageService(ClusterConnection connection, Partitioner partitioner, List<KSMetaData> keyspaces,
+                                  Map<String, Map<String, Table>> tables, ClusterTokens tokens) {
+        this.connection = connection;
+        this.session = connection.session();
+        this.partitioner = partitioner;
+        this.keyspaces = List.copyOf(keyspaces);
+        this.tables = tables;
+        this.statements = new Statements(session);
+        this.tokens = tokens;
+    }
+
+    /**
+     * Connects to the cluster (waiting at most ConnectTimeoutInSeconds for it), checks that its
+     * partitioner orders rows as {@code partitioner} does, and creates the keyspaces and tables
+     * that are missing.
+     *
+     * @throws ConfigurationException naming the element of storage-conf.xml at fault: the contact points when no
+     *                                node answered, the partitioner, or a column family whose table has another shape
+     */
+    public static ClusterStorageService open(ClusterConf conf, Partitioner partitioner, List<KSMetaData> keyspaces)
+            throws ConfigurationException, InterruptedException {
+        ClusterConnection connection = ClusterConnection.connect(conf);
+        try {
+            ClusterTokens tokens = ClusterTokens.check(connection.session(), conf, partitioner);
+            Map<String, Map<String, Table>> tables = ClusterSchema.ensure(connection.session(), conf, keyspaces);
+            return new ClusterStorageService(connection, partitioner, keyspaces, tables, tokens);
+        } catch (ConfigurationException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    /** The driver's session, for tools (nodetool) and tests. */
+    public CqlSession session() {
+        return session;
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    @Override
+    public Partitioner partitioner() {
+        return partitioner;
+    }
+
+    @Override
+    public List<KSMetaData> keyspaces() {
+        return keyspaces;
+    }
+
+    @Override
+    public Optional<KSMetaData> keyspace(String name) {
+        return keyspaces.stream().filter(k -> k.name().equals(name)).findFirst();
+    }
+
+    @Override
+    public boolean countsReplicas() {
+        return true;
+    }
+
+    // ---- writes
+
+    @Override
+    public void apply(RowMutation mutation) {
+        apply(mutation, Consistency.ONE);
+    }
+
+    /**
+     * One single-partition batch. A slice deletion (Sibyl's extension) deletes the live columns its
+     * range selects in the row as the mutation's other changes leave it; the cluster cannot say
+     * which those are inside a batch, so such a mutation is written in two batches: its other
+     * changes, then, read back at the same level, the tombstones of the selected columns. A write
+     * racing it may or may not be deleted, and a failure between the two leaves the first applied.
+     */
+    @Override
+    public void apply(RowMutation mutation, Consistency consistency) {
+        byte[] key = key(mutation.key());
+        BatchStatement batch = MutationStatements.batch(mutation, this::table, statements, key, null);
+        ConsistencyLevel level = ConsistencyLevels.write(consistency);
+        if (batch.size() > 0) ClusterErrors.run(() -> session.execute(batch.setConsistencyLevel(level)));
+        if (!MutationStatements.hasSliceDeletion(mutation)) return;
+        BatchStatement slices = MutationStatements.batch(mutation, this::table, statements, key,
+                (table, superColumn, range) -> liveNames(key, table, superColumn, range, consistency));
+        if (slices.size() > 0) ClusterErrors.run(() -> session.execute(slices.setConsistencyLevel(level)));
+    }
+
+    // ---- reads
+
+    @Override
+    public Optional<Cell> get(String keyspace, String key, QueryPath path) {
+        return get(keyspace, key, path, Consistency.ONE);
+    }
+
+    @Override
+    public Optional<Cell> get(String keyspace, String key, QueryPath path, Consistency consistency) {
+        if (isSibylsOwn(keyspace)) return Optional.empty();
+        Table table = table(keyspace, path.columnFamily());
+        Reads.checkPath(table.metadata(), path);
+        List<Cell> cells;
+        if (table.isSuper() && path.column() == null) {
+            cells = Reads.slice(this, table, key(key), null, ColumnSelection.names(path.superColumn()), consistency);
+        } else {
+            cells = Reads.slice(this, table, key(key), path.superColumn(), ColumnSelection.names(path.column()),
+                    consistency);
+        }
+        return cells.isEmpty() ? Optional.empty() : Optional.of(cells.get(0));
+    }
+
+    @Override
+    public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection) {
+        return getSlice(keyspace, key, parent, selection, Consistency.ONE);
+    }
+
+    @Override
+    public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection,
+                               Consistency consistency) {
+        if (isSibylsOwn(keyspace)) return List.of();
+        Table table = table(keyspace, parent.columnFamily());
+        Reads.checkParent(table.metadata(), parent);
+        return Reads.slice(this, table, key(key), parent.superColumn(), selection, consistency);
+    }
+
+    @Override
+    public int getCount(String keyspace, String key, QueryPath parent) {
+        return getCount(keyspace, key, parent, Consistency.ONE);
+    }
+
+    @Override
+    public int getCount(String keyspace, String key, QueryPath parent, Consistency consistency) {
+        if (isSibylsOwn(keyspace)) return 0;
+        Table table = table(keyspace, parent.columnFamily());
+        Reads.checkParent(table.metadata(), parent);
+        return Reads.count(this, table, key(key), parent.superColumn(), consistency);
+    }
+
+    @Override
+    public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
+                                        int count) {
+        return getRangeSlice(keyspace, parent, selection, range, count, Consistency.ONE);
+    }
+
+    /**
+     * The keys first (SELECT DISTINCT over the token range, in the cluster's ring order), then
+     * each row's slice, all at once. A row that holds only tombstones is not listed, where the
+     * embedded engine lists it with no columns (README: where Sibyl differs).
+     */
+    @Override
+    public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
+                                        int count, Consistency consistency) {
+        if (isSibylsOwn(keyspace)) return List.of();
+        Table table = table(keyspace, parent.columnFamily());
+        Reads.checkParent(table.metadata(), parent);
+        if (count <= 0) return List.of();
+        List<byte[]> keys = RangeKeys.find(this, table, range, count, consistency);
+        List<CompletableFuture<List<Cell>>> slices = new ArrayList<>(keys.size());
+        for (byte[] key : keys) {
+            slices.add(Reads.sliceAsync(this, table, key, parent.superColumn(), selection, consistency));
+        }
+        List<RowSlice> rows = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            List<Cell> cells = ClusterErrors.join(slices.get(i));
+            rows.add(new RowSlice(new String(keys.get(i), StandardCharsets.UTF_8), cells));
+        }
+        return rows;
+    }
+
+    @Override
+    public List<DecoratedKey> keySamples(Range range) {
+        return List.of(); // the cluster samples its own keys; describe_splits asks it (describeSplits)
+    }
+
+    @Override
+    public List<Token> describeSplits(Token start, Token end, int keysPerSplit) {
+        if (keysPerSplit <= 0) throw new IllegalArgumentException("keys_per_split must be positive: " + keysPerSplit);
+        return List.of(start, end);
+    }
+
+    /**
+     * The {@code system} keyspace: described as in 0.6, read as empty, not stored in the cluster
+     * (a Sibyl node in cluster mode has no local state to keep there).
+     */
+    private boolean isSibylsOwn(String keyspace) {
+        return !tables.containsKey(keyspace) && keyspace(keyspace).isPresent();
+    }
+
+    // ---- shared with the statement builders
+
+    Table table(String keyspace, String columnFamily) {
+        Map<String, Table> ks = tables.get(keyspace);
+        if (ks == null) {
+            if (keyspace(keyspace).isPresent()) {
+                throw new InvalidQueryException("keyspace " + keyspace + " is Sibyl's own and is not stored in the"
+                        + " cluster");
+            }
+            throw new InvalidQueryException("Keyspace " + keyspace + " does not exist in this schema.");
+        }
+        Table table = ks.get(columnFamily);
+        if (table == null) throw new InvalidQueryException("unconfigured columnfamily " + columnFamily);
+        return table;
+    }
+
+    Statements statements() {
+        return statements;
+    }
+
+    ClusterTokens tokens() {
+        return tokens;
+    }
+
+    ResultSet execute(BoundStatement statement) {
+        return ClusterErrors.call(() -> session.execute(statement));
+    }
+
+    CompletionStage<AsyncResultSet> executeAsync(BoundStatement statement) {
+        return session.executeAsync(statement);
+    }
+
+    /** The live names a slice deletion selects, read at the consistency level of its write (ONE for ZERO and ANY). */
+    private List<byte[]> liveNames(byte[] key, Table table, byte[] superColumn, ColumnSelection.Range range,
+                                   Consistency consistency) {
+        Consistency read = consistency == Consistency.ZERO || consistency == Consistency.ANY ? Consistency.ONE
+                : consistency;
+        List<byte[]> names = new ArrayList<>();
+        for (Cell c : Reads.slice(this, table, key, superColumn, range, read)) names.add(c.name());
+        return names;
+    }
+
+    static byte[] key(String key) {
+        return key.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static BoundStatementBuilder bytes(BoundStatementBuilder b, int i, byte[] value) {
+        return b.setBytesUnsafe(i, ByteBuffer.wrap(value));
+    }
+
+    static BatchStatementBuilder unloggedBatch() {
+        return BatchStatement.builder(DefaultBatchType.UNLOGGED);
+    }
+
+    static RuntimeException unwrap(CompletionException e) {
+        return e.getCause() instanceof RuntimeException r ? r : e;
+    }
+}
