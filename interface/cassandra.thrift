@@ -3,10 +3,10 @@
 // This is our own text. What it must share with 0.6 is the wire: service and
 // method names, struct and field ids, field types, requiredness and defaults,
 // the exception structs and the enum values. Those facts are listed in
-// shared/thrift-0.6.md §1; change nothing here that would move a byte on the
-// wire. The Java bindings under src/main/java are generated from this file by
-// ./generate (thrift-compiler 0.17) and committed; GeneratedCodeIsCurrentTest
-// fails when they drift apart.
+// docs/thrift-api.md §Types and §Calls; change nothing here that would move a
+// byte on the wire. The Java bindings under src/main/java are generated from
+// this file by ./generate (thrift-compiler 0.17) and committed;
+// GeneratedCodeIsCurrentTest fails when they drift apart.
 //
 // Conventions of the 0.6 dialect worth knowing when reading the types:
 //  * row keys, keyspace names, column family names and tokens are `string`

@@ -28,7 +28,7 @@ import sibyl.engine.Keyspace;
 import sibyl.engine.Memtable;
 
 /**
- * The memtable through the db layer's public API only: applying a row of {@code columns} columns (to the memtable
+ * The memtable through the engine's public API only: applying a row of {@code columns} columns (to the memtable
  * directly, and as a mutation through {@link Keyspace#apply}, which resolves, locks the row and appends to a log that
  * records nothing), and reading a slice of {@code columns} columns of a row through {@link ColumnFamilyStore}.
  * Rows go to a million columns' worth of keys (at most {@value #MAX_KEYS}) in turn, under RandomPartitioner, all

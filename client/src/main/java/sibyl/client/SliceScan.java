@@ -2,8 +2,6 @@ package sibyl.client;
 
 import java.nio.ByteBuffer;
 import java.util.Iterator;
-import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnParent;
 import org.apache.cassandra.thrift.ConsistencyLevel;
@@ -12,7 +10,7 @@ import org.apache.cassandra.thrift.SlicePredicate;
 /**
  * All columns of one row (or all super columns, or all subcolumns of one super column), fetched page
  * by page with get_slice. As with {@link RangeScan}, slice bounds are inclusive, so each page after the
- * first starts at the last name seen and drops it.
+ * first starts at the last name seen and drops it ({@link PageIterator}).
  */
 public final class SliceScan implements Iterable<ColumnOrSuperColumn> {
 
@@ -38,52 +36,13 @@ public final class SliceScan implements Iterable<ColumnOrSuperColumn> {
 
     @Override
     public Iterator<ColumnOrSuperColumn> iterator() {
-        return new Pages();
+        return new PageIterator<>(ByteBuffer.wrap(new byte[0]), null, pageSize,
+                start -> client.getSlice(keyspace, key, parent,
+                        Predicates.range(Bytes.toArray(start), null, false, pageSize), level),
+                SliceScan::nameOf);
     }
 
     private static ByteBuffer nameOf(ColumnOrSuperColumn cosc) {
         return cosc.isSetColumn() ? cosc.getColumn().bufferForName() : cosc.getSuper_column().bufferForName();
-    }
-
-    private final class Pages implements Iterator<ColumnOrSuperColumn> {
-        private List<ColumnOrSuperColumn> page = List.of();
-        private int position;
-        private byte[] nextStart = new byte[0];
-        private ByteBuffer lastName;
-        private boolean lastPage;
-
-        @Override
-        public boolean hasNext() {
-            while (position >= page.size()) {
-                if (lastPage) {
-                    return false;
-                }
-                fetch();
-            }
-            return true;
-        }
-
-        @Override
-        public ColumnOrSuperColumn next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            ColumnOrSuperColumn c = page.get(position++);
-            lastName = nameOf(c);
-            return c;
-        }
-
-        private void fetch() {
-            SlicePredicate predicate = Predicates.range(nextStart, null, false, pageSize);
-            page = client.getSlice(keyspace, key, parent, predicate, level);
-            lastPage = page.size() < pageSize;
-            position = 0;
-            if (lastName != null && !page.isEmpty() && nameOf(page.get(0)).equals(lastName)) {
-                position = 1;
-            }
-            if (!page.isEmpty()) {
-                nextStart = Bytes.toArray(nameOf(page.get(page.size() - 1)));
-            }
-        }
     }
 }

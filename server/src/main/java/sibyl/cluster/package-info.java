@@ -2,7 +2,7 @@
  * The cluster backend: a {@link sibyl.service.StorageService} that stores into a real Apache
  * Cassandra 5 cluster through the CQL driver, for users who outgrow one machine.
  *
- * <p>The mapping (shared/cassandra5.md): a keyspace is a CQL keyspace (named with the configured
+ * <p>The mapping (docs/configuration.md §Cluster): a keyspace is a CQL keyspace (named with the configured
  * prefix), a standard column family the table {@code (key blob, column1 C, value blob,
  * PRIMARY KEY (key, column1))}, a super column family {@code (key blob, column1 C, column2 S,
  * value blob, PRIMARY KEY (key, column1, column2))}, where C and S are the CQL types of the

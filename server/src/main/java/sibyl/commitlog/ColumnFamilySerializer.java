@@ -7,6 +7,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.Deletion;
 import sibyl.db.SuperColumn;
 
 /**
@@ -18,13 +19,14 @@ import sibyl.db.SuperColumn;
  *
  * <p>Format (big-endian):
  * <pre>
- * ColumnFamily := markedForDeleteAt:long   row tombstone; Long.MIN_VALUE = none
- *                 localDeletionTime:int     seconds; Integer.MIN_VALUE = none
+ * ColumnFamily := Deletion                  the row tombstone
  *                 count:int                 cells that follow, in comparator order
  *                 (Column | SuperColumn){count}   Column in a standard CF, SuperColumn in a super CF
  * SuperColumn  := name
- *                 markedForDeleteAt:long  localDeletionTime:int   its tombstone, as above
- *                 count:int  Column{count}                       subcolumns, in subcomparator order
+ *                 Deletion                  its tombstone
+ *                 count:int  Column{count}  subcolumns, in subcomparator order
+ * Deletion     := markedForDeleteAt:long    Long.MIN_VALUE = none
+ *                 localDeletionTime:int     seconds; Integer.MIN_VALUE = none
  * Column       := name
  *                 flags:byte                0 = live, 1 = tombstone; other values are refused
  *                 timestamp:long
@@ -39,16 +41,17 @@ public final class ColumnFamilySerializer {
     private static final int LIVE = 0;
     private static final int TOMBSTONE = 1;
     private static final int MAX_NAME_LENGTH = 0xFFFF;
+    private static final int DELETION_LENGTH = 8 + 4;
 
     private ColumnFamilySerializer() {
     }
 
     /** The bytes {@link #serialize} writes for {@code row}. */
     public static int serializedLength(ColumnFamily row) {
-        int length = 8 + 4 + 4;
+        int length = DELETION_LENGTH + 4;
         for (Cell cell : row.cells()) {
             if (cell instanceof SuperColumn sc) {
-                length += nameLength(sc.name()) + 8 + 4 + 4;
+                length += nameLength(sc.name()) + DELETION_LENGTH + 4;
                 for (Column c : sc.subcolumns()) length += columnLength(c);
             } else {
                 length += columnLength((Column) cell);
@@ -63,8 +66,7 @@ public final class ColumnFamilySerializer {
      * @throws java.nio.BufferOverflowException when {@code out} has less room than that
      */
     public static void serialize(ColumnFamily row, ByteBuffer out) {
-        out.putLong(row.markedForDeleteAt());
-        out.putInt(row.localDeletionTime());
+        writeDeletion(row.deletion(), out);
         out.putInt(row.cellCount());
         for (Cell cell : row.cells()) {
             if (cell instanceof SuperColumn sc) {
@@ -88,12 +90,10 @@ public final class ColumnFamilySerializer {
      * @throws IOException when the input ends early or holds what no writer produces
      */
     public static ColumnFamily deserialize(CFMetaData metadata, DataInput in) throws IOException {
-        long markedForDeleteAt = in.readLong();
-        int localDeletionTime = in.readInt();
+        Deletion deletion = readDeletion(in);
         int count = readCount(in, "cell");
         // Not count itself: a corrupt count must not size an array; the builder grows as cells come.
-        ColumnFamily.Builder row = ColumnFamily.builder(metadata, Math.min(count, 1024))
-                .delete(markedForDeleteAt, localDeletionTime);
+        ColumnFamily.Builder row = ColumnFamily.builder(metadata, Math.min(count, 1024)).delete(deletion);
         for (int i = 0; i < count; i++) {
             row.add(metadata.isSuper() ? readSuperColumn(metadata, in) : readColumn(in));
         }
@@ -102,21 +102,30 @@ public final class ColumnFamilySerializer {
 
     private static void writeSuperColumn(SuperColumn sc, ByteBuffer out) {
         writeName(sc.name(), out);
-        out.putLong(sc.markedForDeleteAt());
-        out.putInt(sc.localDeletionTime());
+        writeDeletion(sc.deletion(), out);
         out.putInt(sc.subcolumnCount());
         for (Column c : sc.subcolumns()) writeColumn(c, out);
     }
 
     private static SuperColumn readSuperColumn(CFMetaData metadata, DataInput in) throws IOException {
         byte[] name = readName(in);
-        long markedForDeleteAt = in.readLong();
-        int localDeletionTime = in.readInt();
+        Deletion deletion = readDeletion(in);
         int count = readCount(in, "subcolumn");
         SuperColumn.Builder sc = SuperColumn.builder(name, metadata.subcomparator(), Math.min(count, 1024))
-                .delete(markedForDeleteAt, localDeletionTime);
+                .delete(deletion);
         for (int i = 0; i < count; i++) sc.add(readColumn(in));
         return sc.build();
+    }
+
+    private static void writeDeletion(Deletion deletion, ByteBuffer out) {
+        out.putLong(deletion.markedForDeleteAt());
+        out.putInt(deletion.localDeletionTime());
+    }
+
+    /** A tombstone; the shared {@link Deletion#LIVE} when never deleted. */
+    private static Deletion readDeletion(DataInput in) throws IOException {
+        long markedForDeleteAt = in.readLong();
+        return Deletion.of(markedForDeleteAt, in.readInt());
     }
 
     private static int columnLength(Column c) {

@@ -57,13 +57,21 @@ public final class Column implements Cell {
         return ((value[0] & 0xff) << 24) | ((value[1] & 0xff) << 16) | ((value[2] & 0xff) << 8) | (value[3] & 0xff);
     }
 
-    /** True when a reader sees this column under a covering tombstone at {@code shadowedUpTo}. */
-    public boolean isLive(long shadowedUpTo) {
-        return !deleted && timestamp > shadowedUpTo;
+    /** True when a reader sees this column under {@code covering}, the row or super column tombstone above it. */
+    public boolean isLive(Deletion covering) {
+        return !deleted && !covering.shadows(timestamp);
     }
 
     /**
-     * The version that wins (thrift-0.6.md §2.4): the higher timestamp; on equal timestamps a
+     * Whether compaction may drop this column as a tombstone made before {@code gcBefore} (seconds
+     * since the epoch: now − GCGraceSeconds), as {@link Deletion#isPurgeable} for rows.
+     */
+    public boolean isPurgeable(int gcBefore) {
+        return deleted && localDeletionTime() < gcBefore;
+    }
+
+    /**
+     * The version that wins (docs/semantics.md §Tombstones): the higher timestamp; on equal timestamps a
      * tombstone beats a live column, and of two live columns the larger value under unsigned
      * byte comparison wins. Commutative, so merge order never matters.
      */

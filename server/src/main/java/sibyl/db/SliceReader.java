@@ -35,7 +35,7 @@ public final class SliceReader {
     public static Cell readOne(ColumnFamily row, byte[] superColumn, byte[] column) {
         if (column == null) {
             if (row == null || superColumn == null) throw new IllegalArgumentException("a path needs a column or a super column");
-            return row.cell(superColumn) instanceof SuperColumn sc ? sc.live(row.markedForDeleteAt()) : null;
+            return row.cell(superColumn) instanceof SuperColumn sc ? sc.live(row.deletion()) : null;
         }
         Level level = level(row, superColumn);
         return level == null ? null : level.live(level.stored(column));
@@ -80,8 +80,8 @@ public final class SliceReader {
         if (!row.isSuper()) {
             throw new InvalidQueryException("supercolumn parameter is invalid for standard CF " + row.metadata().name());
         }
-        Cell sc = row.cell(superColumn);
-        return sc == null ? null : new SuperColumnLevel((SuperColumn) sc, row.markedForDeleteAt());
+        if (!(row.cell(superColumn) instanceof SuperColumn sc)) return null;
+        return new SuperColumnLevel(sc, Deletion.reconcile(row.deletion(), sc.deletion()));
     }
 
     /** One level of a row: its stored entries and what of each a reader may see. */
@@ -115,12 +115,13 @@ public final class SliceReader {
         @Override
         public Cell live(Cell stored) {
             if (stored == null) return null;
-            if (stored instanceof Column c) return c.isLive(row.markedForDeleteAt()) ? c : null;
-            return ((SuperColumn) stored).live(row.markedForDeleteAt());
+            if (stored instanceof Column c) return c.isLive(row.deletion()) ? c : null;
+            return ((SuperColumn) stored).live(row.deletion());
         }
     }
 
-    private record SuperColumnLevel(SuperColumn superColumn, long rowMarkedForDeleteAt) implements Level {
+    /** @param covering the newer of the row's and the super column's tombstones */
+    private record SuperColumnLevel(SuperColumn superColumn, Deletion covering) implements Level {
         @Override
         public AbstractType comparator() {
             return superColumn.subcomparator();
@@ -138,8 +139,7 @@ public final class SliceReader {
 
         @Override
         public Cell live(Cell stored) {
-            long shadow = Math.max(rowMarkedForDeleteAt, superColumn.markedForDeleteAt());
-            return stored != null && ((Column) stored).isLive(shadow) ? stored : null;
+            return stored != null && ((Column) stored).isLive(covering) ? stored : null;
         }
     }
 }

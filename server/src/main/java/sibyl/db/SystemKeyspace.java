@@ -3,7 +3,7 @@ package sibyl.db;
 import java.util.List;
 import sibyl.db.marshal.BytesType;
 
-/** The implicit {@code system} keyspace every 0.6 node has (thrift-0.6.md §4.3). */
+/** The implicit {@code system} keyspace every 0.6 node has (docs/configuration.md §System keyspace). */
 public final class SystemKeyspace {
     public static final String NAME = "system";
     public static final String LOCATION_INFO = "LocationInfo";

@@ -1,8 +1,9 @@
 /**
  * The data model of 0.6, with no storage behind it: columns and super columns
  * ({@link sibyl.db.Column}, {@link sibyl.db.SuperColumn}, both {@link sibyl.db.Cell}s), the
- * version of a row in one column family ({@link sibyl.db.ColumnFamily}) with its tombstones
- * ({@link sibyl.db.Deletion}), mutations ({@link sibyl.db.RowMutation}, resolved against the
+ * version of a row in one column family ({@link sibyl.db.ColumnFamily}) (a row and a super
+ * column are both a tombstone, a {@link sibyl.db.Deletion}, over sorted cells: a
+ * {@link sibyl.db.CellContainer}), mutations ({@link sibyl.db.RowMutation}, resolved against the
  * schema into {@link sibyl.db.ResolvedMutation}), what a read asks for
  * ({@link sibyl.db.QueryPath}, {@link sibyl.db.ColumnSelection}, {@link sibyl.db.RowRange}) and
  * what it sees ({@link sibyl.db.SliceReader}), and the schema ({@link sibyl.db.KSMetaData},

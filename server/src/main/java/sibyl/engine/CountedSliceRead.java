@@ -9,6 +9,7 @@ import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
+import sibyl.db.Deletion;
 import sibyl.db.SuperColumn;
 import sibyl.db.marshal.AbstractType;
 import sibyl.io.CellCursor;
@@ -45,17 +46,17 @@ final class CountedSliceRead {
         ColumnFamily.Builder merged = ColumnFamily.builder(metadata, Math.min(range.count(), 64));
         List<Head> heads = new ArrayList<>();
         for (ColumnFamily row : rows) {
-            merged.delete(row.markedForDeleteAt(), row.localDeletionTime());
+            merged.delete(row.deletion());
             heads.add(new Head(row.cellsFrom(range.start(), range.reversed())));
         }
         for (CellCursor cursor : cursors) {
-            merged.delete(cursor.markedForDeleteAt(), cursor.localDeletionTime());
+            merged.delete(cursor.deletion());
             heads.add(new Head(cursor));
         }
         AbstractType comparator = metadata.comparator();
         Comparator<byte[]> order = range.reversed() ? comparator.reversed() : comparator;
         byte[] finish = range.finish();
-        long shadow = merged.markedForDeleteAt();
+        Deletion rowDeletion = merged.deletion();
         int live = 0;
         while (live < range.count()) {
             byte[] name = null;
@@ -71,7 +72,7 @@ final class CountedSliceRead {
                 }
             }
             merged.add(cell); // in slice order: ascending, or descending when reversed, so built in O(n)
-            if (isLive(cell, shadow)) live++;
+            if (isLive(cell, rowDeletion)) live++;
         }
         return merged.build();
     }
@@ -82,9 +83,9 @@ final class CountedSliceRead {
     }
 
     /** Whether a reader sees the cell under the row tombstone, as {@link SliceReader} judges it. */
-    private static boolean isLive(Cell cell, long rowMarkedForDeleteAt) {
-        if (cell instanceof Column c) return c.isLive(rowMarkedForDeleteAt);
-        return ((SuperColumn) cell).live(rowMarkedForDeleteAt) != null;
+    private static boolean isLive(Cell cell, Deletion rowDeletion) {
+        if (cell instanceof Column c) return c.isLive(rowDeletion);
+        return ((SuperColumn) cell).live(rowDeletion) != null;
     }
 
     /** One source and its next cell (null once it has none). */

@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import sibyl.db.Cell;
+import sibyl.db.Deletion;
 import sibyl.db.marshal.AbstractType;
 
 /**
@@ -51,13 +52,9 @@ public final class CellCursor implements Iterator<Cell> {
         advance();
     }
 
-    /** Timestamp of the row tombstone, Long.MIN_VALUE if none. */
-    public long markedForDeleteAt() {
-        return header.markedForDeleteAt();
-    }
-
-    public int localDeletionTime() {
-        return header.localDeletionTime();
+    /** The row tombstone; {@link Deletion#LIVE} if none. */
+    public Deletion deletion() {
+        return header.deletion();
     }
 
     /** The block holding the first cell at or after start (at or before, reversed), by the column index. */

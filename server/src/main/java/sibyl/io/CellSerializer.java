@@ -7,16 +7,18 @@ import java.util.function.Predicate;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
+import sibyl.db.Deletion;
 import sibyl.db.SuperColumn;
 
 /**
  * The encoding of one cell inside a data block (see FORMAT.md):
  * <pre>
  * column       := name | flags u8 | timestamp i64 | valueLength i32 | value
- * super column := name | markedForDeleteAt i64 | localDeletionTime i32 | count i32 | column*
+ * super column := name | deletion | count i32 | column*
  * name         := length u16 | bytes
  * </pre>
- * flags bit 0 marks a tombstone, whose value is its 4-byte local deletion time.
+ * flags bit 0 marks a tombstone, whose value is its 4-byte local deletion time; a deletion is the
+ * super column's tombstone ({@link DeletionSerializer}).
  */
 final class CellSerializer {
     static final int TOMBSTONE = 1;
@@ -31,8 +33,7 @@ final class CellSerializer {
         }
         SuperColumn sc = (SuperColumn) cell;
         writeName(out, sc.name());
-        out.writeLong(sc.markedForDeleteAt());
-        out.writeInt(sc.localDeletionTime());
+        DeletionSerializer.write(out, sc.deletion());
         out.writeInt(sc.subcolumnCount());
         for (Column c : sc.subcolumns()) writeColumn(out, c);
     }
@@ -60,12 +61,10 @@ final class CellSerializer {
     static Cell read(ByteBuffer in, CFMetaData metadata) {
         if (!metadata.isSuper()) return readColumn(in);
         byte[] name = readName(in);
-        long markedForDeleteAt = in.getLong();
-        int localDeletionTime = in.getInt();
+        Deletion deletion = DeletionSerializer.read(in);
         int count = in.getInt();
         if (count < 0 || count > in.remaining()) throw new IllegalArgumentException("subcolumn count " + count);
-        SuperColumn.Builder sc = SuperColumn.builder(name, metadata.subcomparator(), count)
-                .delete(markedForDeleteAt, localDeletionTime);
+        SuperColumn.Builder sc = SuperColumn.builder(name, metadata.subcomparator(), count).delete(deletion);
         for (int i = 0; i < count; i++) sc.add(readColumn(in));
         return sc.build();
     }
@@ -96,8 +95,7 @@ final class CellSerializer {
             return read(in, metadata);
         }
         if (metadata.isSuper()) {
-            in.getLong();
-            in.getInt();
+            DeletionSerializer.skip(in);
             int count = in.getInt();
             if (count < 0 || count > in.remaining()) throw new IllegalArgumentException("subcolumn count " + count);
             for (int i = 0; i < count; i++) {

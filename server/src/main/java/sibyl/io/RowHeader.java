@@ -9,13 +9,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32;
+import sibyl.db.Deletion;
 
 /**
  * The decoded start of a row in the data file: key, row tombstone, cell count and the column
  * index. {@code blocksStart} is where the first block begins, relative to the row's start; block
  * offsets are relative to it.
  */
-record RowHeader(String key, long markedForDeleteAt, int localDeletionTime, int cellCount,
+record RowHeader(String key, Deletion deletion, int cellCount,
                  List<ColumnIndexBlock> blocks, int blocksStart) {
     /** A first read of this many bytes holds the whole header of any row without a large column index. */
     static final int TYPICAL_SPAN = 4096;
@@ -50,8 +51,7 @@ record RowHeader(String key, long markedForDeleteAt, int localDeletionTime, int 
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(row, 4, span - 8));
             String key = in.readUTF();
             ByteBuffer rest = ByteBuffer.wrap(row, span - 4 - in.available(), in.available());
-            long markedForDeleteAt = rest.getLong();
-            int localDeletionTime = rest.getInt();
+            Deletion deletion = DeletionSerializer.read(rest);
             int cellCount = rest.getInt();
             int blockCount = rest.getInt();
             int blocksLength = rowLength - span;
@@ -64,7 +64,7 @@ record RowHeader(String key, long markedForDeleteAt, int localDeletionTime, int 
                 throw new IllegalArgumentException("block count " + blockCount + " with " + blocksLength + " bytes of blocks");
             }
             checkBlocks(blocks, blocksLength);
-            return new RowHeader(key, markedForDeleteAt, localDeletionTime, cellCount, blocks, span);
+            return new RowHeader(key, deletion, cellCount, blocks, span);
         } catch (IOException | BufferUnderflowException | IllegalArgumentException e) {
             throw new CorruptSSTableException(file, rowOffset, "malformed row header: " + e.getMessage(), e);
         }

@@ -14,7 +14,7 @@ import sibyl.db.ColumnFamily;
  * Encodes rows for the data file (see FORMAT.md):
  * <pre>
  * row    := headerLength i32 | header | headerCrc i32 | block*
- * header := key (modified UTF-8) | markedForDeleteAt i64 | localDeletionTime i32 | cellCount i32
+ * header := key (modified UTF-8) | deletion (the row tombstone: {@link DeletionSerializer}) | cellCount i32
  *           | blockCount i32 | (firstName lastName offset i32 length i32)* when blockCount > 1
  * block  := cell+ | crc i32
  * </pre>
@@ -41,8 +41,7 @@ final class RowSerializer {
             header.reset();
             headerOut.writeInt(0); // patched below, once the header length is known
             headerOut.writeUTF(key);
-            headerOut.writeLong(row.markedForDeleteAt());
-            headerOut.writeInt(row.localDeletionTime());
+            DeletionSerializer.write(headerOut, row.deletion());
             headerOut.writeInt(row.cellCount());
             headerOut.writeInt(index.size());
             if (index.size() > 1) {

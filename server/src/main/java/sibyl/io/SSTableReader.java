@@ -369,7 +369,7 @@ public final class SSTableReader implements RowSource {
         RowHeader header = RowHeader.read(row, entry.rowLength(), data.path(), entry.dataOffset());
         checkKey(header, entry);
         ColumnFamily.Builder cells = ColumnFamily.builder(metadata, Math.max(0, Math.min(header.cellCount(), 1 << 16)))
-                .delete(header.markedForDeleteAt(), header.localDeletionTime());
+                .delete(header.deletion());
         for (ColumnIndexBlock block : header.blocks()) {
             int at = header.blocksStart() + block.offset();
             BlockDecoder.decode(row, at, block.length(), metadata, data.path(), entry.dataOffset() + at, cells::add);
@@ -389,8 +389,7 @@ public final class SSTableReader implements RowSource {
     }
 
     ColumnFamily rowOf(RowHeader header, List<Cell> cells) {
-        ColumnFamily.Builder row = ColumnFamily.builder(metadata, cells.size())
-                .delete(header.markedForDeleteAt(), header.localDeletionTime());
+        ColumnFamily.Builder row = ColumnFamily.builder(metadata, cells.size()).delete(header.deletion());
         for (Cell c : cells) row.add(c);
         return row.build();
     }

@@ -205,13 +205,13 @@ public final class SSTableWriter implements AutoCloseable {
     }
 
     private void noteTimestamps(ColumnFamily row) {
-        if (row.isMarkedForDelete()) note(row.markedForDeleteAt());
+        if (row.isMarkedForDelete()) note(row.deletion().markedForDeleteAt());
         for (Cell cell : row.cells()) {
             if (cell instanceof Column c) {
                 note(c.timestamp());
             } else {
                 SuperColumn sc = (SuperColumn) cell;
-                if (sc.isMarkedForDelete()) note(sc.markedForDeleteAt());
+                if (sc.isMarkedForDelete()) note(sc.deletion().markedForDeleteAt());
                 for (Column c : sc.subcolumns()) note(c.timestamp());
             }
         }

@@ -3,6 +3,7 @@ package sibyl.io;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.Deletion;
 import sibyl.db.SuperColumn;
 
 /**
@@ -37,13 +38,11 @@ final class TombstonePurger {
 
     /** {@link #purge} the long way: every row rebuilt from the parts it keeps. Package-private for tests. */
     ColumnFamily rebuild(ColumnFamily row) {
-        long rowShadow = row.markedForDeleteAt();
+        Deletion rowDeletion = row.deletion();
         ColumnFamily.Builder kept = ColumnFamily.builder(row.metadata(), row.cellCount());
-        if (row.isMarkedForDelete() && !expired(row.localDeletionTime())) {
-            kept.delete(row.markedForDeleteAt(), row.localDeletionTime());
-        }
+        if (rowDeletion.isMarkedForDelete() && !expired(rowDeletion)) kept.delete(rowDeletion);
         for (Cell cell : row.cells()) {
-            Cell k = cell instanceof Column c ? keep(c, rowShadow) : keep((SuperColumn) cell, rowShadow);
+            Cell k = cell instanceof Column c ? keep(c, rowDeletion) : keep((SuperColumn) cell, rowDeletion);
             if (k != null) kept.add(k);
         }
         ColumnFamily built = kept.build();
@@ -52,47 +51,52 @@ final class TombstonePurger {
 
     /** Whether {@link #purge} would keep every part of {@code row}, so that it may skip rebuilding it. */
     private boolean keepsAll(ColumnFamily row) {
-        if (row.isMarkedForDelete() && expired(row.localDeletionTime())) return false;
-        long rowShadow = row.markedForDeleteAt();
+        Deletion rowDeletion = row.deletion();
+        if (expired(rowDeletion)) return false;
         for (Cell cell : row.cells()) {
             if (cell instanceof Column c) {
-                if (keep(c, rowShadow) == null) return false;
+                if (keep(c, rowDeletion) == null) return false;
             } else {
                 SuperColumn sc = (SuperColumn) cell;
                 // Rebuilt whenever its tombstone would go or hides nothing beyond the row's; or a subcolumn goes.
-                if (sc.isMarkedForDelete() && (sc.markedForDeleteAt() <= rowShadow || expired(sc.localDeletionTime()))) {
-                    return false;
-                }
-                if (sc.subcolumnCount() == 0 && !sc.isMarkedForDelete()) return false;
-                long shadow = Math.max(rowShadow, sc.markedForDeleteAt());
+                if (sc.isMarkedForDelete() && !ownTombstoneKept(sc, rowDeletion)) return false;
+                if (sc.isEmpty()) return false;
+                Deletion covering = Deletion.reconcile(rowDeletion, sc.deletion());
                 for (Column c : sc.subcolumns()) {
-                    if (keep(c, shadow) == null) return false;
+                    if (keep(c, covering) == null) return false;
                 }
             }
         }
         return true;
     }
 
-    private Column keep(Column c, long shadow) {
-        if (c.timestamp() <= shadow) return null;
-        if (c.isTombstone() && expired(c.localDeletionTime())) return null;
+    /** {@code c} unless {@code covering} (the tombstone above it) hides it or it is an expired tombstone. */
+    private Column keep(Column c, Deletion covering) {
+        if (covering.shadows(c.timestamp())) return null;
+        if (purgeTombstones && c.isPurgeable(gcBefore)) return null;
         return c;
     }
 
-    private SuperColumn keep(SuperColumn sc, long rowShadow) {
-        // A super column tombstone no newer than the row tombstone hides nothing the row's does not.
-        boolean ownTombstone = sc.isMarkedForDelete() && sc.markedForDeleteAt() > rowShadow && !expired(sc.localDeletionTime());
-        long shadow = Math.max(rowShadow, sc.markedForDeleteAt());
+    private SuperColumn keep(SuperColumn sc, Deletion rowDeletion) {
+        Deletion covering = Deletion.reconcile(rowDeletion, sc.deletion());
         SuperColumn.Builder kept = SuperColumn.builder(sc.name(), sc.subcomparator(), sc.subcolumnCount());
-        if (ownTombstone) kept.delete(sc.markedForDeleteAt(), sc.localDeletionTime());
+        if (sc.isMarkedForDelete() && ownTombstoneKept(sc, rowDeletion)) kept.delete(sc.deletion());
         for (Column c : sc.subcolumns()) {
-            Column k = keep(c, shadow);
+            Column k = keep(c, covering);
             if (k != null) kept.add(k);
         }
-        return kept.size() == 0 && !kept.isMarkedForDelete() ? null : kept.build();
+        return kept.isEmpty() ? null : kept.build();
     }
 
-    private boolean expired(int localDeletionTime) {
-        return purgeTombstones && localDeletionTime < gcBefore;
+    /**
+     * Whether the tombstone of {@code sc} is kept: not when no newer than the row tombstone (it then
+     * hides nothing the row's does not), nor when expired.
+     */
+    private boolean ownTombstoneKept(SuperColumn sc, Deletion rowDeletion) {
+        return !rowDeletion.shadows(sc.deletion().markedForDeleteAt()) && !expired(sc.deletion());
+    }
+
+    private boolean expired(Deletion deletion) {
+        return purgeTombstones && deletion.isPurgeable(gcBefore);
     }
 }

@@ -1,7 +1,8 @@
 package sibyl.service;
 
 /**
- * How many replicas a read or write waits for, in 0.6's terms (thrift-0.6.md §1.2, §2.5).
+ * How many replicas a read or write waits for, in 0.6's terms (docs/thrift-api.md §Types,
+ * docs/semantics.md §Consistency).
  * A store of one node meets every level with itself; a store over a cluster maps each onto the
  * cluster's own levels.
  */

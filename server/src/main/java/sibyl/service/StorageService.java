@@ -21,7 +21,7 @@ import sibyl.dht.Token;
  * the node chooses one when it is built.
  *
  * <p>Results never contain tombstones, and a super column comes back only with its live
- * subcolumns and only if it has one (thrift-0.6.md §2.3). Callers are expected to validate
+ * subcolumns and only if it has one (docs/semantics.md §Reads). Callers are expected to validate
  * requests first (names against comparators, path shapes); what slips through fails with
  * {@link sibyl.db.InvalidQueryException} carrying 0.6's message.
  *

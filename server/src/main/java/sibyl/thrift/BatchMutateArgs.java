@@ -47,39 +47,52 @@ final class BatchMutateArgs extends Cassandra.batch_mutate_args {
             super.read(in);
             return;
         }
+        readStruct(in, this, BatchMutateArgs::readArgsField);
+        validate();
+    }
+
+    /**
+     * Decodes one field of a struct into {@code target}, given the field's id and type; answers false,
+     * having read nothing, for a field it does not decode (an unknown id, or a known id with another
+     * type), which is then skipped.
+     */
+    @FunctionalInterface
+    private interface FieldReader<T> {
+        boolean read(TProtocol in, T target, short id, byte type) throws TException;
+    }
+
+    /**
+     * Reads the fields of a struct into {@code target}, skipping those {@code fields} does not decode,
+     * as the generated readers skip unknown and mistyped fields. The field readers are method
+     * references that capture nothing, so no object is made per struct but the struct itself.
+     */
+    private static <T> T readStruct(TProtocol in, T target, FieldReader<T> fields) throws TException {
         in.readStructBegin();
         for (byte type = in.readByte(); type != TType.STOP; type = in.readByte()) {
-            switch (in.readI16()) {
-                case 1 -> {
-                    if (type != TType.STRING) {
-                        TProtocolUtil.skip(in, type);
-                    } else {
-                        keyspace = in.readString();
-                        setKeyspaceIsSet(true);
-                    }
-                }
-                case 2 -> {
-                    if (type != TType.MAP) {
-                        TProtocolUtil.skip(in, type);
-                    } else {
-                        mutation_map = readMutationMap(in);
-                        setMutation_mapIsSet(true);
-                    }
-                }
-                case 3 -> {
-                    if (type != TType.I32) {
-                        TProtocolUtil.skip(in, type);
-                    } else {
-                        consistency_level = ConsistencyLevel.findByValue(in.readI32());
-                        setConsistency_levelIsSet(true);
-                    }
-                }
-                default -> TProtocolUtil.skip(in, type);
+            short id = in.readI16();
+            if (!fields.read(in, target, id, type)) {
+                TProtocolUtil.skip(in, type);
             }
             in.readFieldEnd();
         }
         in.readStructEnd();
-        validate();
+        return target;
+    }
+
+    private static boolean readArgsField(TProtocol in, BatchMutateArgs args, short id, byte type) throws TException {
+        if (id == 1 && type == TType.STRING) {
+            args.keyspace = in.readString();
+            args.setKeyspaceIsSet(true);
+        } else if (id == 2 && type == TType.MAP) {
+            args.mutation_map = readMutationMap(in);
+            args.setMutation_mapIsSet(true);
+        } else if (id == 3 && type == TType.I32) {
+            args.consistency_level = ConsistencyLevel.findByValue(in.readI32());
+            args.setConsistency_levelIsSet(true);
+        } else {
+            return false;
+        }
+        return true;
     }
 
     private static Map<String, Map<String, List<Mutation>>> readMutationMap(TProtocol in) throws TException {
@@ -105,49 +118,50 @@ final class BatchMutateArgs extends Cassandra.batch_mutate_args {
     }
 
     private static Mutation readMutation(TProtocol in) throws TException {
-        Mutation mutation = new Mutation();
-        in.readStructBegin();
-        for (byte type = in.readByte(); type != TType.STOP; type = in.readByte()) {
-            short id = in.readI16();
-            if (type != TType.STRUCT || (id != 1 && id != 2)) {
-                TProtocolUtil.skip(in, type);
-            } else if (id == 1) {
-                mutation.column_or_supercolumn = readColumnOrSuperColumn(in);
-                mutation.setColumn_or_supercolumnIsSet(true);
-            } else {
-                mutation.deletion = new Deletion();
-                mutation.deletion.read(in);
-                mutation.setDeletionIsSet(true);
-            }
-            in.readFieldEnd();
-        }
-        in.readStructEnd();
+        Mutation mutation = readStruct(in, new Mutation(), BatchMutateArgs::readMutationField);
         mutation.validate();
         return mutation;
     }
 
-    private static ColumnOrSuperColumn readColumnOrSuperColumn(TProtocol in) throws TException {
-        ColumnOrSuperColumn cosc = new ColumnOrSuperColumn();
-        in.readStructBegin();
-        for (byte type = in.readByte(); type != TType.STOP; type = in.readByte()) {
-            short id = in.readI16();
-            if (type != TType.STRUCT || (id != 1 && id != 2)) {
-                TProtocolUtil.skip(in, type);
-            } else if (id == 1) {
-                cosc.column = readColumn(in);
-                cosc.setColumnIsSet(true);
-            } else {
-                cosc.super_column = new SuperColumn();
-                cosc.super_column.read(in);
-                cosc.setSuper_columnIsSet(true);
-            }
-            in.readFieldEnd();
+    private static boolean readMutationField(TProtocol in, Mutation mutation, short id, byte type) throws TException {
+        if (id == 1 && type == TType.STRUCT) {
+            mutation.column_or_supercolumn = readColumnOrSuperColumn(in);
+            mutation.setColumn_or_supercolumnIsSet(true);
+        } else if (id == 2 && type == TType.STRUCT) {
+            mutation.deletion = new Deletion();
+            mutation.deletion.read(in);
+            mutation.setDeletionIsSet(true);
+        } else {
+            return false;
         }
-        in.readStructEnd();
+        return true;
+    }
+
+    private static ColumnOrSuperColumn readColumnOrSuperColumn(TProtocol in) throws TException {
+        ColumnOrSuperColumn cosc = readStruct(in, new ColumnOrSuperColumn(), BatchMutateArgs::readCoscField);
         cosc.validate();
         return cosc;
     }
 
+    private static boolean readCoscField(TProtocol in, ColumnOrSuperColumn cosc, short id, byte type) throws TException {
+        if (id == 1 && type == TType.STRUCT) {
+            cosc.column = readColumn(in);
+            cosc.setColumnIsSet(true);
+        } else if (id == 2 && type == TType.STRUCT) {
+            cosc.super_column = new SuperColumn();
+            cosc.super_column.read(in);
+            cosc.setSuper_columnIsSet(true);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The innermost and most frequent struct, read by a loop of its own rather than through
+     * {@link #readStruct}: its three fields are most of the fields of a batch, and a field reader
+     * called through the shared loop costs a call the JIT does not inline there.
+     */
     private static Column readColumn(TProtocol in) throws TException {
         Column column = new Column();
         in.readStructBegin();

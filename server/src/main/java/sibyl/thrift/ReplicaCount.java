@@ -4,8 +4,8 @@ import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.UnavailableException;
 
 /**
- * How many replicas a consistency level waits for, on this one-node ring (thrift-0.6.md
- * §2.5–2.7). Strong reads count from the keyspace's ReplicationFactor, so QUORUM or ALL
+ * How many replicas a consistency level waits for, on this one-node ring (docs/semantics.md
+ * §Consistency). Strong reads count from the keyspace's ReplicationFactor, so QUORUM or ALL
  * with a factor above one cannot be met by a single node. Writes count from the endpoints
  * actually in the ring, which is always this node, so every level is met.
  */

@@ -1,7 +1,6 @@
 package sibyl.thrift;
 
 import java.nio.ByteBuffer;
-import java.util.Collection;
 import java.util.List;
 import org.apache.cassandra.thrift.Column;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
@@ -25,9 +24,10 @@ import sibyl.service.StorageService;
 
 /**
  * The request checks of the 0.6 interface, with 0.6's exact InvalidRequestException texts
- * (thrift-0.6.md §2.2). Each method checks one part of a request; the handler calls them in
- * 0.6's order, so the first of several problems is the one 0.6 would have reported. Where 0.6
- * answered an internal error, the check reports the problem instead ("Sibyl's decisions").
+ * (docs/thrift-api.md §Validation). Each method checks one part of a request; the handler calls
+ * them in 0.6's order (docs/thrift-api.md §Order of checks), so the first of several problems is
+ * the one 0.6 would have reported. Where 0.6 answered an internal error, the check reports the
+ * problem instead (docs/differences.md §Errors instead of internal errors).
  */
 final class ThriftValidation {
     static final int MAX_NAME_LENGTH = 0xFFFF;
@@ -89,70 +89,47 @@ final class ThriftValidation {
 
     /** The ColumnPath of get and multiget: down to a column, or to a super column of a super CF. */
     CFMetaData validateColumnPath(String keyspace, ColumnPath path) throws InvalidRequestException {
-        CFMetaData cf = columnFamily(keyspace, path.getColumn_family());
-        validateColumnPath(cf, wrap(path.getSuper_column()), wrap(path.getColumn()));
-        return cf;
+        return validatePath(PathShape.COLUMN, keyspace, path);
     }
 
-    /**
-     * As {@link #validateColumnPath(String, ColumnPath)} below the column family, the names
-     * (null for absent) as the remaining bytes of buffers, which are not changed.
-     */
-    private static void validateColumnPath(CFMetaData cf, ByteBuffer superColumn, ByteBuffer column)
-            throws InvalidRequestException {
-        if (!cf.isSuper()) {
-            if (superColumn != null) {
-                throw new InvalidRequestException("supercolumn parameter is invalid for standard CF " + cf.name());
-            }
-            if (column == null) {
-                throw new InvalidRequestException("column parameter is not optional for standard CF " + cf.name());
-            }
-        } else if (superColumn == null) {
-            throw new InvalidRequestException("supercolumn parameter is not optional for super CF " + cf.name());
-        }
-        if (column != null) validateName(cf, superColumn, column);
-        if (superColumn != null) validateName(cf, null, superColumn);
-    }
-
-    /** insert's ColumnPath: as for get, but it must name a column (0.6 tripped an assertion here). */
+    /** insert's ColumnPath: as for get, but it must name a column. */
     CFMetaData validateInsertPath(String keyspace, ColumnPath path) throws InvalidRequestException {
-        CFMetaData cf = validateColumnPath(keyspace, path);
-        if (path.getColumn() == null) {
-            throw new InvalidRequestException("column parameter is not optional for insert into super CF " + cf.name());
-        }
-        return cf;
+        return validatePath(PathShape.INSERT, keyspace, path);
     }
 
     /** remove's ColumnPath: every level below the column family is optional. */
     CFMetaData validateRemovePath(String keyspace, ColumnPath path) throws InvalidRequestException {
-        CFMetaData cf = columnFamily(keyspace, path.getColumn_family());
-        byte[] superColumn = path.getSuper_column();
-        byte[] column = path.getColumn();
-        if (!cf.isSuper() && superColumn != null) {
-            throw new InvalidRequestException("supercolumn may not be specified for standard CF " + cf.name());
-        }
-        if (column != null) validateNames(cf, superColumn, List.of(column));
-        if (superColumn != null) validateNames(cf, null, List.of(superColumn));
-        if (cf.isSuper() && column != null && superColumn == null) {
-            // 0.6 accepted this and stored a plain column inside a super CF; nothing could read it back.
-            // Checked after 0.6's checks, so a request 0.6 refused gets 0.6's answer.
-            throw new InvalidRequestException("column may not be specified without a supercolumn for super CF "
-                    + cf.name());
-        }
-        return cf;
+        return validatePath(PathShape.REMOVE, keyspace, path);
     }
 
     /** The ColumnParent of slices, counts and range slices. */
     CFMetaData validateColumnParent(String keyspace, ColumnParent parent) throws InvalidRequestException {
         CFMetaData cf = columnFamily(keyspace, parent.getColumn_family());
-        byte[] superColumn = parent.getSuper_column();
-        if (superColumn != null) {
-            if (!cf.isSuper()) {
-                throw new InvalidRequestException("columnfamily alone is required for standard CF " + cf.name());
-            }
-            validateNames(cf, null, List.of(superColumn));
-        }
+        validatePath(PathShape.PARENT, cf, wrap(parent.getSuper_column()), null);
         return cf;
+    }
+
+    private CFMetaData validatePath(PathShape shape, String keyspace, ColumnPath path) throws InvalidRequestException {
+        CFMetaData cf = columnFamily(keyspace, path.getColumn_family());
+        validatePath(shape, cf, wrap(path.getSuper_column()), wrap(path.getColumn()));
+        return cf;
+    }
+
+    /**
+     * A path of the given shape below its column family, in 0.6's order: the shape, the column name (under
+     * the super column), the super column name; then what Sibyl refuses that 0.6 let through. The names
+     * (null for absent) are the remaining bytes of buffers, which are not changed.
+     */
+    private static void validatePath(PathShape shape, CFMetaData cf, ByteBuffer superColumn, ByteBuffer column)
+            throws InvalidRequestException {
+        refuse(shape.problem(cf, superColumn != null, column != null));
+        if (column != null) validateName(cf, superColumn, column);
+        if (superColumn != null) validateName(cf, null, superColumn);
+        refuse(shape.problemAfterNames(cf, superColumn != null, column != null));
+    }
+
+    private static void refuse(String problem) throws InvalidRequestException {
+        if (problem != null) throw new InvalidRequestException(problem);
     }
 
     // ---- predicates and key ranges
@@ -167,17 +144,17 @@ final class ThriftValidation {
         if (names && range) {
             throw new InvalidRequestException("predicate column_names and slice_range may not both be present");
         }
-        byte[] superColumn = parent.getSuper_column();
-        if (names) validateNames(cf, superColumn, bytes(predicate.getColumn_names()));
+        ByteBuffer superColumn = wrap(parent.getSuper_column());
+        if (names) validateNames(cf, superColumn, predicate.getColumn_names());
         else validateRange(cf, superColumn, predicate.getSlice_range());
     }
 
-    private void validateRange(CFMetaData cf, byte[] superColumn, SliceRange range) throws InvalidRequestException {
+    private void validateRange(CFMetaData cf, ByteBuffer superColumn, SliceRange range) throws InvalidRequestException {
         AbstractType comparator = comparatorFor(cf, superColumn != null);
         byte[] start = range.getStart();
         byte[] finish = range.getFinish();
-        validateName(comparator, start);
-        validateName(comparator, finish);
+        validateBytes(comparator, ByteBuffer.wrap(start));
+        validateBytes(comparator, ByteBuffer.wrap(finish));
         if (range.getCount() < 0) throw new InvalidRequestException("get_slice requires non-negative count");
         AbstractType traversal = range.isReversed() ? comparator.reversed() : comparator;
         if (start.length > 0 && finish.length > 0 && traversal.compare(start, finish) > 0) {
@@ -258,12 +235,12 @@ final class ThriftValidation {
         CFMetaData cf = known != null ? known : columnFamily(keyspace, cfName);
         // The names are read from the structs' fields: the generated getters copy them, twice.
         if (cosc.isSetColumn()) {
-            validateColumnPath(cf, null, cosc.column.name);
+            validatePath(PathShape.COLUMN, cf, null, cosc.column.name);
         }
         if (cosc.isSetSuper_column()) {
             SuperColumn sc = cosc.super_column;
             for (Column c : sc.getColumns()) {
-                validateColumnPath(cf, sc.name, c.name);
+                validatePath(PathShape.COLUMN, cf, sc.name, c.name);
             }
         }
     }
@@ -292,50 +269,42 @@ final class ThriftValidation {
     private void validateDeletion(String keyspace, String cfName, CFMetaData known, Deletion deletion)
             throws InvalidRequestException {
         CFMetaData cf = known != null ? known : columnFamily(keyspace, cfName);
-        byte[] superColumn = deletion.getSuper_column();
+        ByteBuffer superColumn = wrap(deletion.getSuper_column());
         SlicePredicate predicate = deletion.getPredicate();
         if (predicate != null) {
             if (!predicate.isSetColumn_names() && !predicate.isSetSlice_range()) {
                 throw new InvalidRequestException("A SlicePredicate must be given a list of Columns, a SliceRange, or both");
             }
             if (predicate.isSetSlice_range()) validateRange(cf, superColumn, predicate.getSlice_range());
-            if (predicate.isSetColumn_names()) validateNames(cf, superColumn, bytes(predicate.getColumn_names()));
+            if (predicate.isSetColumn_names()) validateNames(cf, superColumn, predicate.getColumn_names());
         }
         if (superColumn != null) {
             if (!cf.isSuper()) {
                 throw new InvalidRequestException("deletion of super_column is not possible on a standard ColumnFamily"
                         + " (KeySpace=" + keyspace + " ColumnFamily=" + cfName + " Deletion=" + deletion + ")");
             }
-            validateNames(cf, null, List.of(superColumn));
+            validateName(cf, null, superColumn);
         }
     }
 
-    // ---- names
+    // ---- names: each the remaining bytes of a buffer of the request, which is left as it was
 
     /**
      * 0.6's validateColumns: the super column's shape (when given), then each name's length and
      * its validity under the comparator that orders it.
      */
-    private static void validateNames(CFMetaData cf, byte[] superColumn, Collection<byte[]> names)
+    private static void validateNames(CFMetaData cf, ByteBuffer superColumn, List<ByteBuffer> names)
             throws InvalidRequestException {
-        if (superColumn != null) validateSuperColumnName(cf, superColumn.length);
+        if (superColumn != null) validateSuperColumnName(cf, superColumn.remaining());
         AbstractType comparator = comparatorFor(cf, superColumn != null);
-        for (byte[] name : names) {
-            validateNameLength(name.length);
-            validateName(comparator, name);
-        }
+        for (ByteBuffer name : names) validateName(comparator, name);
     }
 
-    /** As {@link #validateNames} for one name; the names are the remaining bytes of buffers, left as they were. */
+    /** As {@link #validateNames} for one name, without making a list of it. */
     private static void validateName(CFMetaData cf, ByteBuffer superColumn, ByteBuffer name)
             throws InvalidRequestException {
         if (superColumn != null) validateSuperColumnName(cf, superColumn.remaining());
-        validateNameLength(name.remaining());
-        try {
-            comparatorFor(cf, superColumn != null).validate(name);
-        } catch (MarshalException e) {
-            throw new InvalidRequestException(e.getMessage());
-        }
+        validateName(comparatorFor(cf, superColumn != null), name);
     }
 
     private static void validateSuperColumnName(CFMetaData cf, int length) throws InvalidRequestException {
@@ -349,16 +318,18 @@ final class ThriftValidation {
         }
     }
 
-    private static void validateNameLength(int length) throws InvalidRequestException {
-        if (length > MAX_NAME_LENGTH) {
+    private static void validateName(AbstractType comparator, ByteBuffer name) throws InvalidRequestException {
+        if (name.remaining() > MAX_NAME_LENGTH) {
             throw new InvalidRequestException("column name length must not be greater than " + MAX_NAME_LENGTH);
         }
-        if (length == 0) throw new InvalidRequestException("column name must not be empty");
+        if (!name.hasRemaining()) throw new InvalidRequestException("column name must not be empty");
+        validateBytes(comparator, name);
     }
 
-    private static void validateName(AbstractType comparator, byte[] name) throws InvalidRequestException {
+    /** Only the comparator's check, for slice bounds, which may be empty. */
+    private static void validateBytes(AbstractType comparator, ByteBuffer bytes) throws InvalidRequestException {
         try {
-            comparator.validate(name);
+            comparator.validate(bytes);
         } catch (MarshalException e) {
             throw new InvalidRequestException(e.getMessage());
         }
@@ -371,13 +342,5 @@ final class ThriftValidation {
 
     private static ByteBuffer wrap(byte[] name) {
         return name == null ? null : ByteBuffer.wrap(name);
-    }
-
-    private static List<byte[]> bytes(List<ByteBuffer> buffers) {
-        return buffers.stream().map(b -> {
-            byte[] out = new byte[b.remaining()];
-            b.duplicate().get(out);
-            return out;
-        }).toList();
     }
 }

@@ -258,7 +258,6 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
             reply.writeBytes(replyBuffer, replyBuffer.readerIndex(), replyBuffer.readableBytes());
             if (replyBuffer.capacity() > MAX_KEPT_REPLY_BYTES) {
                 replyBuffer = Unpooled.buffer(INITIAL_REPLY_BYTES);
-        codec = runner.newCodec();
             }
             ctx.writeAndFlush(reply); // on a closed channel the write fails and releases the reply
         }

@@ -1,5 +1,6 @@
 package sibyl.commitlog;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import static sibyl.db.TestSchema.b;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -19,6 +21,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.Deletion;
 import sibyl.db.KSMetaData;
 import sibyl.db.ResolvedMutation;
 import sibyl.db.SuperColumn;
@@ -52,8 +55,7 @@ class ColumnFamilySerializerTest {
                 .withCell(Column.live(b("x"), b("after"), 100));
         ColumnFamily back = roundTrip(row);
         assertSameRow(row, back);
-        assertEquals(99, back.markedForDeleteAt());
-        assertEquals(1_600_000_000, back.localDeletionTime());
+        assertEquals(Deletion.of(99, 1_600_000_000), back.deletion());
     }
 
     @Test
@@ -69,9 +71,29 @@ class ColumnFamilySerializerTest {
         ColumnFamily back = roundTrip(row);
         assertSameRow(row, back);
         SuperColumn sc = (SuperColumn) back.cell(b("sc1"));
-        assertEquals(50, sc.markedForDeleteAt());
-        assertEquals(1_650_000_000, sc.localDeletionTime());
+        assertEquals(Deletion.of(50, 1_650_000_000), sc.deletion());
         assertTrue(sc.subcolumn(b("s2")).isTombstone());
+    }
+
+    @Test
+    void tombstonesAreWrittenAsTheFormatSays() throws IOException {
+        // Built field by field from the class comment's grammar: logs written by earlier versions must replay.
+        ColumnFamily row = ColumnFamily.empty(SUPER).withDeletion(40, 1_640_000_000)
+                .withCell(SuperColumn.empty(b("a"), SUPER.subcomparator()).withDeletion(50, 1_650_000_000)
+                        .withColumn(Column.tombstone(b("y"), 61, 1_650_000_001)))
+                .withCell(SuperColumn.empty(b("b"), SUPER.subcomparator()).withColumn(Column.live(b("z"), b("w"), 70)));
+        ByteBuffer expected = ByteBuffer.allocate(ColumnFamilySerializer.serializedLength(row));
+        expected.putLong(40).putInt(1_640_000_000).putInt(2);
+        expected.putShort((short) 1).put(b("a")).putLong(50).putInt(1_650_000_000).putInt(1);
+        expected.putShort((short) 1).put(b("y")).put((byte) 1).putLong(61).putInt(1_650_000_001);
+        expected.putShort((short) 1).put(b("b")).putLong(Long.MIN_VALUE).putInt(Integer.MIN_VALUE).putInt(1);
+        expected.putShort((short) 1).put(b("z")).put((byte) 0).putLong(70).putInt(1).put(b("w"));
+        assertEquals(0, expected.remaining());
+
+        assertArrayEquals(expected.array(), serialize(row));
+        assertSameRow(row, ColumnFamilySerializer.deserialize(SUPER, input(expected.array())));
+        byte[] live = ByteBuffer.allocate(16).putLong(Long.MIN_VALUE).putInt(Integer.MIN_VALUE).putInt(0).array();
+        assertArrayEquals(live, serialize(ColumnFamily.empty(STD)));
     }
 
     @Test
@@ -131,15 +153,14 @@ class ColumnFamilySerializerTest {
 
     static void assertSameRow(ColumnFamily expected, ColumnFamily actual) {
         assertEquals(expected.metadata(), actual.metadata());
-        assertEquals(expected.markedForDeleteAt(), actual.markedForDeleteAt());
-        assertEquals(expected.localDeletionTime(), actual.localDeletionTime());
+        assertEquals(expected.deletion(), actual.deletion());
         assertEquals(expected.cellCount(), actual.cellCount());
         Iterator<Cell> a = actual.cells().iterator();
         for (Cell e : expected.cells()) {
             Cell c = a.next();
             assertEquals(e, c);
             if (e instanceof SuperColumn sc) {
-                assertEquals(sc.localDeletionTime(), ((SuperColumn) c).localDeletionTime());
+                assertEquals(sc.deletion(), ((SuperColumn) c).deletion());
             }
         }
     }

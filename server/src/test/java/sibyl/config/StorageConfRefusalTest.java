@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every file Sibyl refuses to start with: the exception names the file, the element and the
- * problem. One test per case of storage-conf.md "Loading" plus the numeric ranges of
- * thrift-0.6.md §4.1.
+ * problem. One test per case of docs/configuration.md §Loading plus the numeric ranges of
+ * docs/configuration.md §Global elements.
  */
 class StorageConfRefusalTest {
     private static final String KS = "Storage/Keyspaces/Keyspace[@Name='Keyspace1']";

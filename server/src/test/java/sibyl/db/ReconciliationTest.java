@@ -57,9 +57,9 @@ class ReconciliationTest {
                 .withColumn(Column.live(b("x"), b("2"), 6))
                 .withColumn(Column.live(b("y"), b("3"), 11));
         for (SuperColumn merged : new SuperColumn[] {SuperColumn.merge(a, c), SuperColumn.merge(c, a)}) {
-            assertEquals(10, merged.markedForDeleteAt());
+            assertEquals(Deletion.of(10, 1), merged.deletion());
             assertEquals("2", TestSchema.s(merged.subcolumn(b("x")).value()));
-            SuperColumn live = merged.live(Long.MIN_VALUE);
+            SuperColumn live = merged.live(Deletion.LIVE);
             assertEquals(1, live.subcolumnCount());
             assertEquals("y", TestSchema.s(live.subcolumns().iterator().next().name()));
         }
@@ -74,7 +74,7 @@ class ReconciliationTest {
                 .withCell(Column.live(b("b"), b("3"), 9));
         ColumnFamily m1 = ColumnFamily.merge(r1, r2);
         ColumnFamily m2 = ColumnFamily.merge(r2, r1);
-        assertEquals(4, m1.markedForDeleteAt());
+        assertEquals(Deletion.of(4, 0), m1.deletion());
         assertEquals(m1.toString(), m2.toString());
         assertEquals("2", TestSchema.s(((Column) m1.cell(b("a"))).value()));
     }

@@ -26,14 +26,13 @@ class RowBuilderTest {
             List<Cell> cells = new ArrayList<>();
             int n = r.nextInt(round % 2 == 0 ? 8 : 300);
             for (int i = 0; i < n; i++) cells.add(randomCell(cf, r, n));
-            long deletedAt = r.nextInt(4) == 0 ? r.nextInt(20) : Deletion.NOT_DELETED;
-            int deletionTime = r.nextInt(3);
+            Deletion deletion = r.nextInt(4) == 0 ? Deletion.of(r.nextInt(20), r.nextInt(3)) : Deletion.LIVE;
 
             ColumnFamily oneByOne = ColumnFamily.empty(cf);
             ColumnFamily.Builder builder = ColumnFamily.builder(cf, r.nextInt(10));
-            if (deletedAt != Deletion.NOT_DELETED) {
-                oneByOne = oneByOne.withDeletion(deletedAt, deletionTime);
-                builder.delete(deletedAt, deletionTime);
+            if (deletion.isMarkedForDelete()) {
+                oneByOne = oneByOne.withDeletion(deletion);
+                builder.delete(deletion);
             }
             for (Cell c : cells) {
                 oneByOne = oneByOne.withCell(c);
@@ -47,7 +46,7 @@ class RowBuilderTest {
             int split = n == 0 ? 0 : r.nextInt(n + 1);
             ColumnFamily.Builder first = ColumnFamily.builder(cf, 0);
             ColumnFamily.Builder second = ColumnFamily.builder(cf, 0);
-            if (deletedAt != Deletion.NOT_DELETED) (r.nextBoolean() ? first : second).delete(deletedAt, deletionTime);
+            if (deletion.isMarkedForDelete()) (r.nextBoolean() ? first : second).delete(deletion);
             for (int i = 0; i < n; i++) (i < split ? first : second).add(cells.get(i));
             assertSameRow(oneByOne, ColumnFamily.merge(first.build(), second.build()), where);
             assertSameRow(oneByOne, ColumnFamily.merge(second.build(), first.build()), where);
@@ -84,8 +83,7 @@ class RowBuilderTest {
     }
 
     private static void assertSameRow(ColumnFamily expected, ColumnFamily actual, String where) {
-        assertEquals(expected.markedForDeleteAt(), actual.markedForDeleteAt(), where);
-        assertEquals(expected.localDeletionTime(), actual.localDeletionTime(), where);
+        assertEquals(expected.deletion(), actual.deletion(), where);
         assertEquals(expected.cellCount(), actual.cellCount(), where);
         List<Cell> e = new ArrayList<>();
         expected.cells().forEach(e::add);
@@ -94,7 +92,7 @@ class RowBuilderTest {
         assertEquals(e, a, where);
         for (Cell c : a) {
             if (c instanceof SuperColumn sc) {
-                assertEquals(((SuperColumn) expected.cell(sc.name())).localDeletionTime(), sc.localDeletionTime(), where);
+                assertEquals(((SuperColumn) expected.cell(sc.name())).deletion(), sc.deletion(), where);
             }
         }
     }

@@ -27,7 +27,7 @@ import sibyl.dht.Token;
 
 /**
  * Random writes, deletions and reads against the store and against a plain model made of
- * TreeMaps that applies thrift-0.6.md §2.3–2.6 literally. Prints its seed; rerun a failure with
+ * TreeMaps that applies docs/semantics.md §Reads to §Range slices literally. Prints its seed; rerun a failure with
  * {@code -Dsibyl.seed=<seed>}.
  */
 class RandomizedModelTest {

@@ -20,6 +20,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.Deletion;
 import sibyl.db.SuperColumn;
 import sibyl.db.marshal.BytesType;
 import sibyl.db.marshal.UTF8Type;
@@ -48,9 +49,9 @@ class CompactionTest {
         if (row != null) {
             for (Cell cell : row.cells()) {
                 if (cell instanceof Column c) {
-                    if (c.isLive(row.markedForDeleteAt())) seen.add(c.toString());
+                    if (c.isLive(row.deletion())) seen.add(c.toString());
                 } else {
-                    SuperColumn live = ((SuperColumn) cell).live(row.markedForDeleteAt());
+                    SuperColumn live = ((SuperColumn) cell).live(row.deletion());
                     if (live != null) seen.add(java.util.HexFormat.of().formatHex(live.name()) + toList(live.subcolumns()));
                 }
             }
@@ -59,13 +60,14 @@ class CompactionTest {
     }
 
     private static void assertNothingShadowed(ColumnFamily row) {
+        long rowDeletedAt = row.deletion().markedForDeleteAt();
         for (Cell cell : row.cells()) {
             if (cell instanceof Column c) {
-                assertTrue(c.timestamp() > row.markedForDeleteAt(), "shadowed " + c + " kept in " + row);
+                assertTrue(c.timestamp() > rowDeletedAt, "shadowed " + c + " kept in " + row);
             } else {
                 SuperColumn sc = (SuperColumn) cell;
                 for (Column c : sc.subcolumns()) {
-                    assertTrue(c.timestamp() > Math.max(row.markedForDeleteAt(), sc.markedForDeleteAt()),
+                    assertTrue(c.timestamp() > Math.max(rowDeletedAt, sc.deletion().markedForDeleteAt()),
                             "shadowed " + c + " kept in " + sc);
                 }
             }
@@ -84,13 +86,13 @@ class CompactionTest {
     }
 
     private static boolean hasExpiredTombstone(ColumnFamily row) {
-        if (row.isMarkedForDelete() && row.localDeletionTime() < GC_BEFORE) return true;
+        if (row.isMarkedForDelete() && row.deletion().localDeletionTime() < GC_BEFORE) return true;
         for (Cell cell : row.cells()) {
             if (cell instanceof Column c) {
                 if (c.isTombstone() && c.localDeletionTime() < GC_BEFORE) return true;
             } else {
                 SuperColumn sc = (SuperColumn) cell;
-                if (sc.isMarkedForDelete() && sc.localDeletionTime() < GC_BEFORE) return true;
+                if (sc.isMarkedForDelete() && sc.deletion().localDeletionTime() < GC_BEFORE) return true;
                 for (Column c : sc.subcolumns()) if (c.isTombstone() && c.localDeletionTime() < GC_BEFORE) return true;
             }
         }
@@ -171,7 +173,7 @@ class CompactionTest {
         SSTableReader minor = SSTableReader.open(Compaction.compact(inputs, new Descriptor(dir, cf.name(), 3), partitioner,
                 1024, GC_BEFORE, false).output().orElseThrow(), cf, partitioner, 8);
         ColumnFamily kept = minor.getRow(key);
-        assertEquals(20, kept.markedForDeleteAt(), "a minor compaction keeps the expired row tombstone");
+        assertEquals(Deletion.of(20, GC_BEFORE - 1), kept.deletion(), "a minor compaction keeps the expired row tombstone");
         assertEquals("[c, d]", names(kept), "a and b were shadowed by it; both column tombstones stay");
         minor.release();
 

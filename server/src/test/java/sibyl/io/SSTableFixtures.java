@@ -12,6 +12,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.Deletion;
 import sibyl.db.LogPosition;
 import sibyl.db.SuperColumn;
 import sibyl.db.marshal.AbstractType;
@@ -124,16 +125,21 @@ final class SSTableFixtures {
      */
     static String render(ColumnFamily row) {
         if (row == null) return "null";
-        StringBuilder s = new StringBuilder("row(").append(row.markedForDeleteAt()).append('/').append(row.localDeletionTime());
+        StringBuilder s = new StringBuilder("row(").append(render(row.deletion()));
         for (Cell c : row.cells()) {
             s.append(", ");
             if (c instanceof SuperColumn sc) {
-                s.append(sc).append('/').append(sc.markedForDeleteAt()).append('/').append(sc.localDeletionTime());
+                s.append(sc).append('/').append(render(sc.deletion()));
             } else {
                 s.append(c);
             }
         }
         return s.append(')').toString();
+    }
+
+    /** Both fields, whether or not it is a tombstone at all. */
+    private static String render(Deletion deletion) {
+        return deletion.markedForDeleteAt() + "/" + deletion.localDeletionTime();
     }
 
     static List<String> renderAll(Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows) {

@@ -129,8 +129,7 @@ class SSTableRoundTripTest {
 
             byte[] from = random.nextInt(4) == 0 ? new byte[0] : a;
             CellCursor cursor = sstable.cellsFrom(key, from, reversed);
-            assertEquals(row.markedForDeleteAt(), cursor.markedForDeleteAt());
-            assertEquals(row.localDeletionTime(), cursor.localDeletionTime());
+            assertEquals(row.deletion(), cursor.deletion());
             List<String> expected = new ArrayList<>();
             row.cellsFrom(from, reversed).forEachRemaining(c -> expected.add(c.toString()));
             List<String> actual = new ArrayList<>();
@@ -143,7 +142,7 @@ class SSTableRoundTripTest {
     /** The row with only the cells {@code selection} covers (count aside), built from the whole row. */
     static ColumnFamily filter(ColumnFamily row, ColumnSelection selection) {
         AbstractType comparator = row.metadata().comparator();
-        ColumnFamily result = ColumnFamily.empty(row.metadata()).withDeletion(row.markedForDeleteAt(), row.localDeletionTime());
+        ColumnFamily result = ColumnFamily.empty(row.metadata()).withDeletion(row.deletion());
         for (Cell c : row.cells()) {
             boolean in;
             if (selection instanceof ColumnSelection.Names names) {

@@ -14,6 +14,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
+import sibyl.db.Deletion;
 import sibyl.db.marshal.LongType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
@@ -57,7 +58,7 @@ class WideRowSliceTest {
             ColumnFamily slice = sstable.readSlice(wide, ColumnSelection.range(name(2500), name(2509), false, 10));
             long sliceBytes = sstable.dataBytesRead() - before;
             assertEquals(10, slice.cellCount());
-            assertEquals(5, slice.markedForDeleteAt(), "the row tombstone comes with any slice");
+            assertEquals(Deletion.of(5, 1_000_000), slice.deletion(), "the row tombstone comes with any slice");
             assertEquals(render(SSTableRoundTripTest.filter(whole, ColumnSelection.range(name(2500), name(2509), false, 10))),
                     render(slice));
             // The header (column index of ~60 entries) plus one or two 4 KiB blocks, of ~285 KB.
@@ -120,7 +121,7 @@ class WideRowSliceTest {
             assertEquals(5, first.cellCount());
             ColumnFamily none = sstable.readSlice(wide, ColumnSelection.names(List.of()));
             assertEquals(0, none.cellCount());
-            assertEquals(5, none.markedForDeleteAt());
+            assertEquals(Deletion.of(5, 1_000_000), none.deletion());
         } finally {
             sstable.release();
         }

@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * SimpleAuthenticator end to end (thrift-0.6.md §2.1): data calls need a login on their own
+ * SimpleAuthenticator end to end (docs/thrift-api.md §Login): data calls need a login on their own
  * connection, describe calls do not; wrong credentials and missing access are refused with
  * 0.6's texts (and Sibyl's typed answers where 0.6 failed internally); PLAIN and MD5 modes.
  */

@@ -37,7 +37,7 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * batch_insert and batch_mutate end to end (thrift-0.6.md §2.5): insertions, every Deletion
+ * batch_insert and batch_mutate end to end (docs/semantics.md §Writes): insertions, every Deletion
  * shape including Sibyl's slice_range extension, all-or-nothing validation, and empty batches.
  */
 @ParameterizedClass

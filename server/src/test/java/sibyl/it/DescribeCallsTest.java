@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Every describe call of thrift-0.6.md §2.8, over framed and unframed connections. */
+/** Every describe call of docs/thrift-api.md §Describe, over framed and unframed connections. */
 class DescribeCallsTest {
     @TempDir
     static Path dir;

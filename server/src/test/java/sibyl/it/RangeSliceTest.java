@@ -39,7 +39,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * get_range_slice and get_range_slices end to end (thrift-0.6.md §2.6) under RandomPartitioner
+ * get_range_slice and get_range_slices end to end (docs/semantics.md §Range slices) under RandomPartitioner
  * (shipped) and OrderPreservingPartitioner. Each test writes to column families of its own, in
  * a keyspace added for this class, since a range read sees every row of its column family.
  */

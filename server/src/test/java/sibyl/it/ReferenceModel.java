@@ -21,7 +21,7 @@ import org.apache.cassandra.thrift.SliceRange;
 import org.apache.cassandra.thrift.SuperColumn;
 
 /**
- * The 0.6 data rules (thrift-0.6.md §2.3–2.6) over plain TreeMaps, for one standard and one
+ * The 0.6 data rules (docs/semantics.md §Reads to §Range slices) over plain TreeMaps, for one standard and one
  * super column family whose names and values are ASCII text (so String order is byte order).
  * Deliberately naive: every rule is applied where it is stated, nothing is merged or cached.
  */
@@ -60,7 +60,7 @@ final class ReferenceModel {
         return cf.equals(superCf);
     }
 
-    // ---- reconciliation (§2.4)
+    // ---- reconciliation (docs/semantics.md §Tombstones)
 
     static Version reconcile(Version stored, Version incoming) {
         if (stored == null) return incoming;

@@ -54,8 +54,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every InvalidRequestException of thrift-0.6.md §2.2 with its exact text, in 0.6's order of
- * checks where several things are wrong, and Sibyl's decisions where 0.6 failed internally.
+ * Every InvalidRequestException of docs/thrift-api.md §Validation with its exact text, in 0.6's
+ * order of checks where several things are wrong, and Sibyl's own refusals where 0.6 failed
+ * internally (docs/differences.md §Errors instead of internal errors).
  * Also consistency levels: reads refuse ZERO and ANY, a ZERO write shows up, and a
  * replication factor 3 keyspace cannot serve QUORUM or ALL reads from one node.
  */

@@ -43,9 +43,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * insert, get, get_slice, multiget, multiget_slice, get_count and remove through the generated
- * client on a real node (thrift-0.6.md §2.3–2.5), over standard and super column families and
- * every comparator. Each test uses its own row keys, so they share one node. Runs against each
- * backend ({@link TestNode.Backend}).
+ * client on a real node (docs/semantics.md §Reads, §Tombstones, §Writes), over standard and
+ * super column families and every comparator. Each test uses its own row keys, so they share
+ * one node. Runs against each backend ({@link TestNode.Backend}).
  */
 @ParameterizedClass
 @MethodSource("sibyl.it.TestNode#backends")
@@ -271,7 +271,7 @@ class WriteReadTest {
         assertThrows(NotFoundException.class, () -> c.get(KS, "wr-rms", path("Super1", "s3", "a"), ONE));
     }
 
-    // ---- timestamps and tombstones (§2.4)
+    // ---- timestamps and tombstones (docs/semantics.md §Tombstones)
 
     @Test
     void higherTimestampWinsWhicheverArrivesFirst() throws Exception {

@@ -13,6 +13,7 @@ import java.util.List;
 import sibyl.client.ClientConfig;
 import sibyl.client.ClientException;
 import sibyl.client.HostAddress;
+import sibyl.client.tool.CommandLine.Arguments;
 
 /**
  * The cli: an interactive shell, or a script runner, for the Cassandra 0.6 cli statements.
@@ -43,15 +44,13 @@ public final class Cli {
     public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
         CliOptions options;
         try {
-            options = CliOptions.parse(args);
+            Arguments arguments = CliOptions.COMMAND_LINE.parse(args);
+            if (arguments.help()) {
+                return CliOptions.COMMAND_LINE.printUsage(out);
+            }
+            options = CliOptions.of(arguments);
         } catch (IllegalArgumentException e) {
-            err.println("cli: " + e.getMessage());
-            err.println(CliOptions.USAGE);
-            return 2;
-        }
-        if (options.help()) {
-            out.println(CliOptions.USAGE);
-            return 0;
+            return CliOptions.COMMAND_LINE.refuse(err, e.getMessage());
         }
         return new Cli(options, out, err).run(in);
     }

@@ -2,10 +2,13 @@ package sibyl.client.cli;
 
 import java.util.List;
 import sibyl.client.HostAddress;
+import sibyl.client.tool.CommandLine;
+import sibyl.client.tool.CommandLine.Arguments;
+import sibyl.client.tool.CommandLine.Option;
 
 /** The cli's command line. */
 record CliOptions(List<HostAddress> hosts, boolean framed, String file, Boolean interactive,
-                  String keyspace, String username, String password, int timeoutSeconds, boolean help) {
+                  String keyspace, String username, String password, int timeoutSeconds) {
 
     static final String USAGE = """
             Usage: cli [options]
@@ -24,69 +27,26 @@ record CliOptions(List<HostAddress> hosts, boolean framed, String file, Boolean 
             Without -f, statements come from the terminal (with line editing and history) or from stdin.
             Type 'help' at the prompt for the statements.""";
 
-    static CliOptions parse(String[] args) {
-        String hosts = null;
-        int port = HostAddress.DEFAULT_PORT;
-        boolean framed = false;
-        String file = null;
-        Boolean interactive = null;
-        String keyspace = null;
-        String username = null;
-        String password = null;
-        int timeout = 30;
-        boolean help = false;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String name = arg;
-            String inline = null;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                name = arg.substring(0, eq);
-                inline = arg.substring(eq + 1);
-            }
-            switch (name) {
-                case "-h", "--host" -> hosts = value(args, ++i, name, inline);
-                case "-p", "--port" -> port = number(value(args, ++i, name, inline), name);
-                case "--framed" -> framed = true;
-                case "-f", "--file" -> file = value(args, ++i, name, inline);
-                case "-k", "--keyspace" -> keyspace = value(args, ++i, name, inline);
-                case "-u", "--username" -> username = value(args, ++i, name, inline);
-                case "-pw", "--password" -> password = value(args, ++i, name, inline);
-                case "--timeout" -> timeout = number(value(args, ++i, name, inline), name);
-                case "--batch" -> interactive = false;
-                case "--interactive" -> interactive = true;
-                case "--help" -> help = true;
-                default -> throw new IllegalArgumentException("unknown option " + arg);
-            }
-            if (inline != null) {
-                i--; // the value was part of the argument, not the next one
-            }
-        }
+    static final CommandLine COMMAND_LINE = new CommandLine("cli", USAGE, false,
+            Option.value("-h", "--host"), Option.value("-p", "--port"), Option.flag("--framed"),
+            Option.value("-f", "--file"), Option.value("-k", "--keyspace"), Option.value("-u", "--username"),
+            Option.value("-pw", "--password"), Option.value("--timeout"), Option.flag("--batch"),
+            Option.flag("--interactive"));
+
+    /** The options of a command line {@link #COMMAND_LINE} parsed. */
+    static CliOptions of(Arguments args) {
+        String keyspace = args.value("--keyspace", null);
+        String username = args.value("--username", null);
+        String password = args.value("--password", null);
         if ((username == null) != (password == null) || (username != null && keyspace == null)) {
             throw new IllegalArgumentException("login needs all of --keyspace, --username and --password");
         }
-        if (timeout < 0) {
-            throw new IllegalArgumentException("--timeout must not be negative");
-        }
+        String mode = args.lastOf("--batch", "--interactive");
+        Boolean interactive = mode == null ? null : mode.equals("--interactive");
+        int port = args.intValue("--port", HostAddress.DEFAULT_PORT);
+        String hosts = args.value("--host", null);
         List<HostAddress> hostList = hosts == null ? List.of() : HostAddress.parseList(hosts, port);
-        return new CliOptions(hostList, framed, file, interactive, keyspace, username, password, timeout, help);
-    }
-
-    private static String value(String[] args, int i, String option, String inline) {
-        if (inline != null) {
-            return inline;
-        }
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int number(String s, String option) {
-        try {
-            return Integer.parseInt(s);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " takes a number, not '" + s + "'");
-        }
+        return new CliOptions(hostList, args.has("--framed"), args.value("--file", null), interactive, keyspace,
+                username, password, args.nonNegativeInt("--timeout", 30));
     }
 }

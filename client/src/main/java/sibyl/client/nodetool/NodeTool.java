@@ -10,6 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 import javax.management.JMException;
 import javax.management.ObjectName;
+import sibyl.client.tool.CommandLine;
+import sibyl.client.tool.CommandLine.Arguments;
+import sibyl.client.tool.CommandLine.Option;
 
 /**
  * bin/nodetool: inspects and manages a node over JMX, with 0.6's commands and layout.
@@ -26,6 +29,7 @@ public final class NodeTool {
               -p, --port PORT   its JMX port, JmxPort in storage-conf.xml (default 8080; -port works too)
               -t, --timeout SECONDS  how long flush and drain wait for the flushes (default:
                                 the node's, two minutes); past it they fail with the reason
+                  --help        this text (also: nodetool help)
             Commands:
               info              token, load, uptime and heap of the node
               ring              the nodes of the ring with their tokens and load
@@ -55,50 +59,42 @@ public final class NodeTool {
         System.exit(run(args, System.out, System.err));
     }
 
+    static final CommandLine COMMAND_LINE = new CommandLine("nodetool", USAGE, true,
+            Option.value("-h", "--host", "-host"), Option.value("-p", "--port", "-port"),
+            Option.value("-t", "--timeout"));
+
+    private static final List<String> COMMANDS = List.of("info", "ring", "cfstats", "tpstats", "flush", "compact",
+            "drain");
+
     /** Runs one command line; returns the exit status. */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        String host = "localhost";
-        int port = 8080;
-        long timeoutSeconds = 0; // 0: the node's default
-        List<String> rest = new ArrayList<>();
+        String host;
+        int port;
+        long timeoutSeconds;
+        List<String> rest;
         try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "-h", "--host", "-host" -> host = value(args, ++i);
-                    case "-p", "--port", "-port" -> port = Integer.parseInt(value(args, ++i));
-                    case "-t", "--timeout" -> {
-                        timeoutSeconds = Long.parseLong(value(args, ++i));
-                        if (timeoutSeconds <= 0) throw new IllegalArgumentException("--timeout must be positive");
-                    }
-                    case "--help", "help" -> {
-                        out.print(USAGE);
-                        return 0;
-                    }
-                    default -> rest.add(args[i]);
-                }
+            Arguments arguments = COMMAND_LINE.parse(args);
+            rest = arguments.operands();
+            if (arguments.help() || (!rest.isEmpty() && rest.get(0).equals("help"))) {
+                return COMMAND_LINE.printUsage(out);
             }
+            host = arguments.value("--host", "localhost");
+            port = arguments.intValue("--port", 8080);
+            timeoutSeconds = arguments.positiveLong("--timeout", 0); // 0: the node's default
         } catch (IllegalArgumentException e) {
-            err.println("nodetool: " + e.getMessage());
-            err.print(USAGE);
-            return 2;
+            return COMMAND_LINE.refuse(err, e.getMessage());
         }
         if (rest.isEmpty()) {
-            err.println("nodetool: no command given");
-            err.print(USAGE);
-            return 2;
+            return COMMAND_LINE.refuse(err, "no command given");
         }
         String command = rest.get(0);
-        if (!List.of("info", "ring", "cfstats", "tpstats", "flush", "compact", "drain").contains(command)) {
-            err.println("nodetool: unknown command '" + command + "'");
-            err.print(USAGE);
-            return 2;
+        if (!COMMANDS.contains(command)) {
+            return COMMAND_LINE.refuse(err, "unknown command '" + command + "'");
         }
         List<String> arguments = rest.subList(1, rest.size());
         if ((command.equals("compact") && arguments.size() > 1) || (command.equals("drain") && !arguments.isEmpty())
                 || (List.of("info", "ring", "cfstats", "tpstats").contains(command) && !arguments.isEmpty())) {
-            err.println("nodetool: too many arguments for " + command + ": " + String.join(" ", arguments));
-            err.print(USAGE);
-            return 2;
+            return COMMAND_LINE.refuse(err, "too many arguments for " + command + ": " + String.join(" ", arguments));
         }
         try (NodeProbe probe = NodeProbe.connect(host, port)) {
             NodeTool tool = new NodeTool(out, timeoutSeconds);
@@ -252,11 +248,6 @@ public final class NodeTool {
     private static int compareTokens(String a, String b) {
         if (a.matches("\\d+") && b.matches("\\d+")) return new java.math.BigInteger(a).compareTo(new java.math.BigInteger(b));
         return a.compareTo(b);
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) throw new IllegalArgumentException("missing value after " + args[i - 1]);
-        return args[i];
     }
 
     private static String rootMessage(Throwable e) {

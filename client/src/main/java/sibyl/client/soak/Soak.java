@@ -4,14 +4,15 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import sibyl.client.ClientConfig;
 import sibyl.client.ClientException;
 import sibyl.client.SibylClient;
+import sibyl.client.tool.CommandLine;
+import sibyl.client.tool.CommandLine.Arguments;
+import sibyl.client.tool.CommandLine.Option;
 
 /**
  * The Java half of bin/soak (which starts, kills and restarts the node): {@code write} applies
@@ -21,12 +22,17 @@ public final class Soak {
     static final String USAGE = String.join("\n",
             "usage: Soak write  --port P [--host H] --seconds S --acks FILE [--threads T] [--rate WRITES_PER_S] [--seed N]",
             "       Soak verify --port P [--host H] --acks FILE",
+            "       Soak --help",
             "write: T threads (default 4) write new rows at RATE writes/s in all (default 200) for S seconds,",
             "       read back and scan what they wrote, and append each acknowledged key to FILE; prints",
             "       'soak-writer: acknowledged=N refused=N unknown=N reads=N bad_reads=N connect_failures=N'.",
             "verify: reads back every key in FILE; prints 'soak-verify: acknowledged=N lost=N'.",
             "Exit status 0; 1 when a read was bad, a writer thread died or a write was lost; 2 for bad usage",
             "or no connection.");
+
+    static final CommandLine COMMAND_LINE = new CommandLine("soak", USAGE, true,
+            Option.value("--port"), Option.value("--host"), Option.value("--seconds"), Option.value("--acks"),
+            Option.value("--threads"), Option.value("--rate"), Option.value("--seed"));
 
     private Soak() {
     }
@@ -36,25 +42,27 @@ public final class Soak {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
-        Map<String, String> options;
         try {
-            options = parse(args);
-            String mode = options.get("mode");
+            Arguments arguments = COMMAND_LINE.parse(args);
+            if (arguments.help()) {
+                return COMMAND_LINE.printUsage(out);
+            }
+            List<String> mode = arguments.operands();
+            if (!mode.equals(List.of("write")) && !mode.equals(List.of("verify"))) {
+                throw new IllegalArgumentException("give one of write or verify");
+            }
             ClientConfig config = ClientConfig.builder()
-                    .host(options.getOrDefault("host", "127.0.0.1"), Integer.parseInt(required(options, "port")))
+                    .host(arguments.value("--host", "127.0.0.1"), arguments.intValue("--port"))
                     .connectTimeoutMillis(2_000).readTimeoutMillis(30_000).build();
-            Path acks = Path.of(required(options, "acks"));
-            if (mode.equals("write")) {
-                return write(config, acks, Double.parseDouble(required(options, "seconds")),
-                        Integer.parseInt(options.getOrDefault("threads", "4")),
-                        Double.parseDouble(options.getOrDefault("rate", "200")),
-                        Long.parseLong(options.getOrDefault("seed", Long.toString(System.nanoTime()))), out, err);
+            Path acks = Path.of(arguments.required("--acks"));
+            if (mode.get(0).equals("write")) {
+                return write(config, acks, arguments.positiveDouble("--seconds"), arguments.positiveInt("--threads", 4),
+                        arguments.positiveDouble("--rate", 200), arguments.longValue("--seed", System.nanoTime()),
+                        out, err);
             }
             return verify(config, acks, out, err);
         } catch (IllegalArgumentException e) {
-            err.println("soak: " + e.getMessage());
-            err.println(USAGE);
-            return 2;
+            return COMMAND_LINE.refuse(err, e.getMessage());
         } catch (IOException e) {
             err.println("soak: " + e);
             return 2;
@@ -69,7 +77,6 @@ public final class Soak {
 
     private static int write(ClientConfig config, Path ackFile, double seconds, int threads, double rate, long seed,
                              PrintStream out, PrintStream err) throws IOException, InterruptedException {
-        if (threads <= 0 || rate <= 0 || seconds <= 0) throw new IllegalArgumentException("threads, rate and seconds must be positive");
         SoakCounts counts = new SoakCounts();
         long deadline = System.nanoTime() + (long) (seconds * TimeUnit.SECONDS.toNanos(1));
         Random seeds = new Random(seed);
@@ -100,24 +107,5 @@ public final class Soak {
         }
         out.println("soak-verify: acknowledged=" + keys.size() + " lost=" + lost);
         return lost == 0 ? 0 : 1;
-    }
-
-    private static Map<String, String> parse(String[] args) {
-        if (args.length == 0 || !(args[0].equals("write") || args[0].equals("verify"))) {
-            throw new IllegalArgumentException("first argument must be write or verify");
-        }
-        Map<String, String> options = new HashMap<>();
-        options.put("mode", args[0]);
-        for (int i = 1; i < args.length; i += 2) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) throw new IllegalArgumentException("bad option " + args[i]);
-            options.put(args[i].substring(2), args[i + 1]);
-        }
-        return options;
-    }
-
-    private static String required(Map<String, String> options, String name) {
-        String value = options.get(name);
-        if (value == null) throw new IllegalArgumentException("--" + name + " is required");
-        return value;
     }
 }

@@ -13,6 +13,7 @@ import sibyl.client.ClientConfig;
 import sibyl.client.ClientException;
 import sibyl.client.HostAddress;
 import sibyl.client.SibylClient;
+import sibyl.client.tool.CommandLine.Arguments;
 
 /**
  * A load generator for the Cassandra 0.6 interface in the manner of 0.6's py_stress: threads with a
@@ -39,15 +40,13 @@ public final class Stress {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         StressOptions options;
         try {
-            options = StressOptions.parse(args);
+            Arguments arguments = StressOptions.COMMAND_LINE.parse(args);
+            if (arguments.help()) {
+                return StressOptions.COMMAND_LINE.printUsage(out);
+            }
+            options = StressOptions.of(arguments);
         } catch (IllegalArgumentException e) {
-            err.println("stress: " + e.getMessage());
-            err.println(StressOptions.USAGE);
-            return 2;
-        }
-        if (options.help()) {
-            out.println(StressOptions.USAGE);
-            return 0;
+            return StressOptions.COMMAND_LINE.refuse(err, e.getMessage());
         }
         StressResult result;
         try {

@@ -2,9 +2,11 @@ package sibyl.client.stress;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import sibyl.client.HostAddress;
+import sibyl.client.tool.CommandLine;
+import sibyl.client.tool.CommandLine.Arguments;
+import sibyl.client.tool.CommandLine.Option;
 
 /** The stress tool's command line. */
 record StressOptions(
@@ -12,7 +14,7 @@ record StressOptions(
         int valueSize, boolean superFamily, int supers, ConsistencyLevel consistency, String distribution,
         double stdevFraction, double readRatio, int rangeCount, int keysPerMultiget, String keyspace,
         String columnFamily, List<HostAddress> hosts, boolean framed, double intervalSeconds, String csvFile,
-        boolean verify, long seed, int timeoutSeconds, int eventLoops, Double rate, boolean help) {
+        boolean verify, long seed, int timeoutSeconds, int eventLoops, Double rate) {
 
     static final String USAGE = """
             Usage: stress [options]
@@ -53,108 +55,48 @@ record StressOptions(
             Exit status: 0 when every operation succeeded (and --verify found no mismatch), 1 otherwise,
             2 for bad options or when the threads could not connect.""";
 
-    private static final Set<String> FLAGS = Set.of("--framed", "--verify", "--help");
-    private static final Set<String> WITH_VALUE = Set.of("-o", "--operation", "-n", "--num-keys", "--count",
-            "-d", "--duration", "-t", "--threads", "-c", "--columns", "-S", "--value-size", "-y", "--family-type",
-            "--supers", "-e", "--consistency", "--distribution", "--stdev", "--read-ratio", "--range-count",
-            "--keys-per-multiget", "-K", "--keyspace", "-C", "--column-family", "-h", "--host", "-p", "--port",
-            "-i", "--interval", "--csv", "--seed", "--timeout", "--event-loops",
-            "--rate");
+    static final CommandLine COMMAND_LINE = new CommandLine("stress", USAGE, false,
+            Option.value("-o", "--operation"), Option.value("-n", "--num-keys"), Option.value("--count"),
+            Option.value("-d", "--duration"), Option.value("-t", "--threads"), Option.value("-c", "--columns"),
+            Option.value("-S", "--value-size"), Option.value("-y", "--family-type"), Option.value("--supers"),
+            Option.value("-e", "--consistency"), Option.value("--distribution"), Option.value("--stdev"),
+            Option.value("--read-ratio"), Option.value("--range-count"), Option.value("--keys-per-multiget"),
+            Option.value("-K", "--keyspace"), Option.value("-C", "--column-family"), Option.value("-h", "--host"),
+            Option.value("-p", "--port"), Option.flag("--framed"), Option.value("-i", "--interval"),
+            Option.value("--csv"), Option.flag("--verify"), Option.value("--seed"), Option.value("--timeout"),
+            Option.value("--event-loops"), Option.value("--rate"));
 
-    static StressOptions parse(String[] args) {
-        Operation operation = Operation.INSERT;
-        long numKeys = 1_000_000;
-        Long count = null;
-        Double duration = null;
-        int threads = 50;
-        int columns = 5;
-        int valueSize = 34;
-        boolean superFamily = false;
-        int supers = 1;
-        ConsistencyLevel consistency = ConsistencyLevel.ONE;
-        String distribution = null;
-        double stdev = 0.1;
-        double readRatio = 0.5;
-        int rangeCount = 100;
-        int keysPerMultiget = 10;
-        String keyspace = "Keyspace1";
-        String columnFamily = null;
-        String hosts = "localhost";
-        int port = HostAddress.DEFAULT_PORT;
-        boolean framed = false;
-        double interval = 1;
-        String csv = null;
-        boolean verify = false;
-        long seed = System.nanoTime();
-        int timeout = 10;
-        int eventLoops = 0;
-        Double rate = null;
-        boolean help = false;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String name = arg;
-            String inline = null;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                name = arg.substring(0, eq);
-                inline = arg.substring(eq + 1);
-            }
-            String v = null;
-            if (!FLAGS.contains(name)) {
-                if (!WITH_VALUE.contains(name)) {
-                    throw new IllegalArgumentException("unknown option " + arg);
-                }
-                if (inline != null) {
-                    v = inline;
-                } else if (i + 1 < args.length) {
-                    v = args[++i];
-                } else {
-                    throw new IllegalArgumentException(name + " needs a value");
-                }
-            }
-            switch (name) {
-                case "-o", "--operation" -> operation = Operation.parse(v);
-                case "-n", "--num-keys" -> numKeys = positiveLong(v, name);
-                case "--count" -> count = positiveLong(v, name);
-                case "-d", "--duration" -> duration = positiveDouble(v, name);
-                case "-t", "--threads" -> threads = positiveInt(v, name);
-                case "-c", "--columns" -> columns = positiveInt(v, name);
-                case "-S", "--value-size" -> valueSize = nonNegativeInt(v, name);
-                case "-y", "--family-type" -> superFamily = familyType(v);
-                case "--supers" -> supers = positiveInt(v, name);
-                case "-e", "--consistency" -> consistency = consistency(v);
-                case "--distribution" -> distribution = v;
-                case "--stdev" -> stdev = positiveDouble(v, name);
-                case "--read-ratio" -> readRatio = fraction(v, name);
-                case "--range-count" -> rangeCount = positiveInt(v, name);
-                case "--keys-per-multiget" -> keysPerMultiget = positiveInt(v, name);
-                case "-K", "--keyspace" -> keyspace = v;
-                case "-C", "--column-family" -> columnFamily = v;
-                case "-h", "--host" -> hosts = v;
-                case "-p", "--port" -> port = positiveInt(v, name);
-                case "--framed" -> framed = true;
-                case "-i", "--interval" -> interval = positiveDouble(v, name);
-                case "--csv" -> csv = v;
-                case "--verify" -> verify = true;
-                case "--seed" -> seed = parseLong(v, name);
-                case "--timeout" -> timeout = nonNegativeInt(v, name);
-                case "--event-loops" -> eventLoops = positiveInt(v, name);
-                case "--rate" -> rate = positiveDouble(v, name);
-                case "--help" -> help = true;
-                default -> throw new IllegalArgumentException("unknown option " + arg);
-            }
-        }
-        if (distribution == null) {
-            distribution = operation == Operation.INSERT ? "sequential" : "uniform";
-        }
+    /** The options of a command line {@link #COMMAND_LINE} parsed. */
+    static StressOptions of(Arguments args) {
+        Operation operation = args.value("--operation", Operation::parse, Operation.INSERT);
+        long numKeys = args.positiveLong("--num-keys", 1_000_000);
+        Long count = args.has("--count") ? args.positiveLong("--count", 0) : null;
+        Double duration = args.has("--duration") ? args.positiveDouble("--duration", 0) : null;
+        int threads = args.positiveInt("--threads", 50);
+        int columns = args.positiveInt("--columns", 5);
+        int valueSize = args.nonNegativeInt("--value-size", 34);
+        boolean superFamily = args.value("--family-type", StressOptions::familyType, false);
+        int supers = args.positiveInt("--supers", 1);
+        ConsistencyLevel consistency = args.value("--consistency", StressOptions::consistency, ConsistencyLevel.ONE);
+        String distribution = args.value("--distribution", operation == Operation.INSERT ? "sequential" : "uniform");
+        double stdev = args.positiveDouble("--stdev", 0.1);
         KeyDistribution.of(distribution, numKeys, stdev); // validates the name
-        if (columnFamily == null) {
-            columnFamily = superFamily ? "Super1" : "Standard1";
-        }
+        double readRatio = args.fraction("--read-ratio", 0.5);
+        int rangeCount = args.positiveInt("--range-count", 100);
+        int keysPerMultiget = args.positiveInt("--keys-per-multiget", 10);
+        String keyspace = args.value("--keyspace", "Keyspace1");
+        String columnFamily = args.value("--column-family", superFamily ? "Super1" : "Standard1");
+        int port = args.positiveInt("--port", HostAddress.DEFAULT_PORT);
+        List<HostAddress> hosts = HostAddress.parseList(args.value("--host", "localhost"), port);
+        double interval = args.positiveDouble("--interval", 1);
+        long seed = args.longValue("--seed", System.nanoTime());
+        int timeout = args.nonNegativeInt("--timeout", 10);
+        int eventLoops = args.positiveInt("--event-loops", 0);
+        Double rate = args.has("--rate") ? args.positiveDouble("--rate", 0) : null;
         return new StressOptions(operation, numKeys, count, duration, threads, columns, valueSize, superFamily,
                 supers, consistency, distribution.toLowerCase(Locale.ROOT), stdev, readRatio, rangeCount,
-                keysPerMultiget, keyspace, columnFamily, HostAddress.parseList(hosts, port), framed, interval, csv,
-                verify, seed, timeout, eventLoops, rate, help);
+                keysPerMultiget, keyspace, columnFamily, hosts, args.has("--framed"), interval,
+                args.value("--csv", null), args.has("--verify"), seed, timeout, eventLoops, rate);
     }
 
     /**
@@ -188,71 +130,5 @@ record StressOptions(
             throw new IllegalArgumentException("unknown consistency level '" + v
                     + "'; use ZERO, ONE, QUORUM, DCQUORUM, DCQUORUMSYNC, ALL or ANY");
         }
-    }
-
-    private static long parseLong(String v, String option) {
-        try {
-            return Long.parseLong(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " takes a whole number, not '" + v + "'");
-        }
-    }
-
-    private static long positiveLong(String v, String option) {
-        long n = parseLong(v, option);
-        if (n <= 0) {
-            throw new IllegalArgumentException(option + " must be positive, not " + v);
-        }
-        return n;
-    }
-
-    private static int positiveInt(String v, String option) {
-        long n = positiveLong(v, option);
-        if (n > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(option + " is too large: " + v);
-        }
-        return (int) n;
-    }
-
-    private static int nonNegativeInt(String v, String option) {
-        long n = nonNegativeLong(v, option);
-        if (n > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(option + " is too large: " + v);
-        }
-        return (int) n;
-    }
-
-    private static long nonNegativeLong(String v, String option) {
-        long n = parseLong(v, option);
-        if (n < 0) {
-            throw new IllegalArgumentException(option + " must not be negative, not " + v);
-        }
-        return n;
-    }
-
-    private static double positiveDouble(String v, String option) {
-        double d;
-        try {
-            d = Double.parseDouble(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " takes a number, not '" + v + "'");
-        }
-        if (!(d > 0) || Double.isInfinite(d)) {
-            throw new IllegalArgumentException(option + " must be positive, not " + v);
-        }
-        return d;
-    }
-
-    private static double fraction(String v, String option) {
-        double d;
-        try {
-            d = Double.parseDouble(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " takes a number, not '" + v + "'");
-        }
-        if (!(d >= 0 && d <= 1)) {
-            throw new IllegalArgumentException(option + " must be between 0 and 1, not " + v);
-        }
-        return d;
     }
 }
