@@ -38,7 +38,7 @@ build_if_missing() {
 start_server() {
   local dir=$1
   mkdir -p "$dir/conf" "$dir/data" "$dir/commitlog" "$dir/saved_caches"
-  cp "$SERVER_HOME"/conf/* "$dir/conf/"
+  cp -r "$SERVER_HOME"/conf/* "$dir/conf/" # conf/cluster/ too
   SERVER_PORT=$(free_port)
   local storage_port
   storage_port=$(free_port)

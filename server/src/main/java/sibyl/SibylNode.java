@@ -28,8 +28,13 @@ import sibyl.dht.Partitioners;
 import sibyl.engine.EngineSettings;
 import sibyl.engine.LocalStorageService;
 import sibyl.jmx.NodeBeans;
+import sibyl.metrics.MetricsRegistry;
+import sibyl.metrics.MetricsServer;
+import sibyl.metrics.node.NodeMetrics;
 import sibyl.service.ConfiguredSchema;
+import sibyl.service.MeteredStorageService;
 import sibyl.service.NodeToken;
+import sibyl.service.RequestMetrics;
 import sibyl.service.StorageService;
 import sibyl.thrift.CassandraProcessorFactory;
 import sibyl.thrift.NodeDescription;
@@ -48,18 +53,22 @@ public final class SibylNode implements AutoCloseable {
     private final StorageService storage;
     private final AutoCloseable closeStorage;
     private final LocalStorageService local; // null in cluster mode
+    private final RequestMetrics requests;
+    private final MetricsServer metrics; // null when MetricsPort is 0 or could not be bound
     private final String clusterName;
     private final String token;
     private final String endpoint;
 
     private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, StorageService storage,
-                      AutoCloseable closeStorage, LocalStorageService local, String clusterName, String token,
-                      String endpoint) {
+                      AutoCloseable closeStorage, LocalStorageService local, RequestMetrics requests,
+                      MetricsServer metrics, String clusterName, String token, String endpoint) {
         this.thrift = thrift;
         this.zeroWrites = zeroWrites;
         this.storage = storage;
         this.closeStorage = closeStorage;
         this.local = local;
+        this.requests = requests;
+        this.metrics = metrics;
         this.clusterName = clusterName;
         this.token = token;
         this.endpoint = endpoint;
@@ -101,8 +110,11 @@ public final class SibylNode implements AutoCloseable {
         String endpoint = endpointAddress(conf.listenAddress());
         NodeDescription node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint,
                 readConfigText(conf.configFile()));
+        // Requests are counted at the seam, where either backend's pass.
+        RequestMetrics requests = new RequestMetrics();
         CassandraProcessorFactory processors = new CassandraProcessorFactory(node,
-                Duration.ofMillis(conf.rpcTimeoutInMillis()), storage, authenticator, zeroWrites);
+                Duration.ofMillis(conf.rpcTimeoutInMillis()), new MeteredStorageService(storage, requests),
+                authenticator, zeroWrites);
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
@@ -115,11 +127,34 @@ public final class SibylNode implements AutoCloseable {
             closeQuietly(closeStorage);
             throw e;
         }
-        return new SibylNode(thrift, zeroWrites, storage, closeStorage, local, conf.clusterName(), token, endpoint);
+        MetricsServer metrics = startMetrics(conf, NodeMetrics.registry(requests, Optional.ofNullable(local), thrift,
+                processors.authRefusals()));
+        return new SibylNode(thrift, zeroWrites, storage, closeStorage, local, requests, metrics, conf.clusterName(),
+                token, endpoint);
+    }
+
+    /**
+     * Serves the metrics on MetricsPort (0 turns them off) at ListenAddress, as JMX is served. A node that
+     * cannot open the port still serves clients: monitoring is worth a warning, not an outage.
+     */
+    private static MetricsServer startMetrics(StorageConf conf, MetricsRegistry registry) {
+        if (conf.metricsPort() == 0) return null;
+        String host = conf.listenAddress() == null || conf.listenAddress().isEmpty() ? "localhost" : conf.listenAddress();
+        try {
+            return MetricsServer.start(host, conf.metricsPort(), registry);
+        } catch (IOException e) {
+            log.warn("Metrics unavailable: {}", e.getMessage());
+            return null;
+        }
     }
 
     public InetSocketAddress thriftAddress() {
         return thrift.boundAddress();
+    }
+
+    /** Where the metrics are served; empty when MetricsPort is 0 or its port could not be bound. */
+    public Optional<InetSocketAddress> metricsAddress() {
+        return Optional.ofNullable(metrics).map(MetricsServer::boundAddress);
     }
 
     /** What bin/nodetool sees of this node, by JMX object name. */
@@ -127,12 +162,14 @@ public final class SibylNode implements AutoCloseable {
         Map<String, ThreadPoolExecutor> pools = new LinkedHashMap<>();
         pools.put("THRIFT-WORKERS", thrift.workerPool());
         pools.put("ZERO-WRITES", zeroWrites);
-        return local == null ? NodeBeans.ofPools(pools) : NodeBeans.of(clusterName, token, endpoint, local, pools);
+        return local == null ? NodeBeans.ofPools(pools) : NodeBeans.of(clusterName, token, endpoint, local, requests,
+                pools);
     }
 
     /** Stops in the order that loses nothing: clients first, then pending ZERO writes, then the log. */
     @Override
     public void close() {
+        if (metrics != null) metrics.close();
         thrift.close();
         zeroWrites.shutdown();
         try {

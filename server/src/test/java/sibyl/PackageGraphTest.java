@@ -88,6 +88,13 @@ class PackageGraphTest {
     }
 
     @Test
+    void theMetricsFormatAndServerStandAlone() {
+        // What the node's parts count is named in sibyl.metrics.node; the exposition and its HTTP server know
+        // nothing of the server, so any part (or another backend) can be exposed through them.
+        assertUsesOnly("sibyl.metrics");
+    }
+
+    @Test
     void theClusterBackendStandsBesideTheEngineNotOnIt() {
         assertUsesOnly("sibyl.cluster", "sibyl.service", "sibyl.config", "sibyl.db", "sibyl.db.marshal", "sibyl.dht");
     }

@@ -81,7 +81,9 @@ public final class CommitLog implements WriteLog {
     private final Syncer syncer;
     private final boolean syncsBeforeAcknowledging;
     private final AtomicLong syncs = new AtomicLong();
+    private final AtomicLong syncNanos = new AtomicLong();
     private final AtomicLong entries = new AtomicLong();
+    private final AtomicLong bytesWritten = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
     // Guarded by lock:
     private final WriteFailureReport failures = new WriteFailureReport(log);
@@ -253,6 +255,28 @@ public final class CommitLog implements WriteLog {
         return syncs.get();
     }
 
+    /** Time spent in those fsyncs, in nanoseconds. */
+    public long syncNanos() {
+        return syncNanos.get();
+    }
+
+    /** Bytes of entries written since open (what reached the files; a write cut off again is not counted). */
+    public long bytesWritten() {
+        return bytesWritten.get();
+    }
+
+    /** Bytes of the segment files the log holds now. */
+    public long diskBytes() {
+        lock.lock();
+        try {
+            long bytes = 0;
+            for (CommitLogSegment s : segments.values()) bytes += s.end();
+            return bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The segment files the log holds now, oldest first (the active one last). */
     public List<Path> segmentFiles() {
         lock.lock();
@@ -299,7 +323,7 @@ public final class CommitLog implements WriteLog {
 
     private void closeLast(CommitLogSegment last) {
         try {
-            if (last.sync()) syncs.incrementAndGet();
+            timedSync(last);
             last.close();
             // Empty, or every entry flushed (after a drain): nothing for the next start to replay.
             if (!last.hasEntries() || last.isClean()) {
@@ -367,6 +391,7 @@ public final class CommitLog implements WriteLog {
                 for (ColumnFamilyId cf : p.columnFamilies()) segment.markDirty(cf, end);
             }
             this.entries.addAndGet(entries.size());
+            bytesWritten.addAndGet(length);
             return new Written(segment, start, ends);
         } finally {
             lock.unlock();
@@ -380,7 +405,7 @@ public final class CommitLog implements WriteLog {
     void sync(Written written) {
         CommitLogSegment segment = written.segment();
         try {
-            if (segment.sync()) syncs.incrementAndGet();
+            timedSync(segment);
         } catch (IOException e) {
             lock.lock();
             try {
@@ -410,7 +435,7 @@ public final class CommitLog implements WriteLog {
         }
         if (segment == null) return;
         try {
-            if (segment.sync()) syncs.incrementAndGet();
+            timedSync(segment);
         } catch (IOException e) {
             log.error("Commit log sync of {} failed; writes acknowledged since its last sync may be lost."
                     + " Continuing in a new segment", segment.file(), e);
@@ -423,6 +448,15 @@ public final class CommitLog implements WriteLog {
         }
     }
 
+    /** fsyncs a segment if it has unsynced entries, counting the sync and its time. */
+    private void timedSync(CommitLogSegment segment) throws IOException {
+        long start = System.nanoTime();
+        if (segment.sync()) {
+            syncNanos.addAndGet(System.nanoTime() - start);
+            syncs.incrementAndGet();
+        }
+    }
+
     // ---- segments (under lock)
 
     private CommitLogSegment segmentForWrite() {
@@ -430,7 +464,7 @@ public final class CommitLog implements WriteLog {
             CommitLogSegment full = active;
             active = null;
             try {
-                if (full.sync()) syncs.incrementAndGet();
+                timedSync(full);
                 full.close();
                 writeSummary(full);
             } catch (IOException e) {

@@ -13,7 +13,7 @@ import java.util.Optional;
  * to whatever needs it. Nothing here reads files.
  *
  * <p>Accessors are named for the XML elements. Sibyl's own additions ({@code ThriftMax...},
- * {@code ThriftIdleTimeoutInSeconds}, {@code JmxPort}) are marked as such.
+ * {@code ThriftIdleTimeoutInSeconds}, {@code JmxPort}, {@code MetricsPort}) are marked as such.
  */
 public final class StorageConf {
     /*
@@ -37,6 +37,8 @@ public final class StorageConf {
     public static final int DEFAULT_THRIFT_MAX_CONNECTIONS = 1024;
     public static final int DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS = 0;
     public static final int DEFAULT_JMX_PORT = 8080;
+    /** Sibyl's own: the metrics endpoint is off unless asked for. */
+    public static final int DEFAULT_METRICS_PORT = 0;
 
     private final String clusterName;
     private final int indexInterval;
@@ -67,6 +69,7 @@ public final class StorageConf {
     private final int thriftMaxConnections;
     private final int thriftIdleTimeoutInSeconds;
     private final int jmxPort;
+    private final int metricsPort;
     private final List<KeyspaceConf> keyspaces;
     private final ClusterConf cluster;
     private final Path configFile;
@@ -102,6 +105,7 @@ public final class StorageConf {
         this.thriftMaxConnections = b.thriftMaxConnections;
         this.thriftIdleTimeoutInSeconds = b.thriftIdleTimeoutInSeconds;
         this.jmxPort = b.jmxPort;
+        this.metricsPort = b.metricsPort;
         this.keyspaces = List.copyOf(b.keyspaces);
         this.cluster = b.cluster;
         this.configFile = Objects.requireNonNull(b.configFile, "configFile");
@@ -262,6 +266,11 @@ public final class StorageConf {
         return jmxPort;
     }
 
+    /** Sibyl: MetricsPort, where the metrics are served over HTTP in Prometheus' text format; 0 = off. */
+    public int metricsPort() {
+        return metricsPort;
+    }
+
     /** The configured keyspaces in file order, at least one; the implicit system keyspace is not among them. */
     public List<KeyspaceConf> keyspaces() {
         return keyspaces;
@@ -318,6 +327,7 @@ public final class StorageConf {
         private int thriftMaxConnections = DEFAULT_THRIFT_MAX_CONNECTIONS;
         private int thriftIdleTimeoutInSeconds = DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS;
         private int jmxPort = DEFAULT_JMX_PORT;
+        private int metricsPort = DEFAULT_METRICS_PORT;
         private List<KeyspaceConf> keyspaces = List.of();
         private ClusterConf cluster;
         private Path configFile;
@@ -468,6 +478,11 @@ public final class StorageConf {
 
         public Builder jmxPort(int value) {
             this.jmxPort = value;
+            return this;
+        }
+
+        public Builder metricsPort(int value) {
+            this.metricsPort = value;
             return this;
         }
 

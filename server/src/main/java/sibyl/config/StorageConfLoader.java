@@ -9,6 +9,7 @@ import static sibyl.config.StorageConf.DEFAULT_GC_GRACE_SECONDS;
 import static sibyl.config.StorageConf.DEFAULT_INDEX_INTERVAL;
 import static sibyl.config.StorageConf.DEFAULT_JMX_PORT;
 import static sibyl.config.StorageConf.DEFAULT_MEMTABLE_FLUSH_AFTER_MINUTES;
+import static sibyl.config.StorageConf.DEFAULT_METRICS_PORT;
 import static sibyl.config.StorageConf.DEFAULT_MEMTABLE_OPERATIONS_IN_MILLIONS;
 import static sibyl.config.StorageConf.DEFAULT_MEMTABLE_THROUGHPUT_IN_MB;
 import static sibyl.config.StorageConf.DEFAULT_RPC_TIMEOUT_IN_MILLIS;
@@ -77,7 +78,7 @@ public final class StorageConfLoader {
             "MemtableFlushAfterMinutes", "ConcurrentReads", "ConcurrentWrites", "CommitLogSync",
             "CommitLogSyncPeriodInMS", "CommitLogSyncBatchWindowInMS", "GCGraceSeconds",
             "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds", "JmxPort",
-            "SnapshotBeforeCompaction", "Cluster");
+            "SnapshotBeforeCompaction", "MetricsPort", "Cluster");
     private static final Set<String> GLOBAL_ELEMENTS = union(USED_ELEMENTS, UnusedSettings.ELEMENTS);
 
     private StorageConfLoader() {
@@ -257,6 +258,7 @@ public final class StorageConfLoader {
         conf.thriftMaxConnections(storage.integer("ThriftMaxConnections", DEFAULT_THRIFT_MAX_CONNECTIONS, 1, ANY));
         conf.thriftIdleTimeoutInSeconds(storage.integer("ThriftIdleTimeoutInSeconds", DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS, 0, ANY));
         conf.jmxPort(storage.integer("JmxPort", DEFAULT_JMX_PORT, 0, MAX_PORT));
+        conf.metricsPort(storage.integer("MetricsPort", DEFAULT_METRICS_PORT, 0, MAX_PORT));
     }
 
     private static int rpcTimeout(ConfigNode storage) throws ConfigurationException {

@@ -19,12 +19,15 @@ public final class RowMutation {
     private final String keyspace;
     private final String key;
     private final Map<String, List<Change>> changes;
+    private final String soleColumnFamily; // null unless exactly one column family is changed
     private final int localDeletionTime;
 
-    private RowMutation(String keyspace, String key, Map<String, List<Change>> changes, int localDeletionTime) {
+    private RowMutation(String keyspace, String key, Map<String, List<Change>> changes, String soleColumnFamily,
+                        int localDeletionTime) {
         this.keyspace = keyspace;
         this.key = key;
         this.changes = changes;
+        this.soleColumnFamily = soleColumnFamily;
         this.localDeletionTime = localDeletionTime;
     }
 
@@ -43,6 +46,15 @@ public final class RowMutation {
     /** Column family name to its changes, in the order they were added; never empty lists. */
     public Map<String, List<Change>> changes() {
         return changes;
+    }
+
+    /**
+     * The column family, when the mutation changes exactly one (most do); null otherwise. Names it without
+     * iterating {@link #changes()}, whose single-entry map allocates its views: for code on every write, such as
+     * the request counting at the storage seam.
+     */
+    public String soleColumnFamily() {
+        return soleColumnFamily;
     }
 
     /** Seconds since the epoch, stamped into every tombstone this mutation creates. */
@@ -127,11 +139,11 @@ public final class RowMutation {
             if (changes.size() == 1) { // most mutations change one column family: a smaller map
                 Map.Entry<String, List<Change>> only = changes.entrySet().iterator().next();
                 return new RowMutation(keyspace, key, Map.of(only.getKey(), List.copyOf(only.getValue())),
-                        localDeletionTime);
+                        only.getKey(), localDeletionTime);
             }
             Map<String, List<Change>> copy = new LinkedHashMap<>();
             changes.forEach((cf, list) -> copy.put(cf, List.copyOf(list)));
-            return new RowMutation(keyspace, key, Collections.unmodifiableMap(copy), localDeletionTime);
+            return new RowMutation(keyspace, key, Collections.unmodifiableMap(copy), null, localDeletionTime);
         }
     }
 }

@@ -32,7 +32,6 @@ import sibyl.io.CellCursor;
 import sibyl.io.CorruptSSTableException;
 import sibyl.io.KeyCache;
 import sibyl.io.SSTableReader;
-import sibyl.service.LatencyTracker;
 
 /**
  * The rows of one column family on this node: the memtable written to now, memtables being
@@ -71,8 +70,6 @@ public final class ColumnFamilyStore {
 
     private final CFMetaData metadata;
     private final Partitioner partitioner;
-    private final LatencyTracker reads = new LatencyTracker();
-    private final LatencyTracker writes = new LatencyTracker();
     private final AtomicLong switches = new AtomicLong();
     private final AtomicLong bloomHits = new AtomicLong();
     private final AtomicLong bloomFalsePositives = new AtomicLong();
@@ -97,16 +94,6 @@ public final class ColumnFamilyStore {
 
     public CFMetaData metadata() {
         return metadata;
-    }
-
-    /** Reads served (get, get_slice, get_count, range slices) and their latency. */
-    public LatencyTracker readLatency() {
-        return reads;
-    }
-
-    /** Row deltas applied and their latency. */
-    public LatencyTracker writeLatency() {
-        return writes;
     }
 
     /** The memtable writes go to now. */
@@ -325,11 +312,9 @@ public final class ColumnFamilyStore {
     /** Applies a resolved delta; one that changes nothing (a slice deletion that selected nothing) creates no row. */
     void apply(DecoratedKey key, Delta delta) {
         if (delta.row().isEmpty()) return;
-        long start = System.nanoTime();
         view.memtable().apply(key, delta.row(), delta.operations());
         // After the memtable: a read that reserved the key before this write cannot cache a row without it.
         if (rowCache.isEnabled()) rowCache.write(key, delta.row());
-        writes.record(System.nanoTime() - start);
     }
 
     // ---- reads
@@ -514,21 +499,16 @@ public final class ColumnFamilyStore {
     /** get_slice: the live entries {@code selection} picks below {@code parent}. */
     public List<Cell> getSlice(DecoratedKey key, QueryPath parent, ColumnSelection selection) {
         checkParent(parent);
-        long start = System.nanoTime();
-        List<Cell> cells;
         try {
-            cells = SliceReader.read(readRow(key, parent.superColumn(), selection), parent.superColumn(), selection);
+            return SliceReader.read(readRow(key, parent.superColumn(), selection), parent.superColumn(), selection);
         } catch (CorruptSSTableException e) {
             throw damage.report(e);
         }
-        reads.record(System.nanoTime() - start);
-        return cells;
     }
 
     /** get: the live column, subcolumn or super column (with its live subcolumns) at {@code path}. */
     public Optional<Cell> get(DecoratedKey key, QueryPath path) {
         checkPath(path);
-        long start = System.nanoTime();
         ColumnSelection wanted = ColumnSelection.names(path.superColumn() != null ? path.superColumn() : path.column());
         ColumnFamily row;
         try {
@@ -536,10 +516,8 @@ public final class ColumnFamilyStore {
         } catch (CorruptSSTableException e) {
             throw damage.report(e);
         }
-        Optional<Cell> cell = row == null ? Optional.empty()
+        return row == null ? Optional.empty()
                 : Optional.ofNullable(SliceReader.readOne(row, path.superColumn(), path.column()));
-        reads.record(System.nanoTime() - start);
-        return cell;
     }
 
     /** get_count: live columns, super columns with a live subcolumn, or live subcolumns. */
@@ -555,7 +533,6 @@ public final class ColumnFamilyStore {
     public List<RowSlice> getRangeSlice(RowRange range, QueryPath parent, ColumnSelection selection, int count) {
         checkParent(parent);
         if (count <= 0) throw new IllegalArgumentException("maxRows must be positive");
-        long start = System.nanoTime();
         List<RowSlice> result = new ArrayList<>();
         try (ReadView v = new ReadView()) {
             for (Segment segment : segments(range)) {
@@ -571,7 +548,6 @@ public final class ColumnFamilyStore {
         } catch (CorruptSSTableException e) {
             throw damage.report(e);
         }
-        reads.record(System.nanoTime() - start);
         return result;
     }
 

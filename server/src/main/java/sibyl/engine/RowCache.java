@@ -117,6 +117,15 @@ public final class RowCache {
         else if (e != null) entries.remove(key);
     }
 
+    /** Lookups since start, not counting those made while the cache was off. */
+    public long requests() {
+        return requests.get();
+    }
+
+    public long hits() {
+        return hits.get();
+    }
+
     /** Hits as a fraction of lookups; NaN before any. */
     public double hitRate() {
         long n = requests.get();

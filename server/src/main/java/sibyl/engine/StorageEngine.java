@@ -228,6 +228,16 @@ public final class StorageEngine implements Persistence, AutoCloseable {
         return flusher.pendingCount() + compactor.pendingCount();
     }
 
+    /** Memtables switched out over the node and not yet written (each holds a flush permit). */
+    public int pendingFlushes() {
+        return flusher.pendingCount();
+    }
+
+    /** Compactions queued or running. */
+    public int pendingCompactions() {
+        return compactor.pendingCount();
+    }
+
     /** Whether writers may have to wait for flushes now: as many memtables wait to be written as may. */
     @Override
     public boolean flushBacklogged() {

@@ -14,6 +14,7 @@ public interface ColumnFamilyStoreMBean {
     /** Serialized bytes written into the current memtable. */
     long getMemtableDataSize();
 
+    /** Reads served since start: get, get_slice and get_count (one per key of a multiget) and range slices. */
     long getReadCount();
 
     long getTotalReadLatencyMicros();
@@ -21,6 +22,10 @@ public interface ColumnFamilyStoreMBean {
     /** Mean read latency since the previous query of this attribute; NaN when there were no reads. */
     double getRecentReadLatencyMicros();
 
+    /**
+     * Row mutations written to this column family since start; their latency is the whole write at this node,
+     * commit log included.
+     */
     long getWriteCount();
 
     long getTotalWriteLatencyMicros();

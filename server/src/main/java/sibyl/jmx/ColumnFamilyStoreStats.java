@@ -1,13 +1,23 @@
 package sibyl.jmx;
 
 import sibyl.engine.ColumnFamilyStore;
+import sibyl.service.ColumnFamilyRequests;
 
-/** The management view of one {@link ColumnFamilyStore}. */
+/**
+ * The management view of one {@link ColumnFamilyStore}, with the requests the storage seam counted for
+ * it: reads here are point reads and range scans together, as cfstats has always shown them.
+ */
 final class ColumnFamilyStoreStats implements ColumnFamilyStoreMBean {
     private final ColumnFamilyStore store;
+    private final ColumnFamilyRequests requests;
+    private final RecentLatency recentReads;
+    private final RecentLatency recentWrites;
 
-    ColumnFamilyStoreStats(ColumnFamilyStore store) {
+    ColumnFamilyStoreStats(ColumnFamilyStore store, ColumnFamilyRequests requests) {
         this.store = store;
+        this.requests = requests;
+        this.recentReads = new RecentLatency(requests.reads(), requests.rangeScans());
+        this.recentWrites = new RecentLatency(requests.writes());
     }
 
     @Override
@@ -27,32 +37,32 @@ final class ColumnFamilyStoreStats implements ColumnFamilyStoreMBean {
 
     @Override
     public long getReadCount() {
-        return store.readLatency().count();
+        return requests.reads().count() + requests.rangeScans().count();
     }
 
     @Override
     public long getTotalReadLatencyMicros() {
-        return store.readLatency().totalMicros();
+        return (requests.reads().totalNanos() + requests.rangeScans().totalNanos()) / 1000;
     }
 
     @Override
     public double getRecentReadLatencyMicros() {
-        return store.readLatency().recentMeanMicros();
+        return recentReads.sinceLastMicros();
     }
 
     @Override
     public long getWriteCount() {
-        return store.writeLatency().count();
+        return requests.writes().count();
     }
 
     @Override
     public long getTotalWriteLatencyMicros() {
-        return store.writeLatency().totalMicros();
+        return requests.writes().totalMicros();
     }
 
     @Override
     public double getRecentWriteLatencyMicros() {
-        return store.writeLatency().recentMeanMicros();
+        return recentWrites.sinceLastMicros();
     }
 
     @Override

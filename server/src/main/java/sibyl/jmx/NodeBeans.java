@@ -9,6 +9,7 @@ import javax.management.StandardMBean;
 import sibyl.engine.ColumnFamilyStore;
 import sibyl.engine.Keyspace;
 import sibyl.engine.LocalStorageService;
+import sibyl.service.RequestMetrics;
 
 /** The management beans of one node, by 0.6's object names. */
 public final class NodeBeans {
@@ -16,10 +17,12 @@ public final class NodeBeans {
     }
 
     /**
-     * @param pools worker pools by the name tpstats shows, e.g. {@code THRIFT-WORKERS}
+     * @param requests the requests the storage seam counted, for cfstats' reads and writes
+     * @param pools    worker pools by the name tpstats shows, e.g. {@code THRIFT-WORKERS}
      */
     public static Map<String, Object> of(String clusterName, String token, String endpoint,
-                                         LocalStorageService storage, Map<String, ThreadPoolExecutor> pools) {
+                                         LocalStorageService storage, RequestMetrics requests,
+                                         Map<String, ThreadPoolExecutor> pools) {
         Map<String, Object> beans = new LinkedHashMap<>();
         beans.put("org.apache.cassandra.service:type=StorageService",
                 standard(new StorageServiceStats(clusterName, token, endpoint, storage), StorageServiceMBean.class));
@@ -27,7 +30,8 @@ public final class NodeBeans {
             for (ColumnFamilyStore store : ks.stores()) {
                 beans.put("org.apache.cassandra.db:type=ColumnFamilyStores,keyspace=" + quote(ks.name())
                         + ",columnfamily=" + quote(store.metadata().name()),
-                        standard(new ColumnFamilyStoreStats(store), ColumnFamilyStoreMBean.class));
+                        standard(new ColumnFamilyStoreStats(store, requests.of(ks.name(), store.metadata().name())),
+                                ColumnFamilyStoreMBean.class));
             }
         }
         pools.forEach((name, pool) -> beans.put("org.apache.cassandra.concurrent:type=" + quote(name),

@@ -65,10 +65,11 @@ final class CassandraHandler implements Cassandra.Iface {
     private final ThriftValidation validation;
     private final Executor background;
     private final long rpcTimeoutMillis;
+    private final AuthRefusals refusals;
 
     CassandraHandler(SchemaDescription schema, NodeDescription node, Authenticator authenticator,
                      ConnectionSession session, StorageService storage, ThriftValidation validation,
-                     Executor background, long rpcTimeoutMillis) {
+                     Executor background, long rpcTimeoutMillis, AuthRefusals refusals) {
         this.schema = schema;
         this.node = node;
         this.authenticator = authenticator;
@@ -77,6 +78,7 @@ final class CassandraHandler implements Cassandra.Iface {
         this.validation = validation;
         this.background = background;
         this.rpcTimeoutMillis = rpcTimeoutMillis;
+        this.refusals = refusals;
     }
 
     // --- login
@@ -88,8 +90,10 @@ final class CassandraHandler implements Cassandra.Iface {
             String user = authenticator.login(keyspace, request.getCredentials());
             session.loggedIn(user, keyspace);
         } catch (AuthenticationFailure e) {
+            refusals.badCredentialsRefused();
             throw new AuthenticationException(e.getMessage());
         } catch (AuthorizationFailure e) {
+            refusals.noAccessRefused();
             throw new AuthorizationException(e.getMessage());
         }
     }
@@ -363,7 +367,10 @@ final class CassandraHandler implements Cassandra.Iface {
     /** The first check of every data call: is this connection logged in? */
     private Deadline startCall() throws InvalidRequestException {
         String problem = session.loginProblem();
-        if (problem != null) throw new InvalidRequestException(problem);
+        if (problem != null) {
+            refusals.notLoggedInRefused();
+            throw new InvalidRequestException(problem);
+        }
         return new Deadline(rpcTimeoutMillis);
     }
 
@@ -377,6 +384,7 @@ final class CassandraHandler implements Cassandra.Iface {
         try {
             session.authorize(keyspace);
         } catch (AuthorizationFailure e) {
+            refusals.noAccessRefused();
             // The 0.6 data calls declare no AuthorizationException; IRE is what a client can receive.
             throw new InvalidRequestException(e.getMessage());
         }

@@ -46,6 +46,7 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
     private final ThriftValidation validation;
     private final Executor background;
     private final long rpcTimeoutMillis;
+    private final AuthRefusals authRefusals = new AuthRefusals();
 
     /**
      * @param node       what the describe calls say of this node
@@ -63,6 +64,11 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
         this.authenticator = authenticator;
     }
 
+    /** Calls refused by authentication and access control, over every connection this factory served. */
+    public AuthRefusals authRefusals() {
+        return authRefusals;
+    }
+
     @Override
     public boolean isQuick(String method) {
         return QUICK_READS.contains(method) || WRITES.contains(method) && !storage.writesMayWait();
@@ -73,7 +79,7 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
         ConnectionSession session = new ConnectionSession(authenticator);
         connection.onClose(session::clear);
         CassandraHandler handler = new CassandraHandler(schema, node, authenticator, session, storage, validation,
-                background, rpcTimeoutMillis);
+                background, rpcTimeoutMillis, authRefusals);
         // What Cassandra.Processor is (it adds nothing to TBaseProcessor but its map of functions), with our map.
         return new TBaseProcessor<Cassandra.Iface>(handler, FUNCTIONS) {
         };

@@ -11,6 +11,7 @@ final class BurstLog {
     private final Logger log;
     private final String what;
     private final AtomicLong eventsInBurst = new AtomicLong();
+    private final AtomicLong events = new AtomicLong();
 
     /** @param what names the events in the closing line, e.g. "connections refused" */
     BurstLog(Logger log, String what) {
@@ -20,9 +21,15 @@ final class BurstLog {
 
     /** Records an event; the first of a burst is logged with {@code firstLine} (an SLF4J pattern). */
     void event(String firstLine, Object... args) {
+        events.incrementAndGet();
         if (eventsInBurst.getAndIncrement() == 0) {
             log.warn(firstLine + " (more like it are counted, not logged, until this passes)", args);
         }
+    }
+
+    /** Events recorded since start, in every burst. */
+    long total() {
+        return events.get();
     }
 
     /** Ends the burst, if any, logging how many events it had. */

@@ -32,4 +32,14 @@ final class ConnectionLimiter {
     void release() {
         open.decrementAndGet();
     }
+
+    /** Connections counted in now. */
+    int open() {
+        return open.get();
+    }
+
+    /** Connections refused at the limit since start. */
+    long refused() {
+        return refusals.total();
+    }
 }

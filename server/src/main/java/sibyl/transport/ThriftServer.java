@@ -161,6 +161,29 @@ public final class ThriftServer implements AutoCloseable {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
+    /** Client connections open now. */
+    public int openConnections() {
+        return connectionLimiter.open();
+    }
+
+    /** Connections closed as they arrived since start, because {@link TransportLimits#maxConnections} were open. */
+    public long refusedConnections() {
+        return connectionLimiter.refused();
+    }
+
+    /**
+     * Calls answered "Server overloaded" since start because the server held its limit of request bytes (see
+     * {@link RequestBudget}).
+     */
+    public long callsRefusedForRequestBytes() {
+        return budgetSpent.total();
+    }
+
+    /** Calls answered "Server overloaded" since start because the queue of calls waiting for a worker was full. */
+    public long callsRefusedForWorkers() {
+        return overload.total();
+    }
+
     /** Bytes of requests held now over all connections (see {@link RequestBudget}); for tests and monitoring. */
     long heldRequestBytes() {
         return budget.held();

@@ -61,6 +61,7 @@ class ShippedConfigurationTest {
         assertEquals(1024, conf.thriftMaxConnections());
         assertEquals(0, conf.thriftIdleTimeoutInSeconds());
         assertEquals(8080, conf.jmxPort());
+        assertEquals(0, conf.metricsPort());
     }
 
     @Test

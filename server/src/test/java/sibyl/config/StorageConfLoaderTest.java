@@ -49,6 +49,7 @@ class StorageConfLoaderTest {
         assertEquals(1024, conf.thriftMaxConnections());
         assertEquals(0, conf.thriftIdleTimeoutInSeconds());
         assertEquals(8080, conf.jmxPort());
+        assertEquals(0, conf.metricsPort());
     }
 
     @Test
@@ -287,6 +288,7 @@ class StorageConfLoaderTest {
                 <ThriftIdleTimeoutInSeconds>300</ThriftIdleTimeoutInSeconds>
                 <JmxPort>9090</JmxPort>
                 <ControlPort>7002</ControlPort>
+                <MetricsPort>9091</MetricsPort>
                 """).replace("<DiskAccessMode>auto</DiskAccessMode>", "<DiskAccessMode>mmap_index_only</DiskAccessMode>"));
             assertEquals(List.of(), log.messages(Level.WARN));
         }
@@ -312,6 +314,7 @@ class StorageConfLoaderTest {
         assertEquals(300, conf.thriftIdleTimeoutInSeconds());
         assertEquals(9090, conf.jmxPort());
         assertTrue(conf.snapshotBeforeCompaction());
+        assertEquals(9091, conf.metricsPort());
     }
 
     @Test

@@ -341,7 +341,7 @@ class StorageConfRefusalTest {
             "RowWarningThresholdInMB", "SlicedBufferSizeInKB", "ColumnIndexSizeInKB", "MemtableThroughputInMB",
             "BinaryMemtableThroughputInMB", "MemtableFlushAfterMinutes", "ConcurrentReads", "ConcurrentWrites",
             "GCGraceSeconds", "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds",
-            "JmxPort");
+            "JmxPort", "MetricsPort");
 
     /** The global settings 0.6 read as decimals (Double.parseDouble), but for CommitLogSyncBatchWindowInMS. */
     private static final List<String> DECIMALS =
@@ -437,6 +437,8 @@ class StorageConfRefusalTest {
         "ControlPort, 65536, between 0 and 65535",
         "ThriftPort, 65536, between 0 and 65535",
         "JmxPort, 70000, between 0 and 65535",
+        "MetricsPort, 65536, between 0 and 65535",
+        "MetricsPort, -1, between 0 and 65535",
         "RpcTimeoutInMillis, 0, must be positive",
         "CommitLogRotationThresholdInMB, 0, must be positive",
         "ColumnIndexSizeInKB, 0, between 1 and 2097151",

@@ -1,10 +1,12 @@
 package sibyl.it;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import javax.management.DynamicMBean;
 import org.apache.cassandra.thrift.Cassandra;
@@ -141,6 +143,11 @@ public final class TestNode implements AutoCloseable {
 
     public int port() {
         return node.thriftAddress().getPort();
+    }
+
+    /** Where the node serves its metrics (MetricsPort); empty when it does not. */
+    public Optional<InetSocketAddress> metricsAddress() {
+        return node.metricsAddress();
     }
 
     public Path confDir() {

@@ -55,6 +55,7 @@ class CallDispatcherTest {
         }
         assertEquals(0, stub.calls.get());
         assertEquals(0, budget.held(), "the refused calls hold no budget");
+        assertEquals(3, log.total(), "each refusal counted for the metrics");
         channel.finishAndReleaseAll();
     }
 

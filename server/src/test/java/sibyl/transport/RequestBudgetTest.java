@@ -70,6 +70,8 @@ class RequestBudgetTest {
                 assertEquals("p".repeat(10), result.getSuccess());
             }
             assertEquals(3, server.stub.calls.get(), "only the held call and the two small ones ran");
+            assertEquals(4, server.server.callsRefusedForRequestBytes(), "refusals counted for the metrics");
+            assertEquals(0, server.server.callsRefusedForWorkers());
 
             server.stub.gate.countDown();
             Cassandra.describe_partitioner_result held = new Cassandra.describe_partitioner_result();

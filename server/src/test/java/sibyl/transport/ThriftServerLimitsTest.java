@@ -152,6 +152,8 @@ class ThriftServerLimitsTest {
             for (int i = 0; i < 5; i++) {
                 server.raw().assertClosedByServer();
             }
+            assertEquals(2, server.server.openConnections());
+            assertEquals(5, server.server.refusedConnections());
             assertEquals(1, log.messages(Level.WARN).size(), log.messages(Level.WARN).toString());
             assertTrue(log.messages(Level.WARN).get(0).contains("the limit of 2 open connections is reached"));
 

@@ -1,0 +1,35 @@
+package sibyl.metrics.node;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import sibyl.metrics.Collector;
+import sibyl.engine.LocalStorageService;
+import sibyl.metrics.JvmCollector;
+import sibyl.metrics.MetricsRegistry;
+import sibyl.service.RequestMetrics;
+import sibyl.thrift.AuthRefusals;
+import sibyl.transport.ThriftServer;
+
+/** The metrics of one node: what its parts already count, named for the metrics endpoint. */
+public final class NodeMetrics {
+    private NodeMetrics() {
+    }
+
+    /**
+     * @param requests what the storage seam counted per column family, whichever backend served them
+     * @param embedded the embedded store, for SSTables, memtables, caches, flushes, compactions and the commit
+     *                 log; empty in cluster mode, where the cluster keeps those
+     * @param thrift   the front end, for connections and overload refusals
+     * @param auth     the refusals of authentication and access control
+     */
+    public static MetricsRegistry registry(RequestMetrics requests, Optional<LocalStorageService> embedded,
+                                           ThriftServer thrift, AuthRefusals auth) {
+        List<Collector> collectors = new ArrayList<>();
+        collectors.add(new RequestCollector(requests));
+        embedded.ifPresent(store -> collectors.add(new StorageCollector(store)));
+        collectors.add(new ClientCollector(thrift, auth));
+        collectors.add(new JvmCollector());
+        return new MetricsRegistry(collectors);
+    }
+}
