@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.config.ClusterConf;
 import sibyl.config.ConfigurationException;
+import sibyl.config.ElementPath;
 import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
 import sibyl.db.SystemKeyspace;
@@ -63,8 +64,7 @@ final class ClusterSchema {
 
     private static Table ensureTable(CqlSession session, ClusterConf conf, String cqlKeyspace, CFMetaData cf)
             throws ConfigurationException {
-        String element = "Storage/Keyspaces/Keyspace[@Name='" + cf.keyspace() + "']/ColumnFamily[@Name='"
-                + cf.name() + "']";
+        String element = ElementPath.columnFamily(cf.keyspace(), cf.name());
         CqlType column1 = type(conf, element, "CompareWith", cf.comparator());
         CqlType column2 = cf.isSuper() ? type(conf, element, "CompareSubcolumnsWith", cf.subcomparator()) : null;
         Table table = new Table(cqlKeyspace, cf.name(), cf, column1, column2);
