@@ -21,14 +21,15 @@ final class ConfigurationControl implements ConfigurationMBean {
 
     /**
      * The refusal reaches nodetool as a plain IllegalArgumentException carrying the message alone: nodetool has
-     * none of the server's classes to read a ConfigurationException with.
+     * none of the server's classes to read a ConfigurationException with. One line, whatever the message it
+     * quotes (a parser's, a driver's) held.
      */
     @Override
     public List<String> reload() throws InterruptedException {
         try {
             return reload.reload();
         } catch (ConfigurationException e) {
-            throw new IllegalArgumentException(e.getMessage());
+            throw new IllegalArgumentException(e.getMessage().replaceAll("\\s*\\R\\s*", " "));
         }
     }
 }

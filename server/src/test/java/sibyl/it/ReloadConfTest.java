@@ -187,6 +187,32 @@ class ReloadConfTest {
         assertEquals(List.of("after", "before"), namesOf(c.get_slice("Keyspace1", "k", parent("Standard1"), all(), ONE)));
     }
 
+    /**
+     * What is written to a keyspace added live is as durable as any: flushed into its own SSTables, or replayed
+     * from the commit log, when the node starts again with the file as reloaded.
+     */
+    @Test
+    void aNewKeyspaceKeepsItsDataThroughAFlushAndARestart() throws Exception {
+        Cassandra.Client c = start(TestNode.Backend.EMBEDDED);
+        UnaryOperator<String> added = TestNode.addKeyspace(TestNode.keyspace("Reloaded", 1,
+                cf("Users", "CompareWith=\"UTF8Type\"")));
+        edit(added);
+        reload();
+        c.insert("Reloaded", "flushed", path("Users", "name"), b("in an sstable"), 1, ONE);
+        node.invoke(STORAGE, "forceTableFlush", "Reloaded", new String[0]);
+        assertEquals(1, node.attribute("org.apache.cassandra.db:type=ColumnFamilyStores,keyspace=Reloaded,"
+                + "columnfamily=Users", "LiveSSTableCount"));
+        c.insert("Reloaded", "logged", path("Users", "name"), b("in the commit log"), 1, ONE);
+        node.close();
+
+        node = TestNode.start(dir, added);
+        Cassandra.Client again = node.client();
+        assertEquals("in an sstable", text(again.get("Reloaded", "flushed", path("Users", "name"), ONE).getColumn()
+                .bufferForValue()));
+        assertEquals("in the commit log", text(again.get("Reloaded", "logged", path("Users", "name"), ONE).getColumn()
+                .bufferForValue()));
+    }
+
     @Test
     void cacheSizesChangeAtOnce() throws Exception {
         Cassandra.Client c = start(TestNode.Backend.EMBEDDED);
@@ -344,10 +370,12 @@ class ReloadConfTest {
         Cassandra.Client c = start(backend);
         c.insert("Keyspace1", "k", path("Standard2", "c"), b("v"), 1, ONE);
         edit(replaceOnce("<ColumnFamily Name=\"Standard2\" CompareWith=\"UTF8Type\" KeysCached=\"100%\"/>", ""));
+        edit(TestNode.addKeyspace(TestNode.keyspace("Reloaded", 1, cf("Users", ""))));
 
         String why = refusal(KS1 + "/ColumnFamily[@Name='Standard2']");
         assertTrue(why.contains("column family removed, but") && why.contains("holds"), why);
 
+        assertFalse(c.describe_keyspaces().contains("Reloaded"), "nothing of the refused file is applied");
         assertTrue(c.describe_keyspace("Keyspace1").containsKey("Standard2"));
         assertEquals(1, c.get_count("Keyspace1", "k", parent("Standard2"), ONE));
         assertNothingWasApplied();
