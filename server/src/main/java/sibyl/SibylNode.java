@@ -9,11 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.auth.AuthSettings;
@@ -21,6 +24,7 @@ import sibyl.auth.Authenticator;
 import sibyl.cluster.ClusterStorageService;
 import sibyl.commitlog.CommitLogSettings;
 import sibyl.config.ClusterConf;
+import sibyl.config.ConfigChange;
 import sibyl.config.ConfigurationException;
 import sibyl.config.StorageConf;
 import sibyl.dht.Partitioner;
@@ -31,9 +35,11 @@ import sibyl.jmx.NodeBeans;
 import sibyl.metrics.MetricsRegistry;
 import sibyl.metrics.MetricsServer;
 import sibyl.metrics.node.NodeMetrics;
+import sibyl.service.ConfigReloader;
 import sibyl.service.ConfiguredSchema;
 import sibyl.service.MeteredStorageService;
 import sibyl.service.NodeToken;
+import sibyl.service.Reconfigurable;
 import sibyl.service.RequestMetrics;
 import sibyl.service.StorageService;
 import sibyl.thrift.CassandraProcessorFactory;
@@ -58,10 +64,15 @@ public final class SibylNode implements AutoCloseable {
     private final String clusterName;
     private final String token;
     private final String endpoint;
+    private final ConfigReloader reloader;
+    /** What the describe calls say of the node; a reload replaces the configuration text. */
+    private final AtomicReference<NodeDescription> description;
+    private final List<Runnable> reloadListeners = new CopyOnWriteArrayList<>();
 
     private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, StorageService storage,
                       AutoCloseable closeStorage, LocalStorageService local, RequestMetrics requests,
-                      MetricsServer metrics, String clusterName, String token, String endpoint) {
+                      MetricsServer metrics, String clusterName, String token, String endpoint,
+                      ConfigReloader reloader, AtomicReference<NodeDescription> description) {
         this.thrift = thrift;
         this.zeroWrites = zeroWrites;
         this.storage = storage;
@@ -72,6 +83,8 @@ public final class SibylNode implements AutoCloseable {
         this.clusterName = clusterName;
         this.token = token;
         this.endpoint = endpoint;
+        this.reloader = reloader;
+        this.description = description;
     }
 
     /**
@@ -85,6 +98,7 @@ public final class SibylNode implements AutoCloseable {
         Authenticator authenticator = auth.authenticatorFor(conf.authenticator());
         Partitioner partitioner = Partitioners.forName(conf.partitioner());
         StorageService storage;
+        Reconfigurable reconfigurable;
         AutoCloseable closeStorage;
         LocalStorageService local = null;
         String token;
@@ -94,6 +108,7 @@ public final class SibylNode implements AutoCloseable {
             ClusterStorageService remote = ClusterStorageService.open(cluster.get(), partitioner,
                     ConfiguredSchema.keyspaces(conf));
             storage = remote;
+            reconfigurable = remote;
             closeStorage = remote;
             token = conf.initialToken() != null ? conf.initialToken()
                     : partitioner.toString(partitioner.getMinimumToken());
@@ -104,15 +119,16 @@ public final class SibylNode implements AutoCloseable {
             local = LocalStorageService.open(partitioner, ConfiguredSchema.keyspaces(conf),
                     CommitLogSettings.from(conf), EngineSettings.from(conf));
             storage = local;
+            reconfigurable = local;
             closeStorage = local;
         }
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
-        NodeDescription node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint,
-                readConfigText(conf.configFile()));
+        AtomicReference<NodeDescription> description = new AtomicReference<>(new NodeDescription(conf.clusterName(),
+                conf.partitioner(), token, endpoint, readConfigText(conf.configFile())));
         // Requests are counted at the seam, where either backend's pass.
         RequestMetrics requests = new RequestMetrics();
-        CassandraProcessorFactory processors = new CassandraProcessorFactory(node,
+        CassandraProcessorFactory processors = new CassandraProcessorFactory(description::get,
                 Duration.ofMillis(conf.rpcTimeoutInMillis()), new MeteredStorageService(storage, requests),
                 authenticator, zeroWrites);
 
@@ -130,7 +146,35 @@ public final class SibylNode implements AutoCloseable {
         MetricsServer metrics = startMetrics(conf, NodeMetrics.registry(requests, Optional.ofNullable(local), thrift,
                 processors.authRefusals()));
         return new SibylNode(thrift, zeroWrites, storage, closeStorage, local, requests, metrics, conf.clusterName(),
-                token, endpoint);
+                token, endpoint, new ConfigReloader(conf, reconfigurable), description);
+    }
+
+    /**
+     * bin/nodetool reloadconf and SIGHUP: reads storage-conf.xml again and applies what changed, all of it or
+     * nothing (docs/configuration.md §Reloading without a restart). The node serves on either way; the outcome
+     * is logged.
+     *
+     * @return one line per change applied ({@code element: what changed}); empty when nothing changed
+     * @throws ConfigurationException the refusal, naming the file and the element; nothing was applied
+     */
+    public List<String> reloadConfiguration() throws ConfigurationException, InterruptedException {
+        List<ConfigChange> changes = reloader.reload();
+        StorageConf now = reloader.running();
+        description.updateAndGet(d -> d.withConfigText(readConfigText(now.configFile())));
+        if (!changes.isEmpty()) {
+            for (Runnable listener : reloadListeners) listener.run();
+        }
+        return changes.stream().map(ConfigChange::toString).toList();
+    }
+
+    /** Runs {@code listener} after each reload that changed something (JMX registers new column families' beans). */
+    public void onReload(Runnable listener) {
+        reloadListeners.add(listener);
+    }
+
+    /** The configuration the node runs with: the one it started with, or the last reload applied. */
+    public StorageConf configuration() {
+        return reloader.running();
     }
 
     /**
@@ -157,13 +201,16 @@ public final class SibylNode implements AutoCloseable {
         return Optional.ofNullable(metrics).map(MetricsServer::boundAddress);
     }
 
-    /** What bin/nodetool sees of this node, by JMX object name. */
+    /** What bin/nodetool sees of this node now, by JMX object name. */
     public Map<String, Object> managementBeans() {
         Map<String, ThreadPoolExecutor> pools = new LinkedHashMap<>();
         pools.put("THRIFT-WORKERS", thrift.workerPool());
         pools.put("ZERO-WRITES", zeroWrites);
-        return local == null ? NodeBeans.ofPools(pools) : NodeBeans.of(clusterName, token, endpoint, local, requests,
-                pools);
+        Map<String, Object> beans = new LinkedHashMap<>(local == null ? NodeBeans.ofPools(pools)
+                : NodeBeans.of(clusterName, token, endpoint, local, requests, pools));
+        beans.put(NodeBeans.CONFIGURATION, NodeBeans.configuration(reloader.running().configFile(),
+                this::reloadConfiguration));
+        return beans;
     }
 
     /** Stops in the order that loses nothing: clients first, then pending ZERO writes, then the log. */

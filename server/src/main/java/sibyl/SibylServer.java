@@ -65,6 +65,9 @@ public final class SibylServer {
         }
 
         JmxAgent jmx = startJmx(storageConf, node);
+        // A reload may add or remove column families: nodetool's cfstats follows.
+        if (jmx != null) node.onReload(() -> jmx.update(node.managementBeans()));
+        ReloadSignal.install(node);
 
         CountDownLatch stopped = new CountDownLatch(1);
         Path pid = pidfile;

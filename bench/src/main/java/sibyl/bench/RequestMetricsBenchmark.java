@@ -29,6 +29,7 @@ import sibyl.engine.LocalStorageService;
 import sibyl.service.LatencyTracker;
 import sibyl.service.MeteredStorageService;
 import sibyl.service.RequestMetrics;
+import sibyl.service.Schema;
 import sibyl.service.StorageService;
 
 /**
@@ -128,6 +129,11 @@ public class RequestMetricsBenchmark {
         @Override
         public Partitioner partitioner() {
             throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Schema schema() {
+            return new Schema(keyspaces);
         }
 
         @Override

@@ -2,10 +2,12 @@ package sibyl.cluster;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
 import com.datastax.oss.driver.api.core.metadata.schema.ColumnMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.config.ClusterConf;
 import sibyl.config.ConfigurationException;
+import sibyl.config.ElementPath;
 import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
 import sibyl.db.SystemKeyspace;
@@ -46,8 +49,8 @@ final class ClusterSchema {
             Optional<KeyspaceMetadata> existing = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(cqlKeyspace));
             String replication = replication(conf, ks);
             if (existing.isEmpty()) {
-                session.execute("CREATE KEYSPACE IF NOT EXISTS " + quote(cqlKeyspace) + " WITH replication = "
-                        + replication);
+                session.execute(schemaChange(conf, "CREATE KEYSPACE IF NOT EXISTS " + quote(cqlKeyspace)
+                        + " WITH replication = " + replication));
                 log.info("Created keyspace {} in the cluster with replication {}", cqlKeyspace, replication);
             } else {
                 warnIfReplicationDiffers(existing.get(), cqlKeyspace, replication);
@@ -63,15 +66,14 @@ final class ClusterSchema {
 
     private static Table ensureTable(CqlSession session, ClusterConf conf, String cqlKeyspace, CFMetaData cf)
             throws ConfigurationException {
-        String element = "Storage/Keyspaces/Keyspace[@Name='" + cf.keyspace() + "']/ColumnFamily[@Name='"
-                + cf.name() + "']";
+        String element = ElementPath.columnFamily(cf.keyspace(), cf.name());
         CqlType column1 = type(conf, element, "CompareWith", cf.comparator());
         CqlType column2 = cf.isSuper() ? type(conf, element, "CompareSubcolumnsWith", cf.subcomparator()) : null;
         Table table = new Table(cqlKeyspace, cf.name(), cf, column1, column2);
         Optional<TableMetadata> existing = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(cqlKeyspace))
                 .flatMap(k -> k.getTable(CqlIdentifier.fromInternal(cf.name())));
         if (existing.isEmpty()) {
-            session.execute(table.createStatement());
+            session.execute(schemaChange(conf, table.createStatement()));
             log.info("Created table {}.{} in the cluster", cqlKeyspace, cf.name());
             return table;
         }
@@ -83,6 +85,17 @@ final class ClusterSchema {
                     + " column family");
         }
         return table;
+    }
+
+    /**
+     * A CREATE statement, given as long as start-up waits for the cluster (ConnectTimeoutInSeconds, at least the
+     * request timeout): the driver waits for every node to agree on the new schema, which takes a busy cluster
+     * longer than a read or a write.
+     */
+    private static SimpleStatement schemaChange(ClusterConf conf, String cql) {
+        Duration wait = Duration.ofSeconds(conf.connectTimeoutInSeconds());
+        Duration request = Duration.ofMillis(conf.requestTimeoutInMillis());
+        return SimpleStatement.newInstance(cql).setTimeout(wait.compareTo(request) > 0 ? wait : request);
     }
 
     private static CqlType type(ClusterConf conf, String element, String attribute,

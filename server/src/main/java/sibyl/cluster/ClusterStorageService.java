@@ -21,6 +21,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import sibyl.config.ClusterConf;
 import sibyl.config.ConfigurationException;
+import sibyl.config.ElementPath;
+import sibyl.config.StorageConf;
+import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.InvalidQueryException;
@@ -35,6 +38,8 @@ import sibyl.dht.Partitioner;
 import sibyl.dht.Range;
 import sibyl.dht.Token;
 import sibyl.service.Consistency;
+import sibyl.service.Reconfigurable;
+import sibyl.service.Schema;
 import sibyl.service.StorageService;
 
 /**
@@ -44,12 +49,19 @@ import sibyl.service.StorageService;
  *
  * <p>Thread-safe; the driver's session multiplexes all callers over its connections.
  */
-public final class ClusterStorageService implements StorageService, AutoCloseable {
+public final class ClusterStorageService implements StorageService, Reconfigurable, AutoCloseable {
+    /**
+     * The keyspaces served at one moment and their tables (by keyspace and column family name; none for
+     * Sibyl's own {@code system}), swapped as one by a reload.
+     */
+    private record Catalog(Schema schema, Map<String, Map<String, Table>> tables) {
+    }
+
     private final CqlSession session;
     private final ClusterConnection connection;
     private final Partitioner partitioner;
-    private final List<KSMetaData> keyspaces;
-    private final Map<String, Map<String, Table>> tables;
+    private volatile Catalog catalog;
+    private final Object reconfiguring = new Object();
     private final Statements statements;
     private final ClusterTokens tokens;
 
@@ -58,8 +70,7 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
         this.connection = connection;
         this.session = connection.session();
         this.partitioner = partitioner;
-        this.keyspaces = List.copyOf(keyspaces);
-        this.tables = tables;
+        this.catalog = new Catalog(new Schema(keyspaces), Map.copyOf(tables));
         this.statements = new Statements(session);
         this.tokens = tokens;
     }
@@ -101,13 +112,55 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
     }
 
     @Override
-    public List<KSMetaData> keyspaces() {
-        return keyspaces;
+    public Schema schema() {
+        return catalog.schema();
     }
 
+    /**
+     * Applies a reloaded configuration (docs/configuration.md §Reloading without a restart): creates the CQL
+     * keyspaces and tables of new keyspaces and column families, as start-up does, before they are served;
+     * stops serving removed ones when their tables hold no row (the tables stay in the cluster: Sibyl drops
+     * nothing). Settings of the node's own engine (caches, memtables, GCGraceSeconds) have no effect here.
+     *
+     * @throws ConfigurationException naming the element: a removed column family whose table holds rows (or
+     *                                cannot be read), a new one whose table cannot be created or has another shape
+     */
     @Override
-    public Optional<KSMetaData> keyspace(String name) {
-        return keyspaces.stream().filter(k -> k.name().equals(name)).findFirst();
+    public void reconfigure(StorageConf conf, List<KSMetaData> keyspaces) throws ConfigurationException {
+        ClusterConf cluster = conf.cluster().orElseThrow(() -> new IllegalArgumentException(
+                "a configuration without a Cluster element cannot be applied to a node in cluster mode"));
+        synchronized (reconfiguring) {
+            Catalog current = catalog;
+            Schema next = new Schema(keyspaces);
+            for (Map.Entry<String, Map<String, Table>> ks : current.tables().entrySet()) {
+                Optional<KSMetaData> stays = next.keyspace(ks.getKey());
+                for (Table table : ks.getValue().values()) {
+                    if (stays.isPresent() && stays.get().columnFamily(table.name()).isPresent()) continue;
+                    String element = stays.isPresent() ? ElementPath.columnFamily(ks.getKey(), table.name())
+                            : ElementPath.keyspace(ks.getKey());
+                    String what = stays.isPresent() ? "column family removed, but"
+                            : "keyspace removed, but its column family " + table.name() + ":";
+                    String held = rowHeld(table);
+                    if (held != null) {
+                        throw new ConfigurationException(conf.configFile(), element, what + " the cluster's table "
+                                + table.qualifiedName() + " " + held + "; only a column family whose table holds no"
+                                + " row is removed while the node runs: put it back in the file");
+                    }
+                }
+            }
+            Map<String, Map<String, Table>> tables = ClusterSchema.ensure(session, cluster, keyspaces);
+            catalog = new Catalog(next, Map.copyOf(tables));
+        }
+    }
+
+    /** Null when the table holds no live row; else what it holds, or why that could not be told. */
+    private String rowHeld(Table table) {
+        try {
+            ResultSet rows = session.execute("SELECT key FROM " + table.qualifiedName() + " LIMIT 1");
+            return rows.one() == null ? null : "holds rows";
+        } catch (RuntimeException e) {
+            return "could not be read to see whether it holds rows (" + e.getMessage() + ")";
+        }
     }
 
     @Override
@@ -237,15 +290,17 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
      * (a Sibyl node in cluster mode has no local state to keep there).
      */
     private boolean isSibylsOwn(String keyspace) {
-        return !tables.containsKey(keyspace) && keyspace(keyspace).isPresent();
+        Catalog c = catalog;
+        return !c.tables().containsKey(keyspace) && c.schema().keyspace(keyspace).isPresent();
     }
 
     // ---- shared with the statement builders
 
     Table table(String keyspace, String columnFamily) {
-        Map<String, Table> ks = tables.get(keyspace);
+        Catalog c = catalog;
+        Map<String, Table> ks = c.tables().get(keyspace);
         if (ks == null) {
-            if (keyspace(keyspace).isPresent()) {
+            if (c.schema().keyspace(keyspace).isPresent()) {
                 throw new InvalidQueryException("keyspace " + keyspace + " is Sibyl's own and is not stored in the"
                         + " cluster");
             }

@@ -55,6 +55,19 @@ public record CFMetaData(String keyspace, String name, boolean isSuper, Abstract
         return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, OptionalInt.of(seconds));
     }
 
+    /**
+     * Whether rows of {@code other} are rows of this column family: the same keyspace, name, type and
+     * comparators. The configured settings (caches, GCGraceSeconds, comment) may differ: a reload of the
+     * configuration changes them while the rows written before stay what they are.
+     */
+    public boolean sameRowsAs(CFMetaData other) {
+        if (this == other) return true; // the usual case, once per row written
+        return keyspace.equals(other.keyspace) && name.equals(other.name) && isSuper == other.isSuper
+                && comparator.className().equals(other.comparator.className())
+                && (subcomparator == null ? other.subcomparator == null
+                : other.subcomparator != null && subcomparator.className().equals(other.subcomparator.className()));
+    }
+
     /** {@code Standard} or {@code Super}, as describe_keyspace says. */
     public String columnType() {
         return isSuper ? "Super" : "Standard";

@@ -69,7 +69,8 @@ public final class ColumnFamilyStore {
     record Delta(ColumnFamily row, int operations) {
     }
 
-    private final CFMetaData metadata;
+    /** Replaced by a reload that changes the column family's caches or GCGraceSeconds; never its name or comparators. */
+    private volatile CFMetaData metadata;
     private final Partitioner partitioner;
     private final AtomicLong switches = new AtomicLong();
     private final AtomicLong bloomHits = new AtomicLong();
@@ -177,6 +178,44 @@ public final class ColumnFamilyStore {
     void configureCaches(CacheConfig config) {
         caches = config;
         resizeCaches();
+    }
+
+    /**
+     * Takes a reloaded configuration of this column family: its caches are resized at once (a
+     * smaller one drops its least recently used entries), and the next compaction purges by its
+     * GCGraceSeconds. Rows already stored keep their meaning, so the name, type and comparators
+     * must be those the store has.
+     *
+     * @throws IllegalArgumentException for another column family, or one of another type or comparator
+     */
+    void reconfigure(CFMetaData updated) {
+        checkReconfigurable(updated);
+        metadata = updated;
+        configureCaches(updated.caches());
+    }
+
+    /** @throws IllegalArgumentException unless {@link #reconfigure} can take {@code updated} */
+    void checkReconfigurable(CFMetaData updated) {
+        CFMetaData current = metadata;
+        if (!updated.sameRowsAs(current)) {
+            throw new IllegalArgumentException("column family " + current.keyspace() + "." + current.name()
+                    + " cannot change its name, type or comparators while it stores rows");
+        }
+    }
+
+    /**
+     * What this store holds, in words, or null when it holds nothing: no SSTable, no memtable
+     * being flushed and nothing in its memtable. A column family is removed live only when null.
+     */
+    String dataHeld() {
+        View v = view;
+        if (v.sstables().isEmpty() && v.flushing().isEmpty() && v.memtable().isEmpty()) return null;
+        List<String> parts = new ArrayList<>();
+        if (!v.sstables().isEmpty()) parts.add(v.sstables().size() + " SSTable" + (v.sstables().size() == 1 ? "" : "s"));
+        int inMemory = v.memtable().rowCount();
+        for (PendingFlush p : v.flushing()) inMemory += p.memtable().rowCount();
+        if (inMemory > 0) parts.add(inMemory + " row" + (inMemory == 1 ? "" : "s") + " in memory");
+        return parts.isEmpty() ? "data" : String.join(" and ", parts);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.dht.Partitioner;
@@ -46,7 +47,8 @@ import sibyl.io.Scrubber;
 final class Compactor implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Compactor.class);
 
-    private final EngineSettings settings;
+    /** The engine's settings now: a reload may change GCGraceSeconds, which the next compaction uses. */
+    private final Supplier<EngineSettings> settings;
     private final Partitioner partitioner;
     private final Function<ColumnFamilyStore, SSTableFiles> files;
     private final ScheduledExecutorService timer;
@@ -62,14 +64,16 @@ final class Compactor implements AutoCloseable {
      * @param timer     runs the delayed retries of failed compactions
      * @param snapshots takes the snapshots before compactions (SnapshotBeforeCompaction) and scrubs
      */
-    Compactor(EngineSettings settings, Partitioner partitioner, Function<ColumnFamilyStore, SSTableFiles> files,
+    Compactor(Supplier<EngineSettings> settings, Partitioner partitioner,
+              Function<ColumnFamilyStore, SSTableFiles> files,
               ScheduledExecutorService timer, Snapshots snapshots) {
         this.settings = settings;
         this.partitioner = partitioner;
         this.files = files;
         this.timer = timer;
         this.snapshots = snapshots;
-        this.backoff = new Backoff<>(settings.compactionRetryDelay(), settings.maxCompactionRetryDelay(), System::nanoTime);
+        EngineSettings now = settings.get();
+        this.backoff = new Backoff<>(now.compactionRetryDelay(), now.maxCompactionRetryDelay(), System::nanoTime);
         this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
                 EngineThreads.named("compaction"));
     }
@@ -134,7 +138,7 @@ final class Compactor implements AutoCloseable {
                 return;
             }
             List<SSTableReader> live = store.liveSSTables();
-            List<List<SSTableReader>> due = settings.buckets().compactions(live, SSTableReader::dataLength);
+            List<List<SSTableReader>> due = settings.get().buckets().compactions(live, SSTableReader::dataLength);
             if (due.isEmpty()) return;
             List<SSTableReader> inputs = due.get(0);
             try {
@@ -156,13 +160,15 @@ final class Compactor implements AutoCloseable {
         Descriptor output = files.apply(store).next(store.metadata().name());
         Compaction.Result result;
         Optional<SSTableReader> reader = Optional.empty();
+        // Read once: the grace this compaction purges by is the one configured when it starts.
+        EngineSettings now = settings.get();
         try {
-            if (settings.snapshotBeforeCompaction()) snapshots.take("compact-" + store.metadata().name(), List.of(store));
-            result = Compaction.compact(inputs, output, partitioner, settings.columnIndexSize(),
-                    settings.indexInterval(), settings.gcBefore(store.metadata()), all);
+            if (now.snapshotBeforeCompaction()) snapshots.take("compact-" + store.metadata().name(), List.of(store));
+            result = Compaction.compact(inputs, output, partitioner, now.columnIndexSize(),
+                    now.indexInterval(), now.gcBefore(store.metadata()), all);
             if (result.output().isPresent()) {
                 reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
-                        settings.indexInterval(), store.keyCache(), settings.fileAccess()));
+                        now.indexInterval(), store.keyCache(), now.fileAccess()));
             }
             store.replaceCompacted(inputs, reader);
         } catch (IOException | RuntimeException e) {
@@ -245,11 +251,11 @@ final class Compactor implements AutoCloseable {
             Descriptor output = files.apply(store).next(cf);
             Optional<SSTableReader> reader = Optional.empty();
             try {
-                Scrubber.Result result = Scrubber.scrub(input, output, partitioner, settings.columnIndexSize(),
-                        settings.indexInterval());
+                Scrubber.Result result = Scrubber.scrub(input, output, partitioner, settings.get().columnIndexSize(),
+                        settings.get().indexInterval());
                 if (result.output().isPresent()) {
                     reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
-                            settings.indexInterval(), store.keyCache(), settings.fileAccess()));
+                            settings.get().indexInterval(), store.keyCache(), settings.get().fileAccess()));
                 }
                 store.replaceCompacted(List.of(input), reader);
                 kept += result.rowsKept();

@@ -115,6 +115,16 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
                 snapshotBeforeCompaction);
     }
 
+    /**
+     * These settings with what a reloaded configuration changes live: the memtable thresholds and
+     * GCGraceSeconds of {@code reloaded}; the rest stays as the engine started with it.
+     */
+    public EngineSettings retunedTo(EngineSettings reloaded) {
+        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, reloaded.memtableLimits(),
+                reloaded.gcGraceSeconds(), buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock,
+                savedCachesDirectory, fileAccess, snapshotBeforeCompaction);
+    }
+
     /** The longest a failing compaction waits between attempts. */
     public Duration maxCompactionRetryDelay() {
         return compactionRetryDelay.multipliedBy(1L << MAX_COMPACTION_RETRY_DOUBLINGS);

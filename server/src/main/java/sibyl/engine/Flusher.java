@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +41,8 @@ final class Flusher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Flusher.class);
     private static final long MAX_WAIT_MILLIS = 10_000;
 
-    private final EngineSettings settings;
+    /** The engine's settings now: a reload may change the memtable thresholds. */
+    private final Supplier<EngineSettings> settings;
     private final Partitioner partitioner;
     private final Function<Keyspace, SSTableFiles> files;
     private final Consumer<ColumnFamilyStore> onFlushed;
@@ -50,14 +52,14 @@ final class Flusher implements AutoCloseable {
     private final AtomicLong failures = new AtomicLong();
     private volatile String lastFailure; // "Keyspace1.Standard1: why", null before the first
 
-    Flusher(EngineSettings settings, Partitioner partitioner, Function<Keyspace, SSTableFiles> files,
+    Flusher(Supplier<EngineSettings> settings, Partitioner partitioner, Function<Keyspace, SSTableFiles> files,
             Consumer<ColumnFamilyStore> onFlushed, ScheduledExecutorService timer) {
         this.settings = settings;
         this.partitioner = partitioner;
         this.files = files;
         this.onFlushed = onFlushed;
         this.timer = timer;
-        this.permits = new Semaphore(settings.maxPendingFlushes());
+        this.permits = new Semaphore(settings.get().maxPendingFlushes());
         // Two writers: stores flush in parallel, one store's flushes in order (its flush lock).
         // Unbounded queue, but every task stands for a permit-holding pending flush or a retry.
         this.writers = new ThreadPoolExecutor(2, 2, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
@@ -76,7 +78,7 @@ final class Flusher implements AutoCloseable {
 
     /** Pending flushes over the node. */
     int pendingCount() {
-        return settings.maxPendingFlushes() - permits.availablePermits();
+        return settings.get().maxPendingFlushes() - permits.availablePermits();
     }
 
     /**
@@ -90,18 +92,18 @@ final class Flusher implements AutoCloseable {
 
     /** After a write: switches the store's memtable out if it has passed its size limits. */
     void afterWrite(Keyspace keyspace, ColumnFamilyStore store) {
-        if (!settings.memtableLimits().isFullBySize(store.memtable())) return;
+        if (!settings.get().memtableLimits().isFullBySize(store.memtable())) return;
         try {
             if (!permits.tryAcquire(MAX_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
                 log.warn("Memtable of {}.{} is full but {} flushes are still pending; writing on into it",
-                        keyspace.name(), store.metadata().name(), settings.maxPendingFlushes());
+                        keyspace.name(), store.metadata().name(), settings.get().maxPendingFlushes());
                 return;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
         }
-        switchAndQueue(keyspace, store, m -> settings.memtableLimits().isFullBySize(m));
+        switchAndQueue(keyspace, store, m -> settings.get().memtableLimits().isFullBySize(m));
     }
 
     /** The periodic check: switches out memtables older than MemtableFlushAfterMinutes, if a permit is free now. */
@@ -109,8 +111,8 @@ final class Flusher implements AutoCloseable {
         long now = System.currentTimeMillis();
         for (Keyspace ks : keyspaces) {
             for (ColumnFamilyStore store : ks.stores()) {
-                if (settings.memtableLimits().isTooOld(store.memtable(), now) && permits.tryAcquire()) {
-                    switchAndQueue(ks, store, m -> settings.memtableLimits().isTooOld(m, now));
+                if (settings.get().memtableLimits().isTooOld(store.memtable(), now) && permits.tryAcquire()) {
+                    switchAndQueue(ks, store, m -> settings.get().memtableLimits().isTooOld(m, now));
                 }
             }
         }
@@ -127,7 +129,8 @@ final class Flusher implements AutoCloseable {
         if (!store.memtable().isEmpty()) {
             if (!permits.tryAcquire(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 return CompletableFuture.failedFuture(new TimeoutException("the memtable of " + keyspace.name() + "."
-                        + store.metadata().name() + " could not be switched out: " + settings.maxPendingFlushes()
+                        + store.metadata().name() + " could not be switched out: "
+                        + settings.get().maxPendingFlushes()
                         + " flushes are still pending"));
             }
             switchAndQueue(keyspace, store, m -> !m.isEmpty());
@@ -172,14 +175,14 @@ final class Flusher implements AutoCloseable {
                 SSTableReader sstable;
                 try {
                     sstable = MemtableWriter.write(oldest, files.apply(keyspace).next(store.metadata().name()),
-                            partitioner, settings, store.keyCache());
+                            partitioner, settings.get(), store.keyCache());
                 } catch (Exception | OutOfMemoryError e) {
                     failures.incrementAndGet();
                     lastFailure = keyspace.name() + "." + store.metadata().name() + ": " + e;
                     String line = "Flush of " + keyspace.name() + "." + store.metadata().name() + " ("
                             + oldest.memtable().rowCount() + " rows, " + oldest.memtable().throughputBytes()
                             + " bytes) failed: " + e + "; its memtable stays in memory and the commit log keeps its"
-                            + " entries. Retrying in " + settings.flushRetryDelay().toMillis() + " ms";
+                            + " entries. Retrying in " + settings.get().flushRetryDelay().toMillis() + " ms";
                     // An I/O failure (a full disk) says all in its message, and recurs at every retry: one line
                     // each. Anything else is a bug and keeps its stack trace.
                     if (e instanceof IOException) {
@@ -206,7 +209,8 @@ final class Flusher implements AutoCloseable {
 
     private void scheduleRetry(Keyspace keyspace, ColumnFamilyStore store) {
         try {
-            timer.schedule(() -> submit(keyspace, store), settings.flushRetryDelay().toMillis(), TimeUnit.MILLISECONDS);
+            timer.schedule(() -> submit(keyspace, store), settings.get().flushRetryDelay().toMillis(),
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             log.debug("Flush retry of {}.{} not scheduled: shutting down", keyspace.name(), store.metadata().name());
         }

@@ -2,6 +2,8 @@ package sibyl.engine;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,9 +37,17 @@ import sibyl.dht.Partitioner;
 public final class Keyspace {
     private static final int LOCK_STRIPES = 1024;
 
-    private final KSMetaData metadata;
+    /**
+     * The keyspace's metadata and stores of one moment, replaced as a whole by a reload, so a write
+     * finds the stores of its column families all in one version of the schema.
+     *
+     * @param removed true once a reload removed the keyspace: writes that found it before are refused
+     */
+    private record State(KSMetaData metadata, Map<String, ColumnFamilyStore> stores, boolean removed) {
+    }
+
+    private volatile State state;
     private final Partitioner partitioner;
-    private final Map<String, ColumnFamilyStore> stores = new LinkedHashMap<>();
     private final ReentrantLock[] rowLocks = new ReentrantLock[LOCK_STRIPES];
     private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
     private final WriteLog log;
@@ -54,31 +64,67 @@ public final class Keyspace {
      *                    everything in memory
      */
     Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log, Persistence persistence) {
-        this.metadata = metadata;
         this.partitioner = partitioner;
         this.log = log;
         this.persistence = persistence;
+        Map<String, ColumnFamilyStore> stores = new LinkedHashMap<>();
         for (CFMetaData cf : metadata.columnFamilies()) stores.put(cf.name(), new ColumnFamilyStore(cf, partitioner));
+        this.state = new State(metadata, Collections.unmodifiableMap(stores), false);
         for (int i = 0; i < LOCK_STRIPES; i++) rowLocks[i] = new ReentrantLock();
     }
 
     public KSMetaData metadata() {
-        return metadata;
+        return state.metadata();
     }
 
     public String name() {
-        return metadata.name();
+        return state.metadata().name();
     }
 
     /** @throws InvalidQueryException {@code unconfigured columnfamily <cf>} when there is none */
     public ColumnFamilyStore store(String columnFamily) {
-        ColumnFamilyStore store = stores.get(columnFamily);
+        return store(state, columnFamily);
+    }
+
+    private static ColumnFamilyStore store(State state, String columnFamily) {
+        ColumnFamilyStore store = state.stores().get(columnFamily);
         if (store == null) throw new InvalidQueryException("unconfigured columnfamily " + columnFamily);
         return store;
     }
 
+    /** The stores of the column families configured now, in configuration order. */
     public Collection<ColumnFamilyStore> stores() {
-        return stores.values();
+        return state.stores().values();
+    }
+
+    /**
+     * A reload changed the keyspace: from now on writes find {@code stores} (one per column family of
+     * {@code metadata}, in its order). A store left out must hold nothing: the caller holds the
+     * switch lock in write mode from checking that until this returns, so no write reaches it.
+     */
+    void replaceSchema(KSMetaData metadata, List<ColumnFamilyStore> stores) {
+        if (!metadata.name().equals(name())) {
+            throw new IllegalArgumentException("keyspace " + name() + " cannot become " + metadata.name());
+        }
+        Map<String, ColumnFamilyStore> given = new HashMap<>();
+        for (ColumnFamilyStore store : stores) given.put(store.metadata().name(), store);
+        Map<String, ColumnFamilyStore> byName = new LinkedHashMap<>();
+        for (CFMetaData cf : metadata.columnFamilies()) {
+            ColumnFamilyStore store = given.remove(cf.name());
+            if (store == null) throw new IllegalArgumentException("no store for " + name() + "." + cf.name());
+            byName.put(cf.name(), store);
+        }
+        if (!given.isEmpty()) throw new IllegalArgumentException("stores of no column family: " + given.keySet());
+        state = new State(metadata, Collections.unmodifiableMap(byName), false);
+    }
+
+    /**
+     * A reload removed the keyspace, which held nothing: a write that found it before is refused as
+     * one naming an unknown keyspace. The caller holds the switch lock in write mode.
+     */
+    void markRemoved() {
+        State s = state;
+        state = new State(s.metadata(), s.stores(), true);
     }
 
     /**
@@ -126,13 +172,18 @@ public final class Keyspace {
         List<ColumnFamilyStore> targets = new ArrayList<>(columnFamilies);
         switchLock.readLock().lock();
         try {
+            // Read under the lock: a reload that removes a store or the keyspace holds it in write mode.
+            State current = state;
+            if (current.removed()) {
+                throw new InvalidQueryException("Keyspace " + name() + " does not exist in this schema.");
+            }
             if (refusal != null) throw new WriteFailedException(refusal);
             lock.lock();
             try {
                 List<ColumnFamilyStore.Delta> deltas = new ArrayList<>(columnFamilies);
                 List<ColumnFamily> logged = new ArrayList<>(columnFamilies);
                 for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
-                    ColumnFamilyStore store = store(e.getKey());
+                    ColumnFamilyStore store = store(current, e.getKey());
                     ColumnFamilyStore.Delta delta = store.resolve(key, e.getValue(), mutation.localDeletionTime());
                     targets.add(store);
                     deltas.add(delta);

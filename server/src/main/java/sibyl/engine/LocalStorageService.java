@@ -5,11 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -20,6 +17,9 @@ import org.slf4j.LoggerFactory;
 import sibyl.commitlog.CommitLog;
 import sibyl.commitlog.CommitLogSettings;
 import sibyl.commitlog.ReplaySummary;
+import sibyl.config.ConfigurationException;
+import sibyl.config.ElementPath;
+import sibyl.config.StorageConf;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.InvalidQueryException;
@@ -35,13 +35,15 @@ import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Range;
 import sibyl.dht.Token;
+import sibyl.service.Reconfigurable;
+import sibyl.service.Schema;
 import sibyl.service.StorageService;
 
 /**
  * The storage core of this node, serving every configured keyspace from its own stores.
  * {@link #open} builds a durable one over a commit log; the constructor a memory-only one.
  */
-public final class LocalStorageService implements StorageService, AutoCloseable {
+public final class LocalStorageService implements StorageService, Reconfigurable, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LocalStorageService.class);
     /**
      * How long forceFlush and drain wait by default: a 64 MB memtable flushes in seconds, so
@@ -51,7 +53,11 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
 
     private final Partitioner partitioner;
     private final int indexInterval;
-    private final Map<String, Keyspace> keyspaces = new LinkedHashMap<>();
+    /** The keyspaces served now and their schema; replaced as a whole by a reload, under {@link #reconfiguring}. */
+    private volatile SchemaChange.Catalog catalog;
+    private final Object reconfiguring = new Object();
+    /** Why writes are refused since nodetool drain, for keyspaces a reload adds after it; null before. */
+    private volatile String drained;
     private final WriteLog writeLog;
     private final Persistence persistence;
     private volatile ReplaySummary lastReplay; // set once by open, before the service is handed out
@@ -75,13 +81,12 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
         this.indexInterval = indexInterval;
         this.writeLog = writeLog;
         this.persistence = persistence;
-        for (KSMetaData ks : keyspaces) {
-            if (this.keyspaces.put(ks.name(), new Keyspace(ks, partitioner, writeLog, persistence)) != null) {
-                throw new IllegalArgumentException("keyspace " + ks.name() + " defined twice");
-            }
+        List<Keyspace> open = new ArrayList<>();
+        for (KSMetaData ks : keyspaces) open.add(new Keyspace(ks, partitioner, writeLog, persistence));
+        if (keyspaces.stream().noneMatch(ks -> ks.name().equals(SystemKeyspace.NAME))) {
+            open.add(new Keyspace(SystemKeyspace.metadata(), partitioner, writeLog, persistence));
         }
-        this.keyspaces.computeIfAbsent(SystemKeyspace.NAME,
-                n -> new Keyspace(SystemKeyspace.metadata(), partitioner, writeLog, persistence));
+        this.catalog = SchemaChange.Catalog.of(open);
     }
 
     /**
@@ -102,19 +107,19 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
             commitLog = CommitLog.open(logSettings);
             service = new LocalStorageService(partitioner, keyspaces, settings.indexInterval(), commitLog, engine);
             int sstables = 0;
-            for (Keyspace ks : service.keyspaces.values()) sstables += engine.load(ks);
+            for (Keyspace ks : service.openKeyspaces()) sstables += engine.load(ks);
             LocalStorageService s = service;
             service.lastReplay = commitLog.recover(service::keyspace,
                     (ks, cf) -> s.keyspaceNamed(ks).store(cf).flushedPosition(), service::replay);
-            for (Keyspace ks : service.keyspaces.values()) engine.loadCaches(ks);
-            engine.start(service.keyspaces.values());
+            for (Keyspace ks : service.openKeyspaces()) engine.loadCaches(ks);
+            engine.start(service::openKeyspaces);
             service.sstablesAtStartUp = sstables;
             service.startUp = Duration.ofNanos(System.nanoTime() - started);
             log.info("Storage opened in {} ms: {} sstables, {} commit log entries replayed", service.startUp.toMillis(),
                     sstables, service.lastReplay.entries());
             return service;
         } catch (IOException | RuntimeException | Error e) {
-            engine.close(service == null ? List.of() : service.keyspaces.values());
+            engine.close(service == null ? List.of() : service.openKeyspaces());
             if (commitLog != null) commitLog.close();
             throw e;
         }
@@ -199,11 +204,11 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
                 () -> new IOException("this node keeps its data in memory only: it has no sstables to snapshot"));
         long deadline = deadline(timeout);
         try {
-            for (Keyspace ks : keyspaces.values()) flushBy(deadline, timeout, ks.name());
+            for (Keyspace ks : openKeyspaces()) flushBy(deadline, timeout, ks.name());
         } catch (IOException e) {
             throw new IOException("snapshot not taken: " + e.getMessage(), e);
         }
-        return engine.snapshot(keyspaces.values(), tag);
+        return engine.snapshot(openKeyspaces(), tag);
     }
 
     /**
@@ -282,13 +287,15 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
      * what was not flushed is still in the commit log.
      */
     public void drain(Duration timeout) throws IOException, InterruptedException {
-        for (Keyspace ks : keyspaces.values()) {
-            ks.refuseWrites("write failed: this node is drained (nodetool drain) and accepts no more writes;"
-                    + " restart it to write again");
+        String refusal = "write failed: this node is drained (nodetool drain) and accepts no more writes;"
+                + " restart it to write again";
+        synchronized (reconfiguring) {
+            drained = refusal;
+            for (Keyspace ks : openKeyspaces()) ks.refuseWrites(refusal);
         }
         long deadline = deadline(timeout);
         try {
-            for (Keyspace ks : keyspaces.values()) flushBy(deadline, timeout, ks.name());
+            for (Keyspace ks : openKeyspaces()) flushBy(deadline, timeout, ks.name());
         } catch (IOException e) {
             throw new IOException("drain failed, writes stay refused: " + e.getMessage(), e);
         }
@@ -342,7 +349,7 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
      */
     @Override
     public void close() {
-        persistence.close(keyspaces.values());
+        persistence.close(openKeyspaces());
         writeLog.close();
     }
 
@@ -362,16 +369,35 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
     }
 
     @Override
-    public List<KSMetaData> keyspaces() {
-        List<KSMetaData> all = new ArrayList<>();
-        for (Keyspace ks : keyspaces.values()) all.add(ks.metadata());
-        return all;
+    public Schema schema() {
+        return catalog.schema();
     }
 
+    /**
+     * Applies a reloaded configuration (docs/configuration.md §Reloading without a restart): keyspaces and
+     * column families added (with what they find on disk) or removed (when they hold nothing), the caches and
+     * GCGraceSeconds of those that stay, the memtable thresholds and GCGraceSeconds of the node. Planned and
+     * checked in full first; a refusal changes nothing. One reload at a time.
+     */
     @Override
-    public Optional<KSMetaData> keyspace(String name) {
-        Keyspace ks = keyspaces.get(name);
-        return ks == null ? Optional.empty() : Optional.of(ks.metadata());
+    public void reconfigure(StorageConf conf, List<KSMetaData> keyspaces) throws ConfigurationException {
+        synchronized (reconfiguring) {
+            SchemaChange change;
+            try {
+                change = SchemaChange.plan(conf.configFile(), catalog, keyspaces,
+                        ks -> new Keyspace(ks, partitioner, writeLog, persistence),
+                        cf -> new ColumnFamilyStore(cf, partitioner));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigurationException(conf.configFile(), ElementPath.global("Keyspaces"), e.getMessage(), e);
+            }
+            String refusal = drained;
+            if (refusal != null) for (Keyspace ks : change.created()) ks.refuseWrites(refusal);
+            EngineSettings tuning = engine().isPresent() ? EngineSettings.from(conf) : null;
+            change.prepare(persistence);
+            change.lockAndCheck();
+            catalog = change.apply(persistence);
+            if (tuning != null) persistence.retune(tuning);
+        }
     }
 
     @Override
@@ -403,7 +429,7 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
     @Override
     public List<DecoratedKey> keySamples(Range range) {
         List<DecoratedKey> samples = new ArrayList<>();
-        for (Keyspace ks : keyspaces.values()) {
+        for (Keyspace ks : openKeyspaces()) {
             for (ColumnFamilyStore store : ks.stores()) {
                 for (DecoratedKey key : store.sampleKeys(indexInterval)) {
                     if (range.contains(key.token())) samples.add(key);
@@ -437,13 +463,13 @@ public final class LocalStorageService implements StorageService, AutoCloseable 
                 .thenComparing(Comparator.naturalOrder());
     }
 
-    /** The open keyspaces, {@code system} included, for management (nodetool's cfstats). */
+    /** The keyspaces served now, {@code system} included, for management (nodetool's cfstats). */
     public Collection<Keyspace> openKeyspaces() {
-        return Collections.unmodifiableCollection(keyspaces.values());
+        return catalog.keyspaces().values();
     }
 
     private Keyspace keyspaceNamed(String name) {
-        Keyspace ks = keyspaces.get(name);
+        Keyspace ks = catalog.keyspaces().get(name);
         if (ks == null) throw new InvalidQueryException("Keyspace " + name + " does not exist in this schema.");
         return ks;
     }

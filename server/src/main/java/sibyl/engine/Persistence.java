@@ -2,6 +2,7 @@ package sibyl.engine;
 
 import java.io.IOException;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -45,6 +46,38 @@ interface Persistence {
     /** Stops background work and closes the keyspaces' SSTables. */
     void close(Collection<Keyspace> keyspaces);
 
+    /** A reload changed the memtable thresholds or GCGraceSeconds (the rest of {@code reloaded} takes a restart). */
+    void retune(EngineSettings reloaded);
+
+    /**
+     * Before a reload is applied: opens what the new stores of {@code keyspace} find on disk.
+     *
+     * @throws IOException naming the column family when something of it cannot be opened; nothing stays open
+     */
+    NewStores open(String keyspace, List<ColumnFamilyStore> stores) throws IOException;
+
+    /** After a reload was applied: stores whose caches changed, and stores of removed column families. */
+    void reconfigured(List<ColumnFamilyStore> changed, List<ColumnFamilyStore> removed);
+
+    /** The stores of column families a reload adds, opened and not yet served. */
+    interface NewStores {
+        /** The reload is applied: they are served from now on, flushed, compacted and their caches saved. */
+        void serve();
+
+        /** The reload was refused: what they opened is closed. */
+        void discard();
+
+        NewStores NONE = new NewStores() {
+            @Override
+            public void serve() {
+            }
+
+            @Override
+            public void discard() {
+            }
+        };
+    }
+
     /** Nothing goes to disk: flushing and compacting have nothing to do, and nothing waits. */
     Persistence NONE = new Persistence() {
         @Override
@@ -83,6 +116,19 @@ interface Persistence {
 
         @Override
         public void close(Collection<Keyspace> keyspaces) {
+        }
+
+        @Override
+        public void retune(EngineSettings reloaded) {
+        }
+
+        @Override
+        public NewStores open(String keyspace, List<ColumnFamilyStore> stores) {
+            return NewStores.NONE;
+        }
+
+        @Override
+        public void reconfigured(List<ColumnFamilyStore> changed, List<ColumnFamilyStore> removed) {
         }
 
         @Override

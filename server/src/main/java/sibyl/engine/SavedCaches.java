@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -37,9 +40,12 @@ final class SavedCaches implements AutoCloseable {
     private final Path directory; // null: caches are neither saved nor loaded
     private final Partitioner partitioner;
     private final List<ColumnFamilyStore> stores = new ArrayList<>(); // guarded by this
-    private ScheduledExecutorService timer; // guarded by this; created by start when a period is set
+    /** The periodic saves of each store, cancelled when a reload changes its periods or removes it. */
+    private final Map<ColumnFamilyStore, List<ScheduledFuture<?>>> saving = new HashMap<>(); // guarded by this
+    private ScheduledExecutorService timer; // guarded by this; created when a period is first set
     /** Whether saving may replace what is on disk: not before the caches were loaded and the node started. */
     private boolean started; // guarded by this
+    private boolean closed; // guarded by this: no save is scheduled after close
 
     /** @param directory SavedCachesDirectory; null when caches are neither saved nor loaded */
     SavedCaches(Path directory, Partitioner partitioner) {
@@ -47,11 +53,17 @@ final class SavedCaches implements AutoCloseable {
         this.partitioner = partitioner;
     }
 
-    /** Fills the store's caches at start-up; call before any read or write of the store. */
+    /** Fills the store's caches at start-up and saves them from then on; call before any read or write of the store. */
     void load(ColumnFamilyStore store) {
-        synchronized (this) {
-            stores.add(store);
-        }
+        fill(store);
+        track(store);
+    }
+
+    /**
+     * Fills the store's caches from their saved copies and, where PreloadRowCache asks, from the
+     * rows, as at start-up: for a column family a reload adds, before it is served.
+     */
+    void fill(ColumnFamilyStore store) {
         String name = store.metadata().keyspace() + "." + store.metadata().name();
         if (directory != null && store.rowCache().isEnabled()) {
             readKeys(directory, store, Kind.ROWS, store.rowCache().capacity()).ifPresent(keys -> fill(name, Kind.ROWS, () -> {
@@ -109,21 +121,51 @@ final class SavedCaches implements AutoCloseable {
 
     /** Saves each loaded store's caches every period its configuration gives; none when there is no directory. */
     synchronized void start() {
+        if (started) return;
         started = true;
-        if (directory == null || timer != null) return;
-        for (ColumnFamilyStore store : stores) {
-            for (Kind kind : Kind.values()) {
-                Duration period = period(store, kind);
-                if (period.isZero()) continue;
-                if (timer == null) {
-                    ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, EngineThreads.named("cache-saver"));
-                    t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-                    timer = t;
-                }
-                timer.scheduleWithFixedDelay(() -> save(store, kind), period.toMillis(), period.toMillis(),
-                        TimeUnit.MILLISECONDS);
+        for (ColumnFamilyStore store : stores) schedule(store);
+    }
+
+    /** Saves the store's caches from now on (once started), as its configuration says. */
+    synchronized void track(ColumnFamilyStore store) {
+        if (stores.contains(store)) return;
+        stores.add(store);
+        if (started) schedule(store);
+    }
+
+    /** A reload removed the store's column family: its caches are saved no more. */
+    synchronized void untrack(ColumnFamilyStore store) {
+        cancel(store);
+        stores.remove(store);
+    }
+
+    /** A reload changed the store's caches: their saves follow the periods it has now. */
+    synchronized void reschedule(ColumnFamilyStore store) {
+        if (!stores.contains(store) || !started) return;
+        cancel(store);
+        schedule(store);
+    }
+
+    private void schedule(ColumnFamilyStore store) {
+        if (directory == null || closed) return;
+        List<ScheduledFuture<?>> saves = new ArrayList<>();
+        for (Kind kind : Kind.values()) {
+            Duration period = period(store, kind);
+            if (period.isZero()) continue;
+            if (timer == null) {
+                ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, EngineThreads.named("cache-saver"));
+                t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+                timer = t;
             }
+            saves.add(timer.scheduleWithFixedDelay(() -> save(store, kind), period.toMillis(), period.toMillis(),
+                    TimeUnit.MILLISECONDS));
         }
+        if (!saves.isEmpty()) saving.put(store, saves);
+    }
+
+    private void cancel(ColumnFamilyStore store) {
+        List<ScheduledFuture<?>> saves = saving.remove(store);
+        if (saves != null) saves.forEach(f -> f.cancel(false));
     }
 
     private static Duration period(ColumnFamilyStore store, Kind kind) {
@@ -172,6 +214,7 @@ final class SavedCaches implements AutoCloseable {
         ScheduledExecutorService t;
         synchronized (this) {
             t = timer;
+            closed = true;
         }
         if (t != null) {
             t.shutdown(); // a save under way finishes; an interrupt would only spoil it

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.dht.Partitioner;
@@ -25,7 +26,8 @@ import sibyl.io.SSTableReader;
 public final class StorageEngine implements Persistence, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StorageEngine.class);
 
-    private final EngineSettings settings;
+    /** Replaced as a whole when a reload changes the memtable thresholds or GCGraceSeconds. */
+    private volatile EngineSettings settings;
     private final Partitioner partitioner;
     private final Map<String, SSTableFiles> files = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
@@ -41,14 +43,96 @@ public final class StorageEngine implements Persistence, AutoCloseable {
         t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.timer = t;
         this.snapshots = new Snapshots(settings.clock());
-        this.compactor = new Compactor(settings, partitioner, store -> filesOf(store.metadata().keyspace()), timer,
-                snapshots);
-        this.flusher = new Flusher(settings, partitioner, ks -> filesOf(ks.name()), compactor::maybeCompact, timer);
+        this.compactor = new Compactor(this::settings, partitioner, store -> filesOf(store.metadata().keyspace()),
+                timer, snapshots);
+        this.flusher = new Flusher(this::settings, partitioner, ks -> filesOf(ks.name()), compactor::maybeCompact,
+                timer);
         this.savedCaches = new SavedCaches(settings.savedCachesDirectory(), partitioner);
     }
 
+    /** The settings now: those the engine was built with, with the memtable thresholds and GCGraceSeconds of the last reload. */
     public EngineSettings settings() {
         return settings;
+    }
+
+    /**
+     * A reload changed the configuration: the next write judges its memtable by the new thresholds, the next
+     * compaction purges by the new GCGraceSeconds. The rest of the settings take a restart.
+     */
+    @Override
+    public void retune(EngineSettings reloaded) {
+        settings = settings.retunedTo(reloaded);
+    }
+
+    /**
+     * Opens what the stores of column families a reload adds to {@code keyspace} find on disk, as start-up
+     * does: their SSTables (a column family configured before, removed from the file and added again), with
+     * their caches sized and filled. Nothing is served from them, and nothing they found is taken as the
+     * node's own, until {@link NewStores#serve}.
+     *
+     * @throws IOException naming the column family when an SSTable of it cannot be opened; nothing stays open
+     */
+    @Override
+    public NewStores open(String keyspace, List<ColumnFamilyStore> stores) throws IOException {
+        SSTableFiles existing = files.get(keyspace);
+        SSTableFiles ksFiles = existing != null ? existing : SSTableFiles.open(settings.dataDirectories(), keyspace);
+        List<Descriptor> found = new ArrayList<>();
+        List<ColumnFamilyStore> opened = new ArrayList<>();
+        try {
+            for (ColumnFamilyStore store : stores) {
+                List<Descriptor> sstables = ksFiles.unclaimed(store.metadata().name());
+                List<SSTableReader> readers = new ArrayList<>();
+                try {
+                    for (Descriptor d : sstables) {
+                        readers.add(SSTableReader.open(d, store.metadata(), partitioner, settings.indexInterval(),
+                                store.keyCache(), settings.fileAccess()));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    for (SSTableReader r : readers) r.release();
+                    throw new IOException("cannot open an SSTable of " + keyspace + "." + store.metadata().name()
+                            + " found in its data directory: " + e.getMessage(), e);
+                }
+                store.addSSTables(readers);
+                opened.add(store);
+                found.addAll(sstables);
+                store.configureCaches(store.metadata().caches());
+                savedCaches.fill(store);
+            }
+        } catch (IOException | RuntimeException e) {
+            for (ColumnFamilyStore store : opened) store.closeSSTables();
+            throw e;
+        }
+        return new NewStores() {
+            @Override
+            public void serve() {
+                files.putIfAbsent(keyspace, ksFiles);
+                ksFiles.claim(found);
+                for (ColumnFamilyStore store : stores) {
+                    savedCaches.track(store);
+                    compactor.maybeCompact(store);
+                }
+                if (!found.isEmpty()) log.info("Loaded {} SSTable(s) of the new column families of {}: {}",
+                        found.size(), keyspace, found);
+            }
+
+            @Override
+            public void discard() {
+                for (ColumnFamilyStore store : stores) store.closeSSTables();
+            }
+        };
+    }
+
+    /**
+     * A reload was applied: the caches of {@code changed} stores are saved by their new periods; {@code removed}
+     * stores (which held nothing) are no longer saved or flushed.
+     */
+    @Override
+    public void reconfigured(List<ColumnFamilyStore> changed, List<ColumnFamilyStore> removed) {
+        for (ColumnFamilyStore store : changed) savedCaches.reschedule(store);
+        for (ColumnFamilyStore store : removed) {
+            savedCaches.untrack(store);
+            store.closeSSTables();
+        }
     }
 
     private SSTableFiles filesOf(String keyspace) {
@@ -139,19 +223,22 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     /**
      * Starts background work once replay is done: flushes memtables replay filled past their
      * limits, queues compaction checks, checks memtable ages and saves caches periodically.
+     *
+     * @param served the keyspaces served at each moment (a reload adds and removes some)
      */
-    public void start(Collection<Keyspace> keyspaces) {
+    public void start(Supplier<Collection<Keyspace>> served) {
         savedCaches.start();
-        for (Keyspace ks : keyspaces) {
+        for (Keyspace ks : served.get()) {
             for (ColumnFamilyStore store : ks.stores()) {
                 flusher.afterWrite(ks, store);
                 compactor.maybeCompact(store);
             }
         }
+        // At most 10 s: MemtableFlushAfterMinutes is at least a minute, so a reload that shortens it is met in time.
         long period = Math.max(100, Math.min(10_000, settings.memtableLimits().flushAfter().toMillis() / 4));
         timer.scheduleWithFixedDelay(() -> {
             try {
-                flusher.flushOld(keyspaces);
+                flusher.flushOld(served.get());
             } catch (RuntimeException e) {
                 log.error("Memtable age check failed", e);
             }

@@ -62,7 +62,7 @@ public final class Compaction {
             long expectedKeys = 0;
             long bytesIn = 0;
             for (SSTableReader sstable : inputs) {
-                if (!sstable.metadata().equals(metadata)) {
+                if (!sstable.metadata().sameRowsAs(metadata)) {
                     throw new IllegalArgumentException("cannot compact " + sstable + " of " + sstable.metadata().name()
                             + " with sstables of " + metadata.name());
                 }

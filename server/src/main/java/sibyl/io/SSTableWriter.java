@@ -126,7 +126,7 @@ public final class SSTableWriter implements AutoCloseable {
         if (lastKey != null && key.compareTo(lastKey) <= 0) {
             throw new IllegalArgumentException("rows out of ring order: " + key + " after " + lastKey + " in " + descriptor);
         }
-        if (!row.metadata().equals(metadata)) {
+        if (!row.metadata().sameRowsAs(metadata)) {
             throw new IllegalArgumentException("a row of " + row.metadata().name() + " written to an sstable of " + metadata.name());
         }
         int length = rows.serialize(key.key(), row);

@@ -85,8 +85,29 @@ public final class JmxAgent implements AutoCloseable {
         }
     }
 
+    /**
+     * After a reload changed the column families: registers the beans of {@code beans} (object name to MBean,
+     * as for {@link #start}) not registered yet and unregisters those of this agent no longer among them, so
+     * nodetool's cfstats shows the column families served now. A bean that cannot be registered is logged.
+     */
+    public synchronized void update(Map<String, Object> beans) {
+        List<ObjectName> gone = new ArrayList<>(registered);
+        for (Map.Entry<String, Object> bean : beans.entrySet()) {
+            try {
+                ObjectName name = new ObjectName(bean.getKey());
+                if (gone.remove(name)) continue;
+                server.registerMBean(bean.getValue(), name);
+                registered.add(name);
+            } catch (JMException e) {
+                log.warn("Cannot register management bean {}: {}", bean.getKey(), e.getMessage());
+            }
+        }
+        unregister(server, gone);
+        registered.removeAll(gone);
+    }
+
     @Override
-    public void close() {
+    public synchronized void close() {
         try {
             connector.stop();
         } catch (IOException e) {

@@ -1,11 +1,14 @@
 package sibyl.jmx;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadPoolExecutor;
 import javax.management.NotCompliantMBeanException;
 import javax.management.ObjectName;
 import javax.management.StandardMBean;
+import sibyl.config.ConfigurationException;
 import sibyl.engine.ColumnFamilyStore;
 import sibyl.engine.Keyspace;
 import sibyl.engine.LocalStorageService;
@@ -37,6 +40,24 @@ public final class NodeBeans {
         pools.forEach((name, pool) -> beans.put("org.apache.cassandra.concurrent:type=" + quote(name),
                 standard(new ThreadPoolStats(pool), ThreadPoolMBean.class)));
         return beans;
+    }
+
+    /** A reload of the configuration, as the node runs it. */
+    @FunctionalInterface
+    public interface Reload {
+        /**
+         * @return one line per change applied
+         * @throws ConfigurationException the refusal; nothing was applied
+         */
+        List<String> reload() throws ConfigurationException, InterruptedException;
+    }
+
+    /** The object name of the configuration bean (Sibyl's own; 0.6 had no reload). */
+    public static final String CONFIGURATION = "sibyl:type=Configuration";
+
+    /** The configuration bean, for either storage mode: bin/nodetool reloadconf. */
+    public static Object configuration(Path file, Reload reload) {
+        return standard(new ConfigurationControl(file, reload), ConfigurationMBean.class);
     }
 
     /** Only the worker pools: a node in cluster mode has no column family stores of its own. */

@@ -45,6 +45,11 @@ public final class MeteredStorageService implements StorageService {
     }
 
     @Override
+    public Schema schema() {
+        return backend.schema();
+    }
+
+    @Override
     public List<KSMetaData> keyspaces() {
         return backend.keyspaces();
     }

@@ -32,10 +32,20 @@ import sibyl.dht.Token;
 public interface StorageService {
     Partitioner partitioner();
 
-    /** Every keyspace, {@code system} included, in configuration order. */
-    List<KSMetaData> keyspaces();
+    /**
+     * The keyspaces served now, {@code system} included. A reload of the configuration replaces
+     * it as a whole; a caller that wants one consistent view for a whole call takes it once.
+     */
+    Schema schema();
 
-    Optional<KSMetaData> keyspace(String name);
+    /** Every keyspace, {@code system} included, in configuration order. */
+    default List<KSMetaData> keyspaces() {
+        return schema().keyspaces();
+    }
+
+    default Optional<KSMetaData> keyspace(String name) {
+        return schema().keyspace(name);
+    }
 
     /** Applies a row mutation atomically and isolated per column family. */
     void apply(RowMutation mutation);

@@ -9,7 +9,9 @@
  * chooses one when it is built.
  *
  * <p>Also here, because every backend needs them: the schema as the configuration gives it
- * ({@link sibyl.service.ConfiguredSchema}), this node's token ({@link sibyl.service.NodeToken}) and
+ * ({@link sibyl.service.ConfiguredSchema}) and as it is served at one moment ({@link sibyl.service.Schema}),
+ * its reload from a changed configuration ({@link sibyl.service.ConfigReloader} over a
+ * {@link sibyl.service.Reconfigurable} backend), this node's token ({@link sibyl.service.NodeToken}) and
  * request latencies ({@link sibyl.service.LatencyTracker}).
  */
 package sibyl.service;

@@ -57,25 +57,27 @@ import org.slf4j.LoggerFactory;
 final class CassandraHandler implements Cassandra.Iface {
     private static final Logger log = LoggerFactory.getLogger(CassandraHandler.class);
 
-    private final SchemaDescription schema;
-    private final NodeDescription node;
+    private final SchemaViews views;
+    private final Supplier<NodeDescription> node;
     private final Authenticator authenticator;
     private final ConnectionSession session;
     private final StorageService storage;
-    private final ThriftValidation validation;
     private final Executor background;
     private final long rpcTimeoutMillis;
     private final AuthRefusals refusals;
 
-    CassandraHandler(SchemaDescription schema, NodeDescription node, Authenticator authenticator,
-                     ConnectionSession session, StorageService storage, ThriftValidation validation,
-                     Executor background, long rpcTimeoutMillis, AuthRefusals refusals) {
-        this.schema = schema;
+    /**
+     * @param views the schema as each call sees it: taken once at the start of a call
+     * @param node  what the node says of itself now (a reload changes the configuration text)
+     */
+    CassandraHandler(SchemaViews views, Supplier<NodeDescription> node, Authenticator authenticator,
+                     ConnectionSession session, StorageService storage, Executor background, long rpcTimeoutMillis,
+                     AuthRefusals refusals) {
+        this.views = views;
         this.node = node;
         this.authenticator = authenticator;
         this.session = session;
         this.storage = storage;
-        this.validation = validation;
         this.background = background;
         this.rpcTimeoutMillis = rpcTimeoutMillis;
         this.refusals = refusals;
@@ -102,6 +104,7 @@ final class CassandraHandler implements Cassandra.Iface {
 
     @Override
     public String get_string_property(String property) {
+        NodeDescription node = this.node.get();
         return switch (property) {
             case "cluster name" -> node.clusterName();
             case "config file" -> node.configText() == null ? "file not found!" : node.configText();
@@ -113,17 +116,17 @@ final class CassandraHandler implements Cassandra.Iface {
 
     @Override
     public List<String> get_string_list_property(String property) {
-        return "keyspaces".equals(property) ? schema.keyspaceNameList() : new ArrayList<>();
+        return "keyspaces".equals(property) ? views.current().description().keyspaceNameList() : new ArrayList<>();
     }
 
     @Override
     public Set<String> describe_keyspaces() {
-        return schema.keyspaceNames();
+        return views.current().description().keyspaceNames();
     }
 
     @Override
     public String describe_cluster_name() {
-        return node.clusterName();
+        return node.get().clusterName();
     }
 
     @Override
@@ -133,20 +136,21 @@ final class CassandraHandler implements Cassandra.Iface {
 
     @Override
     public String describe_partitioner() {
-        return node.partitioner();
+        return node.get().partitioner();
     }
 
     @Override
     public List<TokenRange> describe_ring(String keyspace) throws InvalidRequestException {
-        if (SchemaDescription.isSystem(keyspace) || schema.keyspace(keyspace) == null) {
+        if (SchemaDescription.isSystem(keyspace) || views.current().description().keyspace(keyspace) == null) {
             throw new InvalidRequestException("There is no ring for the keyspace: " + keyspace);
         }
+        NodeDescription node = this.node.get();
         return List.of(new TokenRange(node.token(), node.token(), node.endpoints()));
     }
 
     @Override
     public Map<String, Map<String, String>> describe_keyspace(String keyspace) throws NotFoundException {
-        Map<String, Map<String, String>> cfs = schema.keyspace(keyspace);
+        Map<String, Map<String, String>> cfs = views.current().description().keyspace(keyspace);
         if (cfs == null) throw new NotFoundException();
         return cfs;
     }
@@ -181,9 +185,10 @@ final class CassandraHandler implements Cassandra.Iface {
     public ColumnOrSuperColumn get(String keyspace, String key, ColumnPath path, ConsistencyLevel cl)
             throws InvalidRequestException, NotFoundException, UnavailableException, TimedOutException {
         Deadline deadline = startCall();
+        ThriftValidation validation = views.current().validation();
         validation.validateColumnPath(keyspace, path);
         validation.validateKey(key);
-        checkRead(keyspace, cl);
+        checkRead(validation, keyspace, cl);
         Optional<Cell> cell = storage(() -> storage.get(keyspace, key, ThriftConversion.path(path), level(cl)));
         deadline.check();
         if (cell.isEmpty()) throw new NotFoundException();
@@ -195,10 +200,11 @@ final class CassandraHandler implements Cassandra.Iface {
                                                SlicePredicate predicate, ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException, TimedOutException {
         Deadline deadline = startCall();
+        ThriftValidation validation = views.current().validation();
         CFMetaData cf = validation.validateColumnParent(keyspace, parent);
         validation.validatePredicate(cf, parent, predicate);
         validation.validateKey(key);
-        checkRead(keyspace, cl);
+        checkRead(validation, keyspace, cl);
         List<Cell> cells = storage(() -> storage.getSlice(keyspace, key, ThriftConversion.parent(parent),
                 ThriftConversion.selection(predicate), level(cl)));
         deadline.check();
@@ -210,9 +216,10 @@ final class CassandraHandler implements Cassandra.Iface {
                                                      ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException, TimedOutException {
         Deadline deadline = startCall();
+        ThriftValidation validation = views.current().validation();
         validation.validateColumnPath(keyspace, path);
         for (String key : keys) validation.validateKey(key);
-        checkRead(keyspace, cl);
+        checkRead(validation, keyspace, cl);
         QueryPath query = ThriftConversion.path(path);
         Map<String, ColumnOrSuperColumn> result = new HashMap<>();
         for (String key : keys) {
@@ -230,10 +237,11 @@ final class CassandraHandler implements Cassandra.Iface {
                                                                  ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException, TimedOutException {
         Deadline deadline = startCall();
+        ThriftValidation validation = views.current().validation();
         CFMetaData cf = validation.validateColumnParent(keyspace, parent);
         validation.validatePredicate(cf, parent, predicate);
         for (String key : keys) validation.validateKey(key);
-        checkRead(keyspace, cl);
+        checkRead(validation, keyspace, cl);
         QueryPath query = ThriftConversion.parent(parent);
         ColumnSelection selection = ThriftConversion.selection(predicate);
         Map<String, List<ColumnOrSuperColumn>> result = new HashMap<>();
@@ -250,9 +258,10 @@ final class CassandraHandler implements Cassandra.Iface {
     public int get_count(String keyspace, String key, ColumnParent parent, ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException, TimedOutException {
         Deadline deadline = startCall();
+        ThriftValidation validation = views.current().validation();
         validation.validateColumnParent(keyspace, parent);
         validation.validateKey(key);
-        checkRead(keyspace, cl);
+        checkRead(validation, keyspace, cl);
         int count = storage(() -> storage.getCount(keyspace, key, ThriftConversion.parent(parent), level(cl)));
         deadline.check();
         return count;
@@ -273,10 +282,11 @@ final class CassandraHandler implements Cassandra.Iface {
                                            KeyRange range, ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException, TimedOutException {
         Deadline deadline = startCall();
+        ThriftValidation validation = views.current().validation();
         CFMetaData cf = validation.validateColumnParent(keyspace, parent);
         validation.validatePredicate(cf, parent, predicate);
         validation.validateKeyRange(range);
-        checkRead(keyspace, cl);
+        checkRead(validation, keyspace, cl);
         List<RowSlice> rows = storage(() -> storage.getRangeSlice(keyspace, ThriftConversion.parent(parent),
                 ThriftConversion.selection(predicate), ThriftConversion.rowRange(range, storage.partitioner()),
                 range.getCount(), level(cl)));
@@ -289,6 +299,7 @@ final class CassandraHandler implements Cassandra.Iface {
                        ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
             TApplicationException {
         Deadline deadline = startCall();
+        ThriftValidation validation = views.current().validation();
         validation.validateKey(key);
         validation.validateInsertPath(keyspace, path);
         validation.validateWriteConsistency(cl);
@@ -305,6 +316,7 @@ final class CassandraHandler implements Cassandra.Iface {
                              ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
             TApplicationException {
         Deadline deadline = startCall();
+        ThriftValidation validation = views.current().validation();
         validation.validateKey(key);
         RowMutation.Builder m = RowMutation.builder(keyspace, key);
         for (Map.Entry<String, List<ColumnOrSuperColumn>> e : cfmap.entrySet()) {
@@ -324,6 +336,7 @@ final class CassandraHandler implements Cassandra.Iface {
             throws InvalidRequestException, UnavailableException, TimedOutException,
             TApplicationException {
         Deadline deadline = startCall();
+        ThriftValidation validation = views.current().validation();
         validation.validateKey(key);
         validation.validateRemovePath(keyspace, path);
         validation.validateWriteConsistency(cl);
@@ -338,6 +351,7 @@ final class CassandraHandler implements Cassandra.Iface {
                              ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
             TApplicationException {
         Deadline deadline = startCall();
+        ThriftValidation validation = views.current().validation();
         // Everything is validated before anything is applied; each key is one atomic row mutation.
         List<RowMutation> mutations = new ArrayList<>(mutationMap.size());
         for (Map.Entry<String, Map<String, List<Mutation>>> row : mutationMap.entrySet()) {
@@ -374,7 +388,8 @@ final class CassandraHandler implements Cassandra.Iface {
         return new Deadline(rpcTimeoutMillis);
     }
 
-    private void checkRead(String keyspace, ConsistencyLevel cl) throws InvalidRequestException, UnavailableException {
+    private void checkRead(ThriftValidation validation, String keyspace, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
         validation.validateReadConsistency(cl);
         authorize(keyspace);
         if (!storage.countsReplicas()) ReplicaCount.checkRead(cl, validation.keyspace(keyspace).replicationFactor());

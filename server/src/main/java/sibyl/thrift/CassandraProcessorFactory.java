@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.ProcessFunction;
 import org.apache.thrift.TBase;
@@ -16,8 +17,9 @@ import sibyl.transport.ConnectionContext;
 import sibyl.transport.ProcessorFactory;
 
 /**
- * Gives each connection its own handler and login state over the shared, immutable
- * descriptions of the schema and the node and the one storage service.
+ * Gives each connection its own handler and login state over the shared descriptions of the
+ * schema and the node and the one storage service. The schema's views follow the storage's schema
+ * as a reload replaces it ({@link SchemaViews}); the node's description is asked for at each call.
  *
  * <p>{@code background} runs writes at consistency level ZERO, which are acknowledged
  * before they are applied; its owner shuts it down after the transport.
@@ -39,26 +41,24 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
      */
     private static final Map<String, ProcessFunction<Cassandra.Iface, ? extends TBase>> FUNCTIONS = functions();
 
-    private final SchemaDescription schema;
-    private final NodeDescription node;
+    private final SchemaViews views;
+    private final Supplier<NodeDescription> node;
     private final Authenticator authenticator;
     private final StorageService storage;
-    private final ThriftValidation validation;
     private final Executor background;
     private final long rpcTimeoutMillis;
     private final AuthRefusals authRefusals = new AuthRefusals();
 
     /**
-     * @param node       what the describe calls say of this node
+     * @param node       what the describe calls say of this node now
      * @param rpcTimeout RpcTimeoutInMillis: how long a call waits for its answer before TimedOutException
      * @param background runs writes at consistency level ZERO after their call has returned
      */
-    public CassandraProcessorFactory(NodeDescription node, Duration rpcTimeout, StorageService storage,
+    public CassandraProcessorFactory(Supplier<NodeDescription> node, Duration rpcTimeout, StorageService storage,
                                      Authenticator authenticator, Executor background) {
-        this.validation = new ThriftValidation(storage);
+        this.views = new SchemaViews(storage);
         this.background = background;
         this.rpcTimeoutMillis = rpcTimeout.toMillis();
-        this.schema = new SchemaDescription(storage.keyspaces());
         this.node = node;
         this.storage = storage;
         this.authenticator = authenticator;
@@ -78,8 +78,8 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
     public TProcessor newProcessor(ConnectionContext connection) {
         ConnectionSession session = new ConnectionSession(authenticator);
         connection.onClose(session::clear);
-        CassandraHandler handler = new CassandraHandler(schema, node, authenticator, session, storage, validation,
-                background, rpcTimeoutMillis, authRefusals);
+        CassandraHandler handler = new CassandraHandler(views, node, authenticator, session, storage, background,
+                rpcTimeoutMillis, authRefusals);
         // What Cassandra.Processor is (it adds nothing to TBaseProcessor but its map of functions), with our map.
         return new TBaseProcessor<Cassandra.Iface>(handler, FUNCTIONS) {
         };

@@ -13,6 +13,11 @@ import java.util.List;
 public record NodeDescription(String clusterName, String partitioner, String token, String endpoint,
                               String configText) {
 
+    /** This description with the text of the configuration file as the node runs it now (after a reload). */
+    public NodeDescription withConfigText(String text) {
+        return new NodeDescription(clusterName, partitioner, token, endpoint, text);
+    }
+
     List<String> endpoints() {
         return List.of(endpoint);
     }

@@ -12,8 +12,9 @@ import sibyl.db.KSMetaData;
 import sibyl.db.SystemKeyspace;
 
 /**
- * The answers of describe_keyspaces and describe_keyspace, computed once from the schema
- * (0.6 has no schema changes at run time), the implicit {@code system} keyspace included.
+ * The answers of describe_keyspaces and describe_keyspace, computed once from one schema, the
+ * implicit {@code system} keyspace included. A reload of the configuration brings a new schema and
+ * with it a new description ({@link SchemaViews}); 0.6 itself had no schema changes at run time.
  */
 final class SchemaDescription {
     private final Set<String> keyspaceNames;

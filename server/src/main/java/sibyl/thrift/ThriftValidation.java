@@ -21,7 +21,7 @@ import sibyl.db.marshal.AbstractType;
 import sibyl.db.marshal.MarshalException;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
-import sibyl.service.StorageService;
+import sibyl.service.Schema;
 
 /**
  * The request checks of the 0.6 interface, with 0.6's exact InvalidRequestException texts
@@ -33,10 +33,16 @@ import sibyl.service.StorageService;
 final class ThriftValidation {
     static final int MAX_NAME_LENGTH = 0xFFFF;
 
-    private final StorageService storage;
+    private final Schema schema;
+    private final Partitioner partitioner;
 
-    ThriftValidation(StorageService storage) {
-        this.storage = storage;
+    /**
+     * @param schema the schema one call sees from start to end (a reload may replace the node's meanwhile;
+     *               see {@link SchemaViews})
+     */
+    ThriftValidation(Schema schema, Partitioner partitioner) {
+        this.schema = schema;
+        this.partitioner = partitioner;
     }
 
     // ---- keys, keyspaces, column families
@@ -63,7 +69,7 @@ final class ThriftValidation {
     }
 
     KSMetaData keyspace(String keyspace) throws InvalidRequestException {
-        return storage.keyspace(keyspace).orElseThrow(() ->
+        return schema.keyspace(keyspace).orElseThrow(() ->
                 new InvalidRequestException("Keyspace " + keyspace + " does not exist in this schema."));
     }
 
@@ -83,7 +89,7 @@ final class ThriftValidation {
      */
     CFMetaData knownColumnFamily(String keyspace, String cfName) {
         if (cfName == null || cfName.isEmpty()) return null;
-        return storage.keyspace(keyspace).flatMap(ks -> ks.columnFamily(cfName)).orElse(null);
+        return schema.columnFamily(keyspace, cfName).orElse(null);
     }
 
     // ---- paths and parents
@@ -175,7 +181,6 @@ final class ThriftValidation {
             throw new InvalidRequestException(
                     "exactly one of {start key, end key} or {start token, end token} must be specified");
         }
-        Partitioner partitioner = storage.partitioner();
         if (range.isSetStart_key()) {
             Token start = partitioner.getToken(range.getStart_key());
             Token end = partitioner.getToken(range.getEnd_key());

@@ -24,6 +24,8 @@ final class NodeProbe implements AutoCloseable {
     static final String STORAGE_SERVICE = "org.apache.cassandra.service:type=StorageService";
     static final String COLUMN_FAMILIES = "org.apache.cassandra.db:type=ColumnFamilyStores,*";
     static final String THREAD_POOLS = "org.apache.cassandra.concurrent:type=*";
+    /** Sibyl's own bean: the node's storage-conf.xml and its reload. */
+    static final String CONFIGURATION = "sibyl:type=Configuration";
 
     private final JMXConnector connector;
     private final MBeanServerConnection server;
@@ -57,6 +59,11 @@ final class NodeProbe implements AutoCloseable {
 
     Object invokeStorage(String operation, Object[] args, String[] signature) throws IOException, JMException {
         return server.invoke(new ObjectName(STORAGE_SERVICE), operation, args, signature);
+    }
+
+    /** An operation of the configuration bean that takes no arguments. */
+    Object invokeConfiguration(String operation) throws IOException, JMException {
+        return server.invoke(new ObjectName(CONFIGURATION), operation, new Object[0], new String[0]);
     }
 
     @SuppressWarnings("unchecked")

@@ -53,6 +53,11 @@ public final class NodeTool {
                                 (pre-scrub-CF); prints rows kept and dropped
               refresh KS CF     load the SSTables of KS.CF put into its data directory while
                                 the node runs (bin/json2sstable), without a restart
+              reloadconf        reread the node's storage-conf.xml and apply what changed
+                                without a restart (new keyspaces and column families, cache
+                                sizes, GCGraceSeconds, memtable thresholds); prints one line
+                                per change, or "no changes"; a change that takes a restart
+                                refuses the whole file (exit 1), naming the element
             """;
 
     private final PrintStream out;
@@ -73,7 +78,7 @@ public final class NodeTool {
             Option.value("-t", "--timeout"));
 
     private static final List<String> COMMANDS = List.of("info", "ring", "cfstats", "tpstats", "flush", "compact",
-            "drain", "snapshot", "clearsnapshot", "scrub", "refresh");
+            "drain", "snapshot", "clearsnapshot", "scrub", "refresh", "reloadconf");
 
     /** Runs one command line; returns the exit status. */
     static int run(String[] args, PrintStream out, PrintStream err) {
@@ -105,7 +110,7 @@ public final class NodeTool {
             return COMMAND_LINE.refuse(err, "refresh takes a keyspace and a column family");
         }
         if ((List.of("compact", "snapshot", "clearsnapshot").contains(command) && arguments.size() > 1)
-                || (command.equals("drain") && !arguments.isEmpty())
+                || (List.of("drain", "reloadconf").contains(command) && !arguments.isEmpty())
                 || (List.of("info", "ring", "cfstats", "tpstats").contains(command) && !arguments.isEmpty())) {
             return COMMAND_LINE.refuse(err, "too many arguments for " + command + ": " + String.join(" ", arguments));
         }
@@ -122,6 +127,7 @@ public final class NodeTool {
                 case "clearsnapshot" -> tool.clearsnapshot(probe, arguments);
                 case "scrub" -> tool.scrub(probe, arguments);
                 case "refresh" -> tool.refresh(probe, arguments.get(0), arguments.get(1));
+                case "reloadconf" -> tool.reloadconf(probe);
                 default -> tool.tpstats(probe);
             }
             return 0;
@@ -287,6 +293,14 @@ public final class NodeTool {
                 new String[] {String.class.getName(), String.class.getName()});
         out.println(loaded == 0 ? "No new SSTables of " + keyspace + "." + columnFamily
                 : "Loaded " + loaded + " new SSTable" + (loaded == 1 ? "" : "s") + " of " + keyspace + "." + columnFamily);
+    }
+
+    /** The node's own reload: each change it applied, or its refusal (a JMException, exit 1) in one line. */
+    @SuppressWarnings("unchecked")
+    void reloadconf(NodeProbe probe) throws IOException, JMException {
+        List<String> changes = (List<String>) probe.invokeConfiguration("reload");
+        if (changes.isEmpty()) out.println("no changes");
+        for (String change : changes) out.println(change);
     }
 
     /** Mean latency in milliseconds with three decimals; NaN without operations, as 0.6 printed. */

@@ -1,0 +1,270 @@
+package sibyl.config;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * What changed between the configuration a node runs with and its storage-conf.xml read again
+ * (bin/nodetool reloadconf, SIGHUP), computed in full before anything is applied. What a node
+ * applies live (docs/configuration.md §Reloading without a restart): new keyspaces and column
+ * families, removed ones (the node refuses those that hold data), a column family's caches,
+ * GCGraceSeconds, comment and the settings that have no effect, and the global memtable
+ * thresholds and GCGraceSeconds. Any other change is refused, and with it the whole file: the
+ * refusal names the element, what changed and why it takes a restart.
+ *
+ * <p>Settings the loader checks and does not keep (the ring's Seeds, 0.6's buffer sizes) have no
+ * effect, so changing them changes nothing here.
+ */
+public final class ConfigDiff {
+    private static final String IDENTITY = "the node's name and token are fixed when it starts;"
+            + " restart it to apply this";
+    private static final String PARTITIONER = "every stored row is placed by the partitioner, so it is fixed when"
+            + " the node starts (and must not change under data already stored)";
+    private static final String AUTHENTICATOR = "clients are logged in by the authenticator the node started with;"
+            + " restart it to apply this";
+    private static final String DIRECTORIES = "the node keeps its files where it found them at start-up;"
+            + " restart it to apply this";
+    private static final String COMMIT_LOG = "the commit log is opened with this setting at start-up;"
+            + " restart the node to apply it";
+    private static final String SOCKETS = "the node binds its sockets when it starts; restart it to apply this";
+    private static final String FRONT_END = "the client front end is built with this setting at start-up;"
+            + " restart the node to apply it";
+    private static final String SSTABLES = "the node's SSTables are written and read with this setting from"
+            + " start-up on; restart the node to apply it";
+    private static final String CLUSTER = "the node connects to the cluster when it starts; restart it to apply"
+            + " this";
+    private static final String CLUSTER_MODE = "whether the node stores into a cluster or its own engine is"
+            + " chosen when it starts; restart it to apply this";
+    private static final String CLUSTER_REPLICATION = "a CQL keyspace's replication is set when Sibyl creates it"
+            + " and never altered by Sibyl; change it in the cluster with ALTER KEYSPACE";
+    private static final String REPLICATION = "a keyspace's replication is fixed while the node runs; restart it"
+            + " to apply this";
+    private static final String COLUMN_TYPE = "a column family keeps the type its rows are stored in;"
+            + " add a column family of another name instead";
+    private static final String COMPARATOR = "stored names are sorted by the comparator, so it cannot change"
+            + " under them; add a column family of another name instead";
+
+    /** A global element the diff compares: its name below {@code <Storage>} and its value in a configuration. */
+    private record Setting(String element, Function<StorageConf, Object> value) {
+    }
+
+    /** The global settings applied live; each is shown as a change. */
+    private static final List<Setting> LIVE = List.of(
+            new Setting("MemtableThroughputInMB", StorageConf::memtableThroughputInMB),
+            new Setting("MemtableOperationsInMillions", StorageConf::memtableOperationsInMillions),
+            new Setting("MemtableFlushAfterMinutes", StorageConf::memtableFlushAfterMinutes),
+            new Setting("GCGraceSeconds", StorageConf::gcGraceSeconds));
+
+    private final List<ConfigChange> changes;
+
+    private ConfigDiff(List<ConfigChange> changes) {
+        this.changes = List.copyOf(changes);
+    }
+
+    /**
+     * @param running  the configuration the node runs with
+     * @param reloaded the file as it reads now, loaded in full
+     * @throws ConfigurationException naming {@code reloaded}'s file and the first element (in the file's order of
+     *                                sections) whose change cannot be applied live, what changed and why
+     */
+    public static ConfigDiff between(StorageConf running, StorageConf reloaded) throws ConfigurationException {
+        List<ConfigChange> changes = new ArrayList<>();
+        Comparison c = new Comparison(running, reloaded, changes);
+        c.restartOnly("ClusterName", StorageConf::clusterName, IDENTITY);
+        c.restartOnly("Partitioner", StorageConf::partitioner, PARTITIONER);
+        c.restartOnly("InitialToken", StorageConf::initialToken, IDENTITY);
+        c.restartOnly("Authenticator", StorageConf::authenticator, AUTHENTICATOR);
+        c.restartOnly("CommitLogDirectory", StorageConf::commitLogDirectory, DIRECTORIES);
+        c.restartOnly("DataFileDirectories", StorageConf::dataFileDirectories, DIRECTORIES);
+        c.restartOnly("SavedCachesDirectory", StorageConf::savedCachesDirectory, DIRECTORIES);
+        c.restartOnly("CommitLogSync", conf -> conf.commitLogSync().configName(), COMMIT_LOG);
+        c.restartOnly("CommitLogSyncPeriodInMS", StorageConf::commitLogSyncPeriodInMS, COMMIT_LOG);
+        c.restartOnly("CommitLogSyncBatchWindowInMS", StorageConf::commitLogSyncBatchWindowInMS, COMMIT_LOG);
+        c.restartOnly("CommitLogRotationThresholdInMB", StorageConf::commitLogRotationThresholdInMB, COMMIT_LOG);
+        c.restartOnly("ListenAddress", StorageConf::listenAddress, SOCKETS);
+        c.restartOnly("ThriftAddress", StorageConf::thriftAddress, SOCKETS);
+        c.restartOnly("ThriftPort", StorageConf::thriftPort, SOCKETS);
+        c.restartOnly("JmxPort", StorageConf::jmxPort, SOCKETS);
+        c.restartOnly("MetricsPort", StorageConf::metricsPort, SOCKETS);
+        c.restartOnly("RpcTimeoutInMillis", StorageConf::rpcTimeoutInMillis, FRONT_END);
+        c.restartOnly("ConcurrentReads", StorageConf::concurrentReads, FRONT_END);
+        c.restartOnly("ConcurrentWrites", StorageConf::concurrentWrites, FRONT_END);
+        c.restartOnly("ThriftMaxMessageLengthInMB", StorageConf::thriftMaxMessageLengthInMB, FRONT_END);
+        c.restartOnly("ThriftMaxConnections", StorageConf::thriftMaxConnections, FRONT_END);
+        c.restartOnly("ThriftIdleTimeoutInSeconds", StorageConf::thriftIdleTimeoutInSeconds, FRONT_END);
+        c.restartOnly("DiskAccessMode", conf -> conf.diskAccessMode().configName(), SSTABLES);
+        c.restartOnly("IndexInterval", StorageConf::indexInterval, SSTABLES);
+        c.restartOnly("ColumnIndexSizeInKB", StorageConf::columnIndexSizeInKB, SSTABLES);
+        c.restartOnly("SnapshotBeforeCompaction", StorageConf::snapshotBeforeCompaction, SSTABLES);
+        for (Setting live : LIVE) c.live(ElementPath.global(live.element()), live.value());
+        c.keyspaces();
+        c.cluster();
+        return new ConfigDiff(changes);
+    }
+
+    /** The changes to apply, in the order of the file's sections; empty when the file changed nothing the node uses. */
+    public List<ConfigChange> changes() {
+        return changes;
+    }
+
+    public boolean isEmpty() {
+        return changes.isEmpty();
+    }
+
+    /** One comparison under way: the two configurations and the changes found so far. */
+    private record Comparison(StorageConf before, StorageConf after, List<ConfigChange> changes) {
+        void restartOnly(String element, Function<StorageConf, Object> value, String why)
+                throws ConfigurationException {
+            refuseChange(ElementPath.global(element), value.apply(before), value.apply(after), why);
+        }
+
+        void refuseChange(String element, Object was, Object is, String why) throws ConfigurationException {
+            if (!Objects.equals(was, is)) throw refusal(element, changed(was, is) + "; " + why);
+        }
+
+        <T> void live(String element, Function<StorageConf, T> value) {
+            liveChange(element, value.apply(before), value.apply(after), "");
+        }
+
+        void liveChange(String element, Object was, Object is, String note) {
+            if (!Objects.equals(was, is)) changes.add(new ConfigChange(element, changed(was, is) + note));
+        }
+
+        ConfigurationException refusal(String element, String problem) {
+            return new ConfigurationException(after.configFile(), element, problem);
+        }
+
+        void keyspaces() throws ConfigurationException {
+            for (KeyspaceConf ks : after.keyspaces()) {
+                Optional<KeyspaceConf> was = before.keyspace(ks.name());
+                if (was.isEmpty()) {
+                    changes.add(new ConfigChange(ElementPath.keyspace(ks.name()), "new keyspace with column families "
+                            + String.join(", ", ks.columnFamilies().stream().map(ColumnFamilyConf::name).toList())));
+                } else {
+                    keyspace(was.get(), ks);
+                }
+            }
+            for (KeyspaceConf ks : before.keyspaces()) {
+                if (after.keyspace(ks.name()).isEmpty()) {
+                    changes.add(new ConfigChange(ElementPath.keyspace(ks.name()), "keyspace removed"));
+                }
+            }
+        }
+
+        private void keyspace(KeyspaceConf was, KeyspaceConf is) throws ConfigurationException {
+            String element = ElementPath.keyspace(is.name());
+            refuseChange(element + "/ReplicationFactor", was.replicationFactor(), is.replicationFactor(), REPLICATION);
+            liveChange(element + "/ReplicaPlacementStrategy", was.replicaPlacementStrategy(),
+                    is.replicaPlacementStrategy(), " (no effect in Sibyl)");
+            liveChange(element + "/EndPointSnitch", was.endPointSnitch(), is.endPointSnitch(), " (no effect in Sibyl)");
+            for (ColumnFamilyConf cf : is.columnFamilies()) {
+                Optional<ColumnFamilyConf> old = was.columnFamily(cf.name());
+                if (old.isEmpty()) {
+                    changes.add(new ConfigChange(ElementPath.columnFamily(is.name(), cf.name()), "new "
+                            + cf.type().wireName() + " column family, CompareWith " + ClassNames.shortName(cf.compareWith())
+                            + (cf.isSuper() ? ", CompareSubcolumnsWith " + ClassNames.shortName(cf.compareSubcolumnsWith())
+                            : "")));
+                } else {
+                    columnFamily(is.name(), old.get(), cf);
+                }
+            }
+            for (ColumnFamilyConf cf : was.columnFamilies()) {
+                if (is.columnFamily(cf.name()).isEmpty()) {
+                    changes.add(new ConfigChange(ElementPath.columnFamily(is.name(), cf.name()),
+                            "column family removed"));
+                }
+            }
+        }
+
+        private void columnFamily(String keyspace, ColumnFamilyConf was, ColumnFamilyConf is)
+                throws ConfigurationException {
+            String name = is.name();
+            refuseChange(ElementPath.columnFamilyAttribute(keyspace, name, "ColumnType"), was.type().wireName(),
+                    is.type().wireName(), COLUMN_TYPE);
+            refuseChange(ElementPath.columnFamilyAttribute(keyspace, name, "CompareWith"),
+                    ClassNames.shortName(was.compareWith()), ClassNames.shortName(is.compareWith()), COMPARATOR);
+            refuseChange(ElementPath.columnFamilyAttribute(keyspace, name, "CompareSubcolumnsWith"),
+                    shortName(was.compareSubcolumnsWith()), shortName(is.compareSubcolumnsWith()), COMPARATOR);
+            if (!Objects.equals(was.comment(), is.comment())) {
+                changes.add(new ConfigChange(ElementPath.columnFamily(keyspace, name) + "/Comment",
+                        "changed (describe_keyspace shows the new text)"));
+            }
+            liveAttribute(keyspace, name, "KeysCached", was.keysCached(), is.keysCached(), "");
+            liveAttribute(keyspace, name, "RowsCached", was.rowsCached(), is.rowsCached(), "");
+            liveAttribute(keyspace, name, "KeyCacheSavePeriodInSeconds", was.keyCacheSavePeriodInSeconds(),
+                    is.keyCacheSavePeriodInSeconds(), "");
+            liveAttribute(keyspace, name, "RowCacheSavePeriodInSeconds", was.rowCacheSavePeriodInSeconds(),
+                    is.rowCacheSavePeriodInSeconds(), "");
+            liveAttribute(keyspace, name, "GCGraceSeconds", was.gcGraceSeconds(), is.gcGraceSeconds(), "");
+            liveAttribute(keyspace, name, "ReadRepairChance", was.readRepairChance(), is.readRepairChance(),
+                    " (no effect on one node)");
+            liveAttribute(keyspace, name, "PreloadRowCache", was.preloadRowCache(), is.preloadRowCache(),
+                    " (it fills the row cache at the next start)");
+        }
+
+        private void liveAttribute(String keyspace, String cf, String attribute, Object was, Object is, String note) {
+            liveChange(ElementPath.columnFamilyAttribute(keyspace, cf, attribute), was, is, note);
+        }
+
+        void cluster() throws ConfigurationException {
+            Optional<ClusterConf> was = before.cluster();
+            Optional<ClusterConf> is = after.cluster();
+            String element = ElementPath.global("Cluster");
+            if (was.isPresent() != is.isPresent()) {
+                throw refusal(element, (is.isPresent() ? "added" : "removed") + "; " + CLUSTER_MODE);
+            }
+            if (was.isEmpty()) return;
+            ClusterConf a = was.get();
+            ClusterConf b = is.get();
+            refuseChange(element + "/ContactPoints", a.contactPoints(), b.contactPoints(), CLUSTER);
+            refuseChange(element + "/LocalDatacenter", a.localDatacenter(), b.localDatacenter(), CLUSTER);
+            refuseChange(element + "/Username", a.username(), b.username(), CLUSTER);
+            refuseHidden(element + "/Password", a.password(), b.password());
+            refuseChange(element + "/TrustStore", a.trustStore(), b.trustStore(), CLUSTER);
+            refuseHidden(element + "/TrustStorePassword", a.trustStorePassword(), b.trustStorePassword());
+            refuseChange(element + "/RequestTimeoutInMillis", a.requestTimeoutInMillis(), b.requestTimeoutInMillis(),
+                    CLUSTER);
+            refuseChange(element + "/ConnectTimeoutInSeconds", a.connectTimeoutInSeconds(),
+                    b.connectTimeoutInSeconds(), CLUSTER);
+            refuseChange(element + "/KeyspacePrefix", a.keyspacePrefix(), b.keyspacePrefix(), CLUSTER);
+            // A keyspace new in this file may bring its replication along: it is created with it.
+            for (KeyspaceConf ks : before.keyspaces()) {
+                if (after.keyspace(ks.name()).isEmpty()) continue;
+                Map<String, Integer> dcWas = a.datacenterReplication(ks.name()).orElse(null);
+                Map<String, Integer> dcIs = b.datacenterReplication(ks.name()).orElse(null);
+                refuseChange(element + "/DatacenterReplication[@Keyspace='" + ks.name() + "']", dcWas, dcIs,
+                        CLUSTER_REPLICATION);
+            }
+        }
+
+        /** A secret changed: says so without showing it. */
+        private void refuseHidden(String element, String was, String is) throws ConfigurationException {
+            if (!Objects.equals(was, is)) throw refusal(element, "changed; " + CLUSTER);
+        }
+    }
+
+    private static String shortName(String className) {
+        return className == null ? null : ClassNames.shortName(className);
+    }
+
+    /** {@code changed from X to Y}, or how an element appeared or went away. */
+    static String changed(Object was, Object is) {
+        if (was == null) return "set to " + show(is) + " (was not set)";
+        if (is == null) return "no longer set (was " + show(was) + ")";
+        return "changed from " + show(was) + " to " + show(is);
+    }
+
+    private static String show(Object value) {
+        if ("".equals(value)) return "''";
+        if (value instanceof Double d) return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+        if (value instanceof List<?> list) {
+            return String.join(", ", list.stream().map(ConfigDiff::show).toList());
+        }
+        return String.valueOf(value);
+    }
+}
