@@ -61,7 +61,7 @@ class ReloadConfTest {
     }
 
     private Cassandra.Client start(TestNode.Backend backend) throws Exception {
-        node = TestNode.start(backend, dir);
+        node = TestNode.start(backend, dir, UnaryOperator.identity(), null);
         return node.client();
     }
 
@@ -142,7 +142,7 @@ class ReloadConfTest {
     @MethodSource("sibyl.it.TestNode#backends")
     void aNewKeyspaceIsDescribedAndServedAtOnce(TestNode.Backend backend) throws Exception {
         Cassandra.Client c = start(backend);
-        edit(TestNode.addKeyspace(TestNode.keyspace("Reloaded", 1, cf("Users", "CompareWith=\"UTF8Type\""),
+        edit(ConfEdits.addKeyspace(ConfEdits.keyspace("Reloaded", 1, cf("Users", "CompareWith=\"UTF8Type\""),
                 cf("Posts", "ColumnType=\"Super\" CompareWith=\"LongType\" CompareSubcolumnsWith=\"UTF8Type\""))));
 
         assertEquals(List.of("Storage/Keyspaces/Keyspace[@Name='Reloaded']: new keyspace with column families Users,"
@@ -194,7 +194,7 @@ class ReloadConfTest {
     @Test
     void aNewKeyspaceKeepsItsDataThroughAFlushAndARestart() throws Exception {
         Cassandra.Client c = start(TestNode.Backend.EMBEDDED);
-        UnaryOperator<String> added = TestNode.addKeyspace(TestNode.keyspace("Reloaded", 1,
+        UnaryOperator<String> added = ConfEdits.addKeyspace(ConfEdits.keyspace("Reloaded", 1,
                 cf("Users", "CompareWith=\"UTF8Type\"")));
         edit(added);
         reload();
@@ -350,8 +350,8 @@ class ReloadConfTest {
                 int n = i;
                 long before = listings.get();
                 poll("listings between reloads", () -> listings.get() > before + 2);
-                edit(TestNode.addKeyspace(TestNode.keyspace("Pair" + n + "A", 1, cf("X", ""))
-                        + TestNode.keyspace("Pair" + n + "B", 1, cf("Y", ""))));
+                edit(ConfEdits.addKeyspace(ConfEdits.keyspace("Pair" + n + "A", 1, cf("X", ""))
+                        + ConfEdits.keyspace("Pair" + n + "B", 1, cf("Y", ""))));
                 assertEquals(2, reload().size());
             }
         } finally {
@@ -370,7 +370,7 @@ class ReloadConfTest {
         Cassandra.Client c = start(backend);
         c.insert("Keyspace1", "k", path("Standard2", "c"), b("v"), 1, ONE);
         edit(replaceOnce("<ColumnFamily Name=\"Standard2\" CompareWith=\"UTF8Type\" KeysCached=\"100%\"/>", ""));
-        edit(TestNode.addKeyspace(TestNode.keyspace("Reloaded", 1, cf("Users", ""))));
+        edit(ConfEdits.addKeyspace(ConfEdits.keyspace("Reloaded", 1, cf("Users", ""))));
 
         String why = refusal(KS1 + "/ColumnFamily[@Name='Standard2']");
         assertTrue(why.contains("column family removed, but") && why.contains("holds"), why);
@@ -384,7 +384,7 @@ class ReloadConfTest {
     @Test
     void aChangedComparatorIsRefusedWithEverythingElseInTheFile() throws Exception {
         Cassandra.Client c = start(TestNode.Backend.EMBEDDED);
-        edit(TestNode.addKeyspace(TestNode.keyspace("Reloaded", 1, cf("Users", ""))));
+        edit(ConfEdits.addKeyspace(ConfEdits.keyspace("Reloaded", 1, cf("Users", ""))));
         edit(replaceOnce("<ColumnFamily Name=\"Standard2\" CompareWith=\"UTF8Type\"",
                 "<ColumnFamily Name=\"Standard2\" CompareWith=\"AsciiType\""));
 
@@ -427,7 +427,7 @@ class ReloadConfTest {
     @Test
     void aChangedPartitionerIsRefused() throws Exception {
         start(TestNode.Backend.EMBEDDED);
-        edit(TestNode.partitioner("org.apache.cassandra.dht.OrderPreservingPartitioner"));
+        edit(ConfEdits.partitioner("org.apache.cassandra.dht.OrderPreservingPartitioner"));
         assertTrue(refusal("Storage/Partitioner").contains("OrderPreservingPartitioner"));
         assertNothingWasApplied();
     }
@@ -458,7 +458,7 @@ class ReloadConfTest {
     @Test
     void theConfigFilePropertyShowsTheFileAsLastApplied() throws Exception {
         Cassandra.Client c = start(TestNode.Backend.EMBEDDED);
-        edit(TestNode.addKeyspace(TestNode.keyspace("Reloaded", 1, cf("Users", ""))));
+        edit(ConfEdits.addKeyspace(ConfEdits.keyspace("Reloaded", 1, cf("Users", ""))));
         assertFalse(c.get_string_property("config file").contains("Reloaded"));
         reload();
         assertTrue(c.get_string_property("config file").contains("Name=\"Reloaded\""));

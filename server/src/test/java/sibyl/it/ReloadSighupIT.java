@@ -55,7 +55,7 @@ class ReloadSighupIT {
         try {
             assertFalse(client.describe_keyspaces().contains("Hup"));
             String shipped = Files.readString(file);
-            Files.writeString(file, TestNode.addKeyspace(TestNode.keyspace("Hup", 1,
+            Files.writeString(file, ConfEdits.addKeyspace(ConfEdits.keyspace("Hup", 1,
                     "<ColumnFamily Name=\"Users\" CompareWith=\"UTF8Type\"/>")).apply(shipped));
 
             hangUp(server);
