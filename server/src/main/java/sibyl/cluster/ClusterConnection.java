@@ -140,6 +140,11 @@ final class ClusterConnection implements AutoCloseable {
                 // start-up waits for each refresh in turn.
                 .withDuration(DefaultDriverOption.METADATA_SCHEMA_WINDOW, Duration.ofMillis(10))
                 .withBoolean(DefaultDriverOption.RECONNECT_ON_INIT, false)
+                // A node that is down is tried again after 1 s, 2 s, 4 s, ... but at least every 10 s (the driver's
+                // default is 60 s): with the whole cluster down, requests cannot bring it back, only these attempts,
+                // so this bounds how long Sibyl goes on refusing calls once the cluster serves again.
+                .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofSeconds(1))
+                .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(10))
                 // Every write carries its client's timestamp, so repeating one changes nothing: the driver may
                 // retry it on another node when a connection fails.
                 .withBoolean(DefaultDriverOption.REQUEST_DEFAULT_IDEMPOTENCE, true)
