@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
@@ -81,15 +82,36 @@ final class ClusterConnection implements AutoCloseable {
         }
     }
 
-    /** What failed at each contact point, one clause each. */
+    /** What failed at each contact point, one clause each: {@code 127.0.0.1:9042: Connection refused}. */
     private static String describe(AllNodesFailedException e) {
         Map<Node, List<Throwable>> errors = e.getAllErrors();
         if (errors.isEmpty()) return e.getMessage();
         return errors.entrySet().stream()
-                .map(en -> en.getKey().getEndPoint() + ": " + en.getValue().stream()
-                        .map(t -> t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage())
+                .map(en -> address(en.getKey()) + ": " + en.getValue().stream().map(ClusterConnection::reason)
                         .collect(Collectors.joining("; ")))
                 .collect(Collectors.joining(", "));
+    }
+
+    /** host:port as the contact point was given, without the driver's "/<unresolved>". */
+    private static String address(Node node) {
+        SocketAddress a = node.getEndPoint().resolve();
+        return a instanceof InetSocketAddress i ? i.getHostString() + ":" + i.getPort() : String.valueOf(a);
+    }
+
+    /**
+     * Why a connection failed. The driver reports a refused connection as "failed to send request
+     * (StacklessClosedChannelException)" and keeps the reason (Connection refused, No route to host) as a
+     * suppressed exception: that reason when there is one, else the driver's message.
+     */
+    private static String reason(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            for (Throwable suppressed : t.getSuppressed()) {
+                Throwable root = suppressed;
+                while (root.getCause() != null) root = root.getCause();
+                if (root.getMessage() != null) return root.getMessage();
+            }
+        }
+        return failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
     }
 
     private static void checkDatacenter(ClusterConf conf, CqlSession session) throws ConfigurationException {
@@ -118,6 +140,11 @@ final class ClusterConnection implements AutoCloseable {
                 // start-up waits for each refresh in turn.
                 .withDuration(DefaultDriverOption.METADATA_SCHEMA_WINDOW, Duration.ofMillis(10))
                 .withBoolean(DefaultDriverOption.RECONNECT_ON_INIT, false)
+                // A node that is down is tried again after 1 s, 2 s, 4 s, ... but at least every 10 s (the driver's
+                // default is 60 s): with the whole cluster down, requests cannot bring it back, only these attempts,
+                // so this bounds how long Sibyl goes on refusing calls once the cluster serves again.
+                .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofSeconds(1))
+                .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(10))
                 // Every write carries its client's timestamp, so repeating one changes nothing: the driver may
                 // retry it on another node when a connection fails.
                 .withBoolean(DefaultDriverOption.REQUEST_DEFAULT_IDEMPOTENCE, true)

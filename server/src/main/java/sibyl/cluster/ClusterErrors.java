@@ -21,7 +21,7 @@ import sibyl.service.UnavailableReplicasException;
 /**
  * The cluster's failures in the storage layer's terms, which the Thrift handler turns into 0.6's
  * exceptions: too few live replicas, or no node reachable at all, is UnavailableException; replicas
- * too slow (or a coordinator too busy) is TimedOutException; a request the cluster refuses as
+ * too slow or failing (or a coordinator too busy) is TimedOutException; a request the cluster refuses as
  * invalid is InvalidRequestException with the cluster's reason. Failures of availability are logged
  * once per burst ({@link FailureLog}).
  */
@@ -72,14 +72,16 @@ final class ClusterErrors {
             return new UnavailableReplicasException(e.getMessage(), e);
         }
         if (e instanceof ReadTimeoutException || e instanceof WriteTimeoutException
-                || e instanceof DriverTimeoutException || e instanceof OverloadedException
-                || e instanceof ReadFailureException) {
+                || e instanceof DriverTimeoutException || e instanceof OverloadedException) {
             LOG.failed("replicas did not answer in time: " + e.getMessage());
             return new StorageTimeoutException(e.getMessage(), e);
         }
-        if (e instanceof WriteFailureException) {
-            LOG.failed("replicas failed a write: " + e.getMessage());
-            return new WriteFailedException("write failed: the cluster's replicas failed it: " + e.getMessage(), e);
+        if (e instanceof ReadFailureException || e instanceof WriteFailureException) {
+            // A replica answered that it failed (one starting up, a full disk): 0.6's replicas only ever stayed
+            // silent, and the client saw TimedOutException, which also says that the write may have been applied
+            // by the replicas that did not fail.
+            LOG.failed("replicas failed a request: " + e.getMessage());
+            return new StorageTimeoutException(e.getMessage(), e);
         }
         if (e instanceof QueryValidationException) {
             return new InvalidQueryException(e.getMessage());

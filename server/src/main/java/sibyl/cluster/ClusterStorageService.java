@@ -168,6 +168,12 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         return true;
     }
 
+    /** Every read is a request to the cluster: it waits for the network, for as long as RequestTimeoutInMillis. */
+    @Override
+    public boolean readsMayWait() {
+        return true;
+    }
+
     // ---- writes
 
     @Override

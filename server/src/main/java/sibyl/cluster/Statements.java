@@ -17,8 +17,17 @@ final class Statements {
         this.session = session;
     }
 
+    /**
+     * Prepares outside the map's lock: computeIfAbsent would hold it for a whole round trip, so while the
+     * cluster does not answer, callers of other statements in the same bin queued up behind it, each past its
+     * RPC timeout. Two callers may prepare one text at once; the driver answers both from one request. A
+     * failure to prepare is the cluster's failure, as a request's is (UnavailableException, TimedOutException).
+     */
     PreparedStatement get(String cql) {
         PreparedStatement p = prepared.get(cql);
-        return p != null ? p : prepared.computeIfAbsent(cql, session::prepare);
+        if (p != null) return p;
+        p = ClusterErrors.call(() -> session.prepare(cql));
+        PreparedStatement raced = prepared.putIfAbsent(cql, p);
+        return raced != null ? raced : p;
     }
 }

@@ -95,6 +95,11 @@ public final class MeteredStorageService implements StorageService {
     }
 
     @Override
+    public boolean readsMayWait() {
+        return backend.readsMayWait();
+    }
+
+    @Override
     public Optional<Cell> get(String keyspace, String key, QueryPath path) {
         long start = System.nanoTime();
         Optional<Cell> cell = backend.get(keyspace, key, path);

@@ -73,6 +73,16 @@ public interface StorageService {
     }
 
     /**
+     * Whether a read (get, get_slice, get_count and their multi-key forms) may wait for another server, rather
+     * than find its row in memory or the page cache; the front end never runs such reads on its network threads,
+     * where one waiting read would hold up every connection of that thread. False unless the store says so: a
+     * store on local disk leaves it to the front end to notice reads that have turned slow.
+     */
+    default boolean readsMayWait() {
+        return false;
+    }
+
+    /**
      * get: the live column (standard CF), subcolumn (super CF, path with super column and
      * column) or super column with its live subcolumns (path with super column only); empty
      * when there is none (NotFoundException for a Thrift caller).

@@ -223,6 +223,7 @@ final class CassandraHandler implements Cassandra.Iface {
         QueryPath query = ThriftConversion.path(path);
         Map<String, ColumnOrSuperColumn> result = new HashMap<>();
         for (String key : keys) {
+            deadline.check(); // per key, as 0.6 waited for each with what was left of the timeout
             Optional<Cell> cell = storage(() -> storage.get(keyspace, key, query, level(cl)));
             // 0.6 answers a missing column with an entry that has neither field set.
             result.put(key, cell.map(ThriftConversion::cosc).orElseGet(ColumnOrSuperColumn::new));
@@ -247,6 +248,7 @@ final class CassandraHandler implements Cassandra.Iface {
         Map<String, List<ColumnOrSuperColumn>> result = new HashMap<>();
         for (String key : keys) {
             if (result.containsKey(key)) continue;
+            deadline.check(); // per key, as 0.6 waited for each with what was left of the timeout
             result.put(key, ThriftConversion.coscs(storage(() -> storage.getSlice(keyspace, key, query, selection,
                     level(cl)))));
         }
@@ -421,6 +423,7 @@ final class CassandraHandler implements Cassandra.Iface {
         }
         int applied = 0;
         for (RowMutation m : mutations) {
+            deadline.check(); // per row, as 0.6 waited for each with what was left of the timeout
             try {
                 storage(() -> {
                     storage.apply(m, level(cl));

@@ -26,13 +26,17 @@ import sibyl.transport.ProcessorFactory;
  */
 public final class CassandraProcessorFactory implements ProcessorFactory {
     /**
-     * Calls that read one key or a few from memory or the page cache, or describe the node: quick. Range scans
-     * and describe_splits walk many rows or index entries and go to the workers, as does login (an authenticator
-     * may read files).
+     * Calls that describe the node from what it holds in memory: quick. describe_splits walks index entries and
+     * goes to the workers, as does login (an authenticator may read files).
      */
-    private static final Set<String> QUICK_READS = Set.of("get", "get_slice", "multiget", "multiget_slice",
-            "get_count", "describe_keyspace", "describe_keyspaces", "describe_cluster_name", "describe_version",
-            "describe_ring", "get_string_property", "get_string_list_property");
+    private static final Set<String> DESCRIPTIONS = Set.of("describe_keyspace", "describe_keyspaces",
+            "describe_cluster_name", "describe_version", "describe_ring", "get_string_property",
+            "get_string_list_property");
+    /**
+     * Calls that read one key or a few: quick while the store reads from memory or the page cache, never when it
+     * asks another server ({@link StorageService#readsMayWait}). Range scans walk many rows and go to the workers.
+     */
+    private static final Set<String> READS = Set.of("get", "get_slice", "multiget", "multiget_slice", "get_count");
     /** Quick while the store says writes don't wait (periodic commit log, flushes keeping up). */
     private static final Set<String> WRITES = Set.of("insert", "batch_insert", "remove", "batch_mutate");
     /**
@@ -71,7 +75,8 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
 
     @Override
     public boolean isQuick(String method) {
-        return QUICK_READS.contains(method) || WRITES.contains(method) && !storage.writesMayWait();
+        return DESCRIPTIONS.contains(method) || READS.contains(method) && !storage.readsMayWait()
+                || WRITES.contains(method) && !storage.writesMayWait();
     }
 
     @Override

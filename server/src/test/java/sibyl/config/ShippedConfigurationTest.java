@@ -209,6 +209,32 @@ class ShippedConfigurationTest {
         }
     }
 
+    /**
+     * conf/cluster/ is the shipped configuration with the Cluster element set (for bin/cassandra-local): the same
+     * schema and settings, so a node in cluster mode serves what README and the tests describe. The files agree up
+     * to the Cluster element's comment, and the other files of the directory are the shipped ones.
+     */
+    @Test
+    void clusterConfigurationIsTheShippedOneWithTheClusterElementSet() throws Exception {
+        Path cluster = CONF.resolve("cluster");
+        String marker = "  <!-- Sibyl: store into a real Apache Cassandra cluster";
+        String shipped = Files.readString(CONF.resolve("storage-conf.xml"));
+        String inCluster = Files.readString(cluster.resolve("storage-conf.xml"));
+        assertTrue(shipped.contains(marker) && inCluster.contains(marker), "the Cluster element's comment starts " + marker);
+        assertEquals(shipped.substring(0, shipped.indexOf(marker)), inCluster.substring(0, inCluster.indexOf(marker)),
+                "conf/cluster/storage-conf.xml differs from conf/storage-conf.xml before the Cluster element");
+        for (String f : List.of("logback.xml", "passwd.properties", "access.properties")) {
+            assertEquals(Files.readString(CONF.resolve(f)), Files.readString(cluster.resolve(f)), f);
+        }
+        StorageConf conf = StorageConfLoader.load(cluster.resolve("storage-conf.xml"));
+        assertEquals(shipped().keyspaces(), conf.keyspaces());
+        ClusterConf c = conf.cluster().orElseThrow();
+        assertEquals(List.of(new ClusterConf.ContactPoint("127.0.0.1", 9042), new ClusterConf.ContactPoint("127.0.0.2",
+                9042)), c.contactPoints());
+        assertEquals("datacenter1", c.localDatacenter());
+        assertTrue(shipped().cluster().isEmpty(), "the shipped node stores itself");
+    }
+
     @Test
     void sampleAuthenticationFiles() throws IOException {
         Properties passwd = properties("passwd.properties");

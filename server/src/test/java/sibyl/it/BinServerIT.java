@@ -83,4 +83,35 @@ class BinServerIT {
         assertNotEquals(0, script.exitValue(), text);
         assertTrue(text.contains("storage-conf.xml") && text.contains("CommitLogSync"), text);
     }
+
+    /**
+     * Cluster mode with contact points nobody serves: the script, run as README shows it, says which
+     * contact points it tried and what failed at each, and exits non-zero once ConnectTimeoutInSeconds
+     * has passed, not before and not much after.
+     */
+    @Test
+    void unreachableClusterIsNamedAndRefusedAfterTheConnectTimeout() throws Exception {
+        int connectTimeoutSeconds = 3;
+        String first = "127.0.0.1:" + freePort();
+        String second = "127.0.0.2:" + freePort();
+        Path conf = conf(freePort());
+        Files.writeString(conf.resolve("storage-conf.xml"), Files.readString(conf.resolve("storage-conf.xml"))
+                .replace("</Storage>", "<Cluster><ContactPoints><ContactPoint>" + first + "</ContactPoint><ContactPoint>"
+                        + second + "</ContactPoint></ContactPoints><LocalDatacenter>datacenter1</LocalDatacenter>"
+                        + "<ConnectTimeoutInSeconds>" + connectTimeoutSeconds + "</ConnectTimeoutInSeconds></Cluster>\n"
+                        + "</Storage>"));
+        Path out = dir.resolve("unreachable.txt");
+        long start = System.nanoTime();
+        Process script = run(out, "--conf", conf.toString());
+        assertTrue(script.waitFor(120, TimeUnit.SECONDS), "bin/server returned");
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        String text = Files.readString(out);
+        assertNotEquals(0, script.exitValue(), text);
+        assertTrue(text.contains("Storage/Cluster/ContactPoints") && text.contains(first) && text.contains(second)
+                && text.contains("within " + connectTimeoutSeconds + " s (ConnectTimeoutInSeconds)"), text);
+        assertTrue(text.contains(first + ": ") && text.contains("Connection refused"), "what failed at each: " + text);
+        assertTrue(seconds >= connectTimeoutSeconds, "gave up after " + seconds + " s");
+        // The JVM's start and stop on a loaded machine, beside the timeout: bounded, not a hang.
+        assertTrue(seconds < connectTimeoutSeconds + 60, "gave up after " + seconds + " s");
+    }
 }

@@ -26,12 +26,14 @@ public final class LocalCassandra implements AutoCloseable {
     private final int nativePort;
     private final int storagePort;
     private final int jmxPort;
+    private final boolean flushSchemaChanges;
 
-    private LocalCassandra(Path dir, int nativePort, int storagePort, int jmxPort) {
+    private LocalCassandra(Path dir, int nativePort, int storagePort, int jmxPort, boolean flushSchemaChanges) {
         this.dir = dir;
         this.nativePort = nativePort;
         this.storagePort = storagePort;
         this.jmxPort = jmxPort;
+        this.flushSchemaChanges = flushSchemaChanges;
     }
 
     /** The node shared by this JVM's cluster-mode tests. */
@@ -48,9 +50,23 @@ public final class LocalCassandra implements AutoCloseable {
 
     /** A new ring under its own directory, with no node started yet. */
     public static LocalCassandra create(String name) throws IOException {
+        return create(name, false);
+    }
+
+    /**
+     * A new ring whose nodes may be killed and started again: they write schema changes to disk as a
+     * production node does, which {@link #create} skips to create tables faster. A node killed without
+     * that comes back without the tables created since it started, and answers that they do not exist
+     * until it has the schema from the other node again.
+     */
+    public static LocalCassandra createForRestarts(String name) throws IOException {
+        return create(name, true);
+    }
+
+    private static LocalCassandra create(String name, boolean flushSchemaChanges) throws IOException {
         Path dir = Files.createDirectories(testsDir().resolve(name + "-" + ProcessHandle.current().pid() + "-"
                 + System.nanoTime()));
-        return new LocalCassandra(dir, freePort(), freePort(), freePort());
+        return new LocalCassandra(dir, freePort(), freePort(), freePort(), flushSchemaChanges);
     }
 
     private static Path testsDir() {
@@ -154,8 +170,9 @@ public final class LocalCassandra implements AutoCloseable {
         env.put("CASSANDRA_LOCAL_HEAP", "256m");
         env.put("CASSANDRA_LOCAL_WAIT", String.valueOf(START_LIMIT_SECONDS));
         // Every test node creates its keyspaces and tables; Cassandra's own tests skip flushing schema
-        // changes to disk the same way, which makes each CREATE several times faster. Test data only.
-        env.put("CASSANDRA_LOCAL_JVM_OPTS", "-Dcassandra.test.flush_local_schema_changes=false");
+        // changes to disk the same way, which makes each CREATE several times faster. Test data only, and
+        // only for nodes that are not killed and restarted (createForRestarts).
+        if (!flushSchemaChanges) env.put("CASSANDRA_LOCAL_JVM_OPTS", "-Dcassandra.test.flush_local_schema_changes=false");
         Process p = pb.start();
         if (!p.waitFor(START_LIMIT_SECONDS * 2L + 60, TimeUnit.SECONDS)) {
             p.destroyForcibly();

@@ -1,0 +1,125 @@
+package sibyl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static sibyl.it.Requests.all;
+import static sibyl.it.Requests.b;
+import static sibyl.it.Requests.parent;
+import static sibyl.it.Requests.path;
+import static sibyl.it.Requests.text;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.apache.cassandra.thrift.Cassandra;
+import org.apache.cassandra.thrift.ConsistencyLevel;
+import org.apache.cassandra.thrift.TimedOutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * In cluster mode every read waits for the cluster, so no read may run on a network thread, where
+ * it would hold up every other connection that thread serves (sibyl.transport.CallPlacement runs
+ * only calls that cannot wait there). The shared Cassandra is reached through a proxy that the test
+ * freezes, so the cluster stops answering while its connections stay open; reads of every kind are
+ * then started on more connections than the server has network threads. Meanwhile a client on
+ * another connection must be answered at once, and each read must answer TimedOutException within
+ * the RPC timeout, not after the reads queued before it on its network thread.
+ */
+class ClusterNetworkThreadsTest {
+    private static final int RPC_TIMEOUT_MILLIS = 2_000;
+    /** Far below the RPC timeout a read run on a network thread holds that thread for. */
+    private static final long PROMPT_MILLIS = 1_000;
+    private static final String KS = "Placement";
+    private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsWaitingForTheClusterHoldUpNoOtherConnection() throws Exception {
+        LocalCassandra cassandra = LocalCassandra.shared();
+        ExecutorService readers = Executors.newCachedThreadPool();
+        try (FreezableProxy proxy = FreezableProxy.start(LocalCassandra.address(1), cassandra.nativePort());
+             TestNode node = TestNode.start(dir, smallSchema().andThen(TestNode.inCluster(proxy.address(),
+                     "threads" + ProcessHandle.current().pid() + "_"))::apply)) {
+            Cassandra.Client client = node.client();
+            // Prepares the statements of the reads below while the cluster answers.
+            client.insert(KS, "k", path("Standard1", "a"), b("1"), 1, ONE);
+            List<Callable<Object>> reads = reads(node, 4 * Runtime.getRuntime().availableProcessors());
+            Cassandra.Client bystander = node.client();
+            assertEquals("a", text(bystander.get(KS, "k", path("Standard1", "a"), ONE).getColumn().bufferForName()));
+
+            proxy.freeze();
+            List<Future<Long>> pending = new ArrayList<>();
+            for (Callable<Object> read : reads) pending.add(readers.submit(() -> timedOut(read)));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (proxy.held() == 0) { // the reads have reached the cluster
+                assertTrue(System.nanoTime() < deadline, "no read reached the cluster within 30 s");
+                Thread.sleep(10);
+            }
+            long slowest = 0;
+            int answered = 0;
+            while (pending.stream().anyMatch(f -> !f.isDone())) {
+                long start = System.nanoTime();
+                assertEquals("2.2.0", bystander.describe_version());
+                slowest = Math.max(slowest, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+                answered++;
+            }
+            assertTrue(slowest < PROMPT_MILLIS, "while reads waited for the cluster, another connection waited "
+                    + slowest + " ms for describe_version (" + answered + " calls)");
+            for (Future<Long> f : pending) {
+                long millis = f.get();
+                assertTrue(millis < RPC_TIMEOUT_MILLIS + PROMPT_MILLIS, "a read answered TimedOutException after "
+                        + millis + " ms, past the RPC timeout of " + RPC_TIMEOUT_MILLIS + " ms");
+            }
+
+            proxy.thaw();
+            assertEquals("1", text(bystander.get(KS, "k", path("Standard1", "a"), ONE).getColumn().bufferForValue()));
+        } finally {
+            readers.shutdownNow();
+        }
+    }
+
+    /** Each kind of read the front end might deem quick, on connections of its own. */
+    private static List<Callable<Object>> reads(TestNode node, int connections) throws Exception {
+        List<Callable<Object>> reads = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            Cassandra.Client c = node.client();
+            reads.add(switch (i % 5) {
+                case 0 -> () -> c.get(KS, "k", path("Standard1", "a"), ONE);
+                case 1 -> () -> c.get_slice(KS, "k", parent("Standard1"), all(), ONE);
+                case 2 -> () -> c.get_count(KS, "k", parent("Standard1"), ONE);
+                case 3 -> () -> c.multiget(KS, List.of("k"), path("Standard1", "a"), ONE);
+                default -> () -> c.multiget_slice(KS, List.of("k"), parent("Standard1"), all(), ONE);
+            });
+        }
+        return reads;
+    }
+
+    /** Runs a read that must time out; how long it took, in milliseconds. */
+    private static long timedOut(Callable<Object> read) throws Exception {
+        long start = System.nanoTime();
+        try {
+            read.call();
+        } catch (TimedOutException expected) {
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        }
+        throw new AssertionError("a read of a cluster that does not answer did not time out");
+    }
+
+    /** One small keyspace instead of the shipped ones (fewer tables to create), and a short RPC timeout. */
+    private static UnaryOperator<String> smallSchema() {
+        return xml -> xml.replaceFirst("(?s)<Keyspaces>.*</Keyspaces>", "<Keyspaces>"
+                        + TestNode.keyspace(KS, 1, "<ColumnFamily Name=\"Standard1\" CompareWith=\"BytesType\"/>")
+                        + "</Keyspaces>")
+                .replaceFirst("<RpcTimeoutInMillis>\\d+</RpcTimeoutInMillis>",
+                        "<RpcTimeoutInMillis>" + RPC_TIMEOUT_MILLIS + "</RpcTimeoutInMillis>");
+    }
+}
