@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -25,14 +24,13 @@ import org.apache.cassandra.thrift.Mutation;
 import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.cassandra.thrift.SliceRange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import sibyl.it.TestNode;
+import sibyl.it.ConfEdits;
+import sibyl.it.NodeExtension;
 
 /**
  * With SimpleAuthenticator and the shipped passwd.properties and access.properties (jsmith may use Keyspace1 and
@@ -42,9 +40,8 @@ import sibyl.it.TestNode;
 class AccessControlTest {
     static final String LOGIN_REQUIRED = "Login is required before any other API calls";
 
-    @TempDir
-    static Path dir;
-    static TestNode node;
+    @RegisterExtension
+    static final NodeExtension NODE = NodeExtension.embedded().edit(ConfEdits.simpleAuthenticator());
 
     /** One data call of the interface, made against a keyspace. */
     @FunctionalInterface
@@ -52,22 +49,6 @@ class AccessControlTest {
         void call(Cassandra.Client client, String keyspace) throws Exception;
     }
 
-    @BeforeAll
-    static void start() throws Exception {
-        node = TestNode.start(dir, AccessControlTest::simpleAuthenticator);
-    }
-
-    @AfterAll
-    static void stop() {
-        node.close();
-    }
-
-    static String simpleAuthenticator(String xml) {
-        String edited = xml.replace("org.apache.cassandra.auth.AllowAllAuthenticator",
-                "org.apache.cassandra.auth.SimpleAuthenticator");
-        if (edited.equals(xml)) throw new IllegalStateException("the shipped configuration names no AllowAllAuthenticator");
-        return edited;
-    }
 
     /** A column family of each keyspace the calls name: requests are validated before access is checked. */
     static String cf(String keyspace) {
@@ -128,7 +109,7 @@ class AccessControlTest {
     @MethodSource("dataCalls")
     void dataCallsNeedALogin(String method, DataCall call) throws Exception {
         for (boolean framed : new boolean[] {false, true}) {
-            Cassandra.Client client = node.client(framed);
+            Cassandra.Client client = NODE.node().client(framed);
             for (String keyspace : List.of("Keyspace1", "Twitter", "NoSuchKeyspace")) {
                 InvalidRequestException e = assertThrows(InvalidRequestException.class,
                         () -> call.call(client, keyspace), method + " on " + keyspace + " before login");
@@ -146,7 +127,7 @@ class AccessControlTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dataCalls")
     void dataCallsRefuseAKeyspaceTheUserMayNotUse(String method, DataCall call) throws Exception {
-        Cassandra.Client client = node.client(true);
+        Cassandra.Client client = NODE.node().client(true);
         login(client, "Keyspace1", "jsmith", "havebadpass");
         InvalidRequestException e = assertThrows(InvalidRequestException.class, () -> call.call(client, "Twitter"),
                 method + " on Twitter as jsmith");
@@ -157,14 +138,14 @@ class AccessControlTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dataCalls")
     void dataCallsWorkInAKeyspaceTheUserMayUse(String method, DataCall call) throws Exception {
-        Cassandra.Client client = node.client(false);
+        Cassandra.Client client = NODE.node().client(false);
         login(client, "Keyspace1", "Elvis Presley", "graceland4evar");
         call.call(client, "Keyspace1");
     }
 
     @Test
     void loginToAKeyspaceTheUserMayNotUseIsRefusedAndGrantsNothing() throws Exception {
-        Cassandra.Client client = node.client(false);
+        Cassandra.Client client = NODE.node().client(false);
         AuthorizationException e = assertThrows(AuthorizationException.class,
                 () -> login(client, "Twitter", "jsmith", "havebadpass"));
         assertEquals("User jsmith could not be authorized to use keyspace Twitter", e.getWhy());
@@ -175,10 +156,10 @@ class AccessControlTest {
 
     @Test
     void aLoginLastsOnlyAsLongAsItsConnection() throws Exception {
-        Cassandra.Client first = node.client(false);
+        Cassandra.Client first = NODE.node().client(false);
         login(first, "Keyspace1", "dilbert", "nomoovertime");
         assertEquals(0, first.get_count("Keyspace1", "nobody", new ColumnParent("Standard1"), ConsistencyLevel.ONE));
-        Cassandra.Client second = node.client(false);
+        Cassandra.Client second = NODE.node().client(false);
         InvalidRequestException e = assertThrows(InvalidRequestException.class,
                 () -> second.get_count("Keyspace1", "nobody", new ColumnParent("Standard1"), ConsistencyLevel.ONE));
         assertEquals(LOGIN_REQUIRED, e.getWhy());
@@ -186,7 +167,7 @@ class AccessControlTest {
 
     @Test
     void describeCallsNeedNoLogin() throws Exception {
-        Cassandra.Client client = node.client(true);
+        Cassandra.Client client = NODE.node().client(true);
         assertEquals("2.2.0", client.describe_version());
         assertEquals("Test Cluster", client.describe_cluster_name());
         assertTrue(client.describe_keyspaces().contains("Keyspace1"));

@@ -7,20 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.thrift.TApplicationException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import sibyl.it.TestNode;
+import sibyl.it.NodeExtension;
 
 /**
  * Cases {@link ProtocolFuzzTest} found, kept as the exact bytes it sent, each on a fresh connection to a real node.
@@ -28,21 +25,10 @@ import sibyl.it.TestNode;
  * connected all along must be served throughout.
  */
 class FuzzRegressionTest {
-    @TempDir
-    static Path dir;
-    static TestNode node;
+    @RegisterExtension
+    static final NodeExtension NODE = NodeExtension.embedded();
+    @NodeExtension.Connected(framed = true)
     static Cassandra.Client bystander;
-
-    @BeforeAll
-    static void start() throws Exception {
-        node = TestNode.start(dir);
-        bystander = node.client(true);
-    }
-
-    @AfterAll
-    static void stop() {
-        node.close();
-    }
 
     /** What the server must do with a case. */
     enum Outcome { ANSWERED, CLOSED }
@@ -88,7 +74,7 @@ class FuzzRegressionTest {
         RequestShape.Call call = RequestShape.answerable(framed ? java.util.Arrays.copyOfRange(bytes, 4, bytes.length)
                 : bytes, framed, true);
         assertEquals(outcome == Outcome.ANSWERED, call != null, "the fuzzer's own verdict on the bytes");
-        try (RawConnection connection = new RawConnection(node.port(), framed)) {
+        try (RawConnection connection = new RawConnection(NODE.node().port(), framed)) {
             connection.send(bytes);
             if (outcome == Outcome.ANSWERED) {
                 Wire.Reply reply = connection.readReply();
@@ -108,7 +94,7 @@ class FuzzRegressionTest {
 
     @Test
     void theFoundInsertIsStored() throws Exception {
-        try (RawConnection connection = new RawConnection(node.port(), false)) {
+        try (RawConnection connection = new RawConnection(NODE.node().port(), false)) {
             connection.send(Wire.unhex((String) cases().findFirst().orElseThrow().get()[3]));
             Wire.Reply reply = connection.readReply();
             assertFalse(reply.isException());
@@ -126,7 +112,7 @@ class FuzzRegressionTest {
             byte[] message = inputs.nested(depth, depth);
             RequestShape.Call call = RequestShape.answerable(message, false, true);
             assertEquals(depth <= RequestShape.MAX_NESTING, call != null, "nesting " + depth);
-            try (RawConnection connection = new RawConnection(node.port(), false)) {
+            try (RawConnection connection = new RawConnection(NODE.node().port(), false)) {
                 connection.send(message);
                 if (call != null) {
                     Wire.Reply reply = connection.readReply();

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static sibyl.it.ConfEdits.all;
+import static sibyl.it.ConfEdits.set;
 
 import ch.qos.logback.classic.Level;
 import java.nio.ByteBuffer;
@@ -42,25 +44,6 @@ class OverloadTest {
 
     @TempDir
     Path dir;
-
-    /** Sets a storage-conf.xml element that the shipped file has. */
-    static UnaryOperator<String> set(String element, Object value) {
-        return xml -> {
-            String edited = xml.replaceFirst("<" + element + ">[^<]*</" + element + ">",
-                    "<" + element + ">" + value + "</" + element + ">");
-            if (edited.equals(xml) && !xml.contains("<" + element + ">" + value + "<")) {
-                throw new IllegalStateException("the shipped storage-conf.xml has no " + element);
-            }
-            return edited;
-        };
-    }
-
-    static UnaryOperator<String> all(List<UnaryOperator<String>> edits) {
-        return xml -> {
-            for (UnaryOperator<String> edit : edits) xml = edit.apply(xml);
-            return xml;
-        };
-    }
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -133,7 +116,7 @@ class OverloadTest {
     @Test
     void slowClientsHoldNoWorker() throws Exception {
         // 4 workers (ConcurrentReads + ConcurrentWrites), 8 clients dribbling a call a byte a second.
-        UnaryOperator<String> fewWorkers = all(List.of(set("ConcurrentReads", 2), set("ConcurrentWrites", 2)));
+        UnaryOperator<String> fewWorkers = all(set("ConcurrentReads", 2), set("ConcurrentWrites", 2));
         try (TestNode node = TestNode.start(dir, fewWorkers)) {
             int slowClients = 8;
             List<RawConnection> slow = new ArrayList<>();
@@ -225,8 +208,8 @@ class OverloadTest {
     @Test
     void aFloodOfLargeBatchMutatesIsRefusedCleanlyWithinTheBudget() throws Exception {
         // 1 MB messages: the default budget holds 64 of them; 4 workers keep the flood waiting.
-        UnaryOperator<String> conf = all(List.of(set("ThriftMaxMessageLengthInMB", 1), set("ConcurrentReads", 2),
-                set("ConcurrentWrites", 2)));
+        UnaryOperator<String> conf = all(set("ThriftMaxMessageLengthInMB", 1), set("ConcurrentReads", 2),
+                set("ConcurrentWrites", 2));
         int senders = 300;
         try (TestNode node = TestNode.start(dir, conf)) {
             List<RawConnection> connections = new ArrayList<>();

@@ -22,6 +22,7 @@ import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.TApplicationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import sibyl.it.ConfEdits;
 import sibyl.it.TestNode;
 
 /**
@@ -60,7 +61,7 @@ class ProtocolFuzzTest {
     /** The same with logins required: the login and authorization paths get the hostile bytes too (a tenth as many). */
     @Test
     void hostileBytesUnderSimpleAuthenticator() throws Exception {
-        fuzzNode("SimpleAuthenticator", AccessControlTest::simpleAuthenticator,
+        fuzzNode("SimpleAuthenticator", ConfEdits.simpleAuthenticator(),
                 Integer.getInteger("fuzz.cases", 100_000) / 10, true);
     }
 

@@ -1,6 +1,5 @@
 package sibyl.hardening;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +23,7 @@ import org.apache.cassandra.thrift.Cassandra;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
+import sibyl.it.ConfEdits;
 import sibyl.it.TestNode;
 
 /**
@@ -40,7 +40,7 @@ class SecretsStayOutOfLogsTest {
 
     @Test
     void passwordsNeverReachTheLog() throws Exception {
-        try (TestNode node = TestNode.start(dir, AccessControlTest::simpleAuthenticator);
+        try (TestNode node = TestNode.start(dir, ConfEdits.simpleAuthenticator());
              EverythingLogged log = new EverythingLogged()) {
             Cassandra.Client client = node.client(false);
             assertThrows(AuthenticationException.class, () -> login(client, "Keyspace1", "jsmith", "wrong-Pa55word-tried"));
@@ -64,7 +64,7 @@ class SecretsStayOutOfLogsTest {
 
     @Test
     void theConfigFilePropertyShowsNoPasswords() throws Exception {
-        try (TestNode node = TestNode.start(dir, AccessControlTest::simpleAuthenticator)) {
+        try (TestNode node = TestNode.start(dir, ConfEdits.simpleAuthenticator())) {
             String config = node.client(false).get_string_property("config file");
             assertTrue(config.contains("<Keyspace Name=\"Keyspace1\">"), "it is storage-conf.xml");
             String passwd = Files.readString(node.confDir().resolve("passwd.properties"));

@@ -27,10 +27,9 @@ import org.apache.cassandra.thrift.AuthorizationException;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.NotFoundException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -45,26 +44,17 @@ class AuthenticationTest {
     private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
     private static final String LOGIN_REQUIRED = "Login is required before any other API calls";
 
-    @TempDir
-    static Path dir;
-    static TestNode plain;
-    static TestNode md5;
+    @RegisterExtension
+    static final NodeExtension PLAIN = NodeExtension.embedded().edit(ConfEdits.simpleAuthenticator());
+    @RegisterExtension
+    static final NodeExtension MD5 = NodeExtension.embedded().edit(ConfEdits.simpleAuthenticator()).passwordMode("MD5");
 
     @BeforeAll
-    static void start() throws Exception {
-        var simple = TestNode.authenticator("org.apache.cassandra.auth.SimpleAuthenticator");
-        plain = TestNode.start(dir.resolve("plain"), simple);
+    static void addUsers() throws Exception {
         // The files are read at each login, so users can be added after start-up.
-        append(plain.confDir().resolve("passwd.properties"), "outsider=letmein");
-        append(plain.confDir().resolve("access.properties"), "Twitter=outsider,jsmith");
-        md5 = TestNode.start(dir.resolve("md5"), simple, "MD5");
-        Files.writeString(md5.confDir().resolve("passwd.properties"), "jsmith=" + md5Hex("havebadpass") + "\n");
-    }
-
-    @AfterAll
-    static void stop() {
-        plain.close();
-        md5.close();
+        append(PLAIN.node().confDir().resolve("passwd.properties"), "outsider=letmein");
+        append(PLAIN.node().confDir().resolve("access.properties"), "Twitter=outsider,jsmith");
+        Files.writeString(MD5.node().confDir().resolve("passwd.properties"), "jsmith=" + md5Hex("havebadpass") + "\n");
     }
 
     private static void append(Path file, String line) throws Exception {
@@ -119,7 +109,7 @@ class AuthenticationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("dataCalls")
     void dataCallsNeedALoginFirst(String name, Call call, String afterLogin) throws Exception {
-        Cassandra.Client c = plain.client();
+        Cassandra.Client c = PLAIN.node().client();
         assertEquals(LOGIN_REQUIRED, why(() -> call.run(c)));
         c.login(KS, credentials("jsmith", "havebadpass"));
         if (afterLogin == null) call.run(c);
@@ -128,7 +118,7 @@ class AuthenticationTest {
 
     @Test
     void describeCallsNeedNoLogin() throws Exception {
-        Cassandra.Client c = plain.client();
+        Cassandra.Client c = PLAIN.node().client();
         assertEquals("Test Cluster", c.describe_cluster_name());
         assertEquals("2.2.0", c.describe_version());
         assertEquals(5, c.describe_keyspaces().size());
@@ -143,7 +133,7 @@ class AuthenticationTest {
 
     @Test
     void wrongCredentialsAreAuthenticationErrors() throws Exception {
-        Cassandra.Client c = plain.client();
+        Cassandra.Client c = PLAIN.node().client();
         assertEquals("Given password in password mode PLAIN could not be validated for user jsmith",
                 assertThrows(AuthenticationException.class, () -> c.login(KS, credentials("jsmith", "nope"))).getWhy());
         assertEquals("Given password in password mode PLAIN could not be validated for user nobody",
@@ -160,7 +150,7 @@ class AuthenticationTest {
 
     @Test
     void usersWithoutAccessAreAuthorizationErrors() throws Exception {
-        Cassandra.Client c = plain.client();
+        Cassandra.Client c = PLAIN.node().client();
         assertEquals("User outsider could not be authorized to use keyspace Keyspace1",
                 assertThrows(AuthorizationException.class, () -> c.login(KS, credentials("outsider", "letmein")))
                         .getWhy());
@@ -177,7 +167,7 @@ class AuthenticationTest {
 
     @Test
     void aUserNameWithASpace() throws Exception {
-        Cassandra.Client c = plain.client(true);
+        Cassandra.Client c = PLAIN.node().client(true);
         c.login(KS, credentials("Elvis Presley", "graceland4evar"));
         c.insert(KS, "au-elvis", path("Standard1", "c"), b("v"), 1, ONE);
         assertEquals(1, c.get_count(KS, "au-elvis", parent("Standard1"), ONE));
@@ -185,8 +175,8 @@ class AuthenticationTest {
 
     @Test
     void loginBelongsToOneConnectionAndEndsWithIt() throws Exception {
-        Cassandra.Client first = plain.client();
-        Cassandra.Client other = plain.client(true);
+        Cassandra.Client first = PLAIN.node().client();
+        Cassandra.Client other = PLAIN.node().client(true);
         first.login(KS, credentials("dilbert", "nomoovertime"));
         first.insert(KS, "au-conn", path("Standard1", "c"), b("v"), 1, ONE);
         assertEquals(LOGIN_REQUIRED, why(() -> other.get_count(KS, "au-conn", parent("Standard1"), ONE)));
@@ -195,7 +185,7 @@ class AuthenticationTest {
         first.getInputProtocol().getTransport().close();
         // Connections opened after the close, possibly served by the same threads, start logged out.
         for (int i = 0; i < 20; i++) {
-            Cassandra.Client next = plain.client(i % 2 == 0);
+            Cassandra.Client next = PLAIN.node().client(i % 2 == 0);
             assertEquals(LOGIN_REQUIRED, why(() -> next.get_count(KS, "au-conn", parent("Standard1"), ONE)));
             next.getInputProtocol().getTransport().close();
         }
@@ -203,7 +193,7 @@ class AuthenticationTest {
 
     @Test
     void aFailedLoginKeepsAnEarlierOne() throws Exception {
-        Cassandra.Client c = plain.client();
+        Cassandra.Client c = PLAIN.node().client();
         c.login(KS, credentials("jsmith", "havebadpass"));
         assertThrows(AuthenticationException.class, () -> c.login(KS, credentials("jsmith", "wrong")));
         assertEquals(0, c.get_count(KS, "au-none", parent("Standard1"), ONE));
@@ -211,7 +201,7 @@ class AuthenticationTest {
 
     @Test
     void md5ModeComparesTheDigestOfTheGivenPassword() throws Exception {
-        Cassandra.Client c = md5.client();
+        Cassandra.Client c = MD5.node().client();
         assertEquals("Given password in password mode MD5 could not be validated for user jsmith",
                 assertThrows(AuthenticationException.class,
                         () -> c.login(KS, credentials("jsmith", md5Hex("havebadpass")))).getWhy(),

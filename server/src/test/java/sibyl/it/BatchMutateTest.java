@@ -16,7 +16,6 @@ import static sibyl.it.Requests.range;
 import static sibyl.it.Requests.superColumn;
 import static sibyl.it.Requests.why;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -29,9 +28,7 @@ import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.KeySlice;
 import org.apache.cassandra.thrift.Mutation;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -46,23 +43,13 @@ class BatchMutateTest {
     private static final String KS = "Keyspace1";
     private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
 
-    @Parameter
-    TestNode.Backend backend;
-    @TempDir
-    static Path dir;
-    static TestNode node;
+    @RegisterExtension
+    static final NodeExtension NODE = NodeExtension.onEachBackend();
+    @NodeExtension.Connected(framed = true)
     static Cassandra.Client c;
 
-    @BeforeParameterizedClassInvocation
-    static void start(TestNode.Backend backend) throws Exception {
-        node = TestNode.start(backend, dir.resolve(backend.name()));
-        c = node.client(true);
-    }
-
-    @AfterParameterizedClassInvocation
-    static void stop() {
-        node.close();
-    }
+    @Parameter
+    TestNode.Backend backend;
 
     private static Map<String, Map<String, List<Mutation>>> batch(String key, String cf, Mutation... mutations) {
         Map<String, Map<String, List<Mutation>>> m = new HashMap<>();

@@ -58,9 +58,7 @@ class CommitLogRestartTest {
 
     @Test
     void aWriteTheLogCannotTakeFailsClearlyAndReadsGoOn() throws Exception {
-        try (TestNode node = TestNode.start(dir, xml -> xml.replaceFirst(
-                "<CommitLogRotationThresholdInMB>\\d+</CommitLogRotationThresholdInMB>",
-                "<CommitLogRotationThresholdInMB>1</CommitLogRotationThresholdInMB>"))) {
+        try (TestNode node = TestNode.start(dir, ConfEdits.set("CommitLogRotationThresholdInMB", 1))) {
             Cassandra.Client c = node.client();
             insert(c, "before", "v");
             // The log directory vanishes and a file takes its place: no new segment can be made.

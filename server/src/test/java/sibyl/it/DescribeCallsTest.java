@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,32 +14,19 @@ import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.InvalidRequestException;
 import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.TokenRange;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every describe call of docs/thrift-api.md §Describe, over framed and unframed connections. */
 class DescribeCallsTest {
-    @TempDir
-    static Path dir;
-    static TestNode node;
-
-    @BeforeAll
-    static void start() throws Exception {
-        node = TestNode.start(dir);
-    }
-
-    @AfterAll
-    static void stop() {
-        node.close();
-    }
+    @RegisterExtension
+    static final NodeExtension NODE = NodeExtension.embedded();
 
     @ParameterizedTest(name = "framed={0}")
     @ValueSource(booleans = {false, true})
     void keyspacesIncludeSystem(boolean framed) throws Exception {
-        Cassandra.Client c = node.client(framed);
+        Cassandra.Client c = NODE.node().client(framed);
         assertEquals(Set.of("Keyspace1", "Twitter", "Twissandra", "BloggyAppy", "system"), c.describe_keyspaces());
         assertEquals(List.of("Keyspace1", "Twitter", "Twissandra", "BloggyAppy", "system"),
                 c.get_string_list_property("keyspaces"));
@@ -50,7 +36,7 @@ class DescribeCallsTest {
     @ParameterizedTest(name = "framed={0}")
     @ValueSource(booleans = {false, true})
     void versionClusterAndPartitioner(boolean framed) throws Exception {
-        Cassandra.Client c = node.client(framed);
+        Cassandra.Client c = NODE.node().client(framed);
         assertEquals("2.2.0", c.describe_version());
         assertEquals("Test Cluster", c.describe_cluster_name());
         assertEquals("org.apache.cassandra.dht.RandomPartitioner", c.describe_partitioner());
@@ -62,7 +48,7 @@ class DescribeCallsTest {
     @ParameterizedTest(name = "framed={0}")
     @ValueSource(booleans = {false, true})
     void describeKeyspaceListsEachColumnFamily(boolean framed) throws Exception {
-        Cassandra.Client c = node.client(framed);
+        Cassandra.Client c = NODE.node().client(framed);
         Map<String, Map<String, String>> ks = c.describe_keyspace("Keyspace1");
         assertEquals(Set.of("Standard1", "Standard2", "StandardByUUID1", "Super1", "Super2"), ks.keySet());
         Map<String, String> standard2 = ks.get("Standard2");
@@ -90,7 +76,7 @@ class DescribeCallsTest {
     @ParameterizedTest(name = "framed={0}")
     @ValueSource(booleans = {false, true})
     void describeSystemKeyspace(boolean framed) throws Exception {
-        Map<String, Map<String, String>> system = node.client(framed).describe_keyspace("system");
+        Map<String, Map<String, String>> system = NODE.node().client(framed).describe_keyspace("system");
         assertEquals(Set.of("LocationInfo", "HintsColumnFamily"), system.keySet());
         assertEquals("persistent metadata for the local node", system.get("LocationInfo").get("Desc"));
         assertEquals("Super", system.get("HintsColumnFamily").get("Type"));
@@ -100,7 +86,7 @@ class DescribeCallsTest {
     @ParameterizedTest(name = "framed={0}")
     @ValueSource(booleans = {false, true})
     void unknownKeyspaceIsNotFound(boolean framed) throws Exception {
-        Cassandra.Client c = node.client(framed);
+        Cassandra.Client c = NODE.node().client(framed);
         assertThrows(NotFoundException.class, () -> c.describe_keyspace("Nope"));
         assertEquals("2.2.0", c.describe_version(), "the connection keeps working");
     }
@@ -108,7 +94,7 @@ class DescribeCallsTest {
     @ParameterizedTest(name = "framed={0}")
     @ValueSource(booleans = {false, true})
     void ringHasOneRangeOnThisNode(boolean framed) throws Exception {
-        Cassandra.Client c = node.client(framed);
+        Cassandra.Client c = NODE.node().client(framed);
         List<TokenRange> ring = c.describe_ring("Keyspace1");
         assertEquals(1, ring.size());
         TokenRange r = ring.get(0);
@@ -127,14 +113,14 @@ class DescribeCallsTest {
     @ParameterizedTest(name = "framed={0}")
     @ValueSource(booleans = {false, true})
     void configFilePropertyIsTheConfiguration(boolean framed) throws Exception {
-        String text = node.client(framed).get_string_property("config file");
+        String text = NODE.node().client(framed).get_string_property("config file");
         assertTrue(text.contains("<ClusterName>Test Cluster</ClusterName>"), text);
     }
 
     @ParameterizedTest(name = "framed={0}")
     @ValueSource(booleans = {false, true})
     void loginAlwaysSucceedsUnderAllowAll(boolean framed) throws Exception {
-        Cassandra.Client c = node.client(framed);
+        Cassandra.Client c = NODE.node().client(framed);
         c.login("Keyspace1", new AuthenticationRequest(Map.of("username", "anyone", "password", "x")));
         c.login("NoSuchKeyspace", new AuthenticationRequest(Map.of()));
     }

@@ -18,7 +18,6 @@ import static sibyl.it.Requests.tokens;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,9 +36,7 @@ import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.cassandra.thrift.SuperColumn;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -63,15 +60,17 @@ class DifferentialTest {
     private static final List<String> NAMES = List.of("a", "b", "c", "d", "e", "f");
     private static final List<String> SUPERS = List.of("s1", "s2", "s3", "s4");
     private static final List<String> VALUES = List.of("", "a", "ab", "b", "z");
-    private static final String OPP = "org.apache.cassandra.dht.OrderPreservingPartitioner";
+    private static final String OPP = ConfEdits.ORDER_PRESERVING_PARTITIONER;
+
+    @RegisterExtension
+    static final NodeExtension RANDOM = NodeExtension.onEachBackend();
+    /** Not in cluster mode: the shared cluster partitions randomly. */
+    @RegisterExtension
+    static final NodeExtension ORDERED = NodeExtension.embedded().edit(ConfEdits.partitioner(OPP))
+            .skippedOn(TestNode.Backend.CLUSTER);
 
     @Parameter
     TestNode.Backend backend;
-    @TempDir
-    static Path dir;
-    static TestNode random;
-    /** Null in cluster mode: the shared cluster partitions randomly. */
-    static TestNode ordered;
 
     private Cassandra.Client c;
     private boolean preservesOrder;
@@ -80,19 +79,6 @@ class DifferentialTest {
     private ReferenceModel model;
     private long step;
     private String context;
-
-    @BeforeParameterizedClassInvocation
-    static void start(TestNode.Backend backend) throws Exception {
-        random = TestNode.start(backend, dir.resolve(backend + "-random"));
-        ordered = backend == TestNode.Backend.CLUSTER ? null
-                : TestNode.start(dir.resolve("ordered"), TestNode.partitioner(OPP));
-    }
-
-    @AfterParameterizedClassInvocation
-    static void stop() {
-        random.close();
-        if (ordered != null) ordered.close();
-    }
 
     @Test
     void randomPartitionerServerAgreesWithTheModel() throws Exception {
@@ -106,10 +92,10 @@ class DifferentialTest {
     }
 
     private void run(boolean orderPreserving, int steps) throws Exception {
-        assumeTrue(!orderPreserving || ordered != null,
+        assumeTrue(!orderPreserving || ORDERED.isRunning(),
                 "the order-preserving run needs a ByteOrderedPartitioner cluster; the shared one partitions randomly");
         preservesOrder = orderPreserving;
-        c = (orderPreserving ? ordered : random).client(true);
+        c = (orderPreserving ? ORDERED : RANDOM).node().client(true);
         tokenOrder = orderPreserving ? Comparator.naturalOrder() : Comparator.comparing(DifferentialTest::md5Token);
         long seed = Long.getLong("sibyl.seed", 20_061_006L);
         System.out.println("DifferentialTest seed " + seed + " (rerun with -Dsibyl.seed=" + seed + ")"

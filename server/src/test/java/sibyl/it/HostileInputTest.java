@@ -7,38 +7,29 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import org.apache.cassandra.thrift.Cassandra;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bad bytes sent to a real node close that one connection; a well-behaved client that
  * connected before the abuse keeps being served, on the same connection.
  */
 class HostileInputTest {
-    @TempDir
-    static Path dir;
-    static TestNode node;
+    @RegisterExtension
+    static final NodeExtension NODE = NodeExtension.embedded();
+    @NodeExtension.Connected(framed = true)
     static Cassandra.Client bystander;
 
     @BeforeAll
-    static void start() throws Exception {
-        node = TestNode.start(dir);
-        bystander = node.client(true);
+    static void bystanderIsServed() throws Exception {
         assertEquals("2.2.0", bystander.describe_version());
-    }
-
-    @AfterAll
-    static void stop() {
-        node.close();
     }
 
     /** Sends {@code bytes}, optionally half-closes, and asserts the server closes the connection. */
     private static void assertClosedAfter(byte[] bytes, boolean halfClose) throws Exception {
-        try (Socket s = new Socket("127.0.0.1", node.port())) {
+        try (Socket s = new Socket("127.0.0.1", NODE.node().port())) {
             s.setSoTimeout(10_000);
             OutputStream out = s.getOutputStream();
             out.write(bytes);
@@ -49,7 +40,7 @@ class HostileInputTest {
             assertEquals(-1, in.read(), "the server closed the connection without replying");
         }
         assertEquals("2.2.0", bystander.describe_version());
-        assertEquals("Test Cluster", node.client(false).describe_cluster_name());
+        assertEquals("Test Cluster", NODE.node().client(false).describe_cluster_name());
     }
 
     @Test

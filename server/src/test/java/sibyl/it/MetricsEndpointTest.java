@@ -17,6 +17,7 @@ import static sibyl.it.Requests.path;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -53,9 +54,9 @@ import org.apache.cassandra.thrift.Mutation;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.metrics.ExpositionParser;
 import sibyl.metrics.ExpositionParser.Exposition;
@@ -68,45 +69,40 @@ import sibyl.metrics.ExpositionParser.Exposition;
 class MetricsEndpointTest {
     private static final String KS = "Keyspace1";
     private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
-    private static final String SIMPLE = "org.apache.cassandra.auth.SimpleAuthenticator";
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
+    private static final int METRICS_PORT = freePort();
+    @RegisterExtension
+    static final NodeExtension NODE = NodeExtension.embedded()
+            .edit(ConfEdits.all(ConfEdits.simpleAuthenticator(), metricsPort(METRICS_PORT)));
     @TempDir
     static Path dir;
-    static TestNode node;
     static URI metrics;
     static HttpClient http;
 
     @BeforeAll
-    static void start() throws Exception {
-        int port = freePort();
-        node = TestNode.start(dir.resolve("node"), withMetricsPort(port, TestNode.authenticator(SIMPLE)));
-        InetSocketAddress bound = node.metricsAddress().orElseThrow();
-        assertEquals(port, bound.getPort());
-        metrics = URI.create("http://127.0.0.1:" + port + "/metrics");
+    static void connect() {
+        InetSocketAddress bound = NODE.node().metricsAddress().orElseThrow();
+        assertEquals(METRICS_PORT, bound.getPort());
+        metrics = URI.create("http://127.0.0.1:" + METRICS_PORT + "/metrics");
         http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     }
 
-    @AfterAll
-    static void stop() {
-        node.close();
+    private static UnaryOperator<String> metricsPort(int port) {
+        return ConfEdits.all(ConfEdits.set("MetricsPort", port), ConfEdits.set("ListenAddress", "127.0.0.1"));
     }
 
-    private static UnaryOperator<String> withMetricsPort(int port, UnaryOperator<String> edit) {
-        return xml -> edit.apply(xml)
-                .replaceFirst("<MetricsPort>\\d+</MetricsPort>", "<MetricsPort>" + port + "</MetricsPort>")
-                .replaceFirst("<ListenAddress>[^<]*</ListenAddress>", "<ListenAddress>127.0.0.1</ListenAddress>");
-    }
-
-    private static int freePort() throws IOException {
+    private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
     /** A client logged in as jsmith, who may use Keyspace1. */
     private static Cassandra.Client loggedIn() throws Exception {
-        Cassandra.Client c = node.client();
+        Cassandra.Client c = NODE.node().client();
         c.login(KS, credentials("jsmith", "havebadpass"));
         return c;
     }
@@ -276,7 +272,7 @@ class MetricsEndpointTest {
         int rows = 20;
         for (int i = 0; i < rows; i++) c.insert(KS, "flushed" + i, path("Standard2", "c"), b("v"), ts, ONE);
         Exposition before = scrape();
-        node.invoke("org.apache.cassandra.service:type=StorageService", "forceTableFlush", KS,
+        NODE.node().invoke("org.apache.cassandra.service:type=StorageService", "forceTableFlush", KS,
                 new String[] {"Standard2"});
         for (int round = 0; round < 2; round++) {
             for (int i = 0; i < rows; i++) {
@@ -300,7 +296,7 @@ class MetricsEndpointTest {
     @Test
     void refusalsOfAuthenticationAreCountedByReason() throws Exception {
         Exposition before = scrape();
-        Cassandra.Client c = node.client();
+        Cassandra.Client c = NODE.node().client();
         assertThrows(InvalidRequestException.class, () -> c.get_slice(KS, "k", parent("Standard1"), all(), ONE));
         assertThrows(AuthenticationException.class, () -> c.login(KS, credentials("jsmith", "wrong")));
         assertThrows(AuthorizationException.class, () -> c.login("Twitter", credentials("jsmith", "havebadpass")));
@@ -318,7 +314,7 @@ class MetricsEndpointTest {
         List<TTransport> connections = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
-                TTransport t = new TSocket("127.0.0.1", node.port(), (int) TIMEOUT.toMillis());
+                TTransport t = new TSocket("127.0.0.1", NODE.node().port(), (int) TIMEOUT.toMillis());
                 t.open();
                 connections.add(t);
                 assertEquals("2.2.0", new Cassandra.Client(new TBinaryProtocol(t)).describe_version()); // served
@@ -418,8 +414,7 @@ class MetricsEndpointTest {
     @Test
     void aNodeWhoseMetricsPortIsTakenServesClientsWithoutMetrics() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
-             TestNode busy = TestNode.start(dir.resolve("busy"), withMetricsPort(taken.getLocalPort(),
-                     UnaryOperator.identity()))) {
+             TestNode busy = TestNode.start(dir.resolve("busy"), metricsPort(taken.getLocalPort()))) {
             assertTrue(busy.metricsAddress().isEmpty());
             assertEquals("2.2.0", busy.client().describe_version());
         }

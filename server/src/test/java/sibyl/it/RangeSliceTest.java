@@ -20,18 +20,16 @@ import static sibyl.it.Requests.why;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.KeySlice;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,41 +48,29 @@ class RangeSliceTest {
     private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
     private static final List<String> A_TO_E = List.of("a", "b", "c", "d", "e");
 
+    /** A keyspace of column families of the tests' own. */
+    private static final UnaryOperator<String> RANGES = ConfEdits.addKeyspace(ConfEdits.keyspace(KS, 1,
+            "<ColumnFamily Name=\"Wrap\"/>", "<ColumnFamily Name=\"TokenBounds\"/>", "<ColumnFamily Name=\"KeyBounds\"/>",
+            "<ColumnFamily Name=\"Count\"/>", "<ColumnFamily Name=\"Ghosts\"/>", "<ColumnFamily Name=\"Reversed\"/>",
+            "<ColumnFamily Name=\"Legacy\"/>", "<ColumnFamily Name=\"Supers\" ColumnType=\"Super\"/>",
+            "<ColumnFamily Name=\"Other\"/>"));
+
+    @RegisterExtension
+    static final NodeExtension RANDOM = NodeExtension.onEachBackend().edit(RANGES);
+    /** Not in cluster mode: the shared cluster partitions randomly. */
+    @RegisterExtension
+    static final NodeExtension ORDERED = NodeExtension.embedded().edit(RANGES)
+            .edit(ConfEdits.partitioner(ConfEdits.ORDER_PRESERVING_PARTITIONER)).skippedOn(TestNode.Backend.CLUSTER);
+
     @Parameter
     TestNode.Backend backend;
-    @TempDir
-    static Path dir;
-    static TestNode random;
-    /** Null in cluster mode: the shared cluster partitions randomly. */
-    static TestNode ordered;
-
-    @BeforeParameterizedClassInvocation
-    static void start(TestNode.Backend backend) throws Exception {
-        List<String> cfs = new ArrayList<>();
-        for (String name : List.of("Wrap", "TokenBounds", "KeyBounds", "Count", "Ghosts", "Reversed", "Legacy")) {
-            cfs.add("<ColumnFamily Name=\"" + name + "\"/>");
-        }
-        cfs.add("<ColumnFamily Name=\"Supers\" ColumnType=\"Super\"/>");
-        cfs.add("<ColumnFamily Name=\"Other\"/>");
-        var keyspace = TestNode.addKeyspace(TestNode.keyspace(KS, 1, cfs.toArray(String[]::new)));
-        random = TestNode.start(backend, dir.resolve(backend + "-random"), keyspace);
-        ordered = backend == TestNode.Backend.CLUSTER ? null : TestNode.start(dir.resolve("ordered"),
-                xml -> TestNode.partitioner("org.apache.cassandra.dht.OrderPreservingPartitioner")
-                        .apply(keyspace.apply(xml)));
-    }
-
-    @AfterParameterizedClassInvocation
-    static void stop() {
-        random.close();
-        if (ordered != null) ordered.close();
-    }
 
     /** One of the two nodes, with the token arithmetic of its partitioner. */
     private record Ring(Cassandra.Client c, boolean preservesOrder) {
         static Ring of(boolean preservesOrder) throws Exception {
-            assumeTrue(!preservesOrder || ordered != null,
+            assumeTrue(!preservesOrder || ORDERED.isRunning(),
                     "order-preserving cases need a ByteOrderedPartitioner cluster; the shared one partitions randomly");
-            return new Ring((preservesOrder ? ordered : random).client(), preservesOrder);
+            return new Ring((preservesOrder ? ORDERED : RANDOM).node().client(), preservesOrder);
         }
 
         String token(String key) {

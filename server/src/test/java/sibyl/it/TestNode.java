@@ -68,21 +68,23 @@ public final class TestNode implements AutoCloseable {
         return start(installDir, UnaryOperator.identity());
     }
 
-    /** Starts a node whose storage-conf.xml is the shipped one passed through {@code edit}. */
+    /** Starts a node whose storage-conf.xml is the shipped one passed through {@code edit} ({@link ConfEdits}). */
     public static TestNode start(Path installDir, UnaryOperator<String> edit) throws Exception {
-        return start(installDir, edit, null);
+        return start(Backend.EMBEDDED, installDir, edit, null);
     }
 
     /**
-     * As {@link #start(Path, UnaryOperator)}, with SimpleAuthenticator's password mode (PLAIN,
-     * MD5, or null for the default); its files are the shipped ones copied into {@link #confDir()}.
+     * As {@link #start(Path, UnaryOperator)}, storing with {@code backend}, with SimpleAuthenticator's password
+     * mode (PLAIN, MD5, or null for the default); its files are the shipped ones copied into {@link #confDir()}.
      */
-    public static TestNode start(Path installDir, UnaryOperator<String> edit, String passwordMode) throws Exception {
+    public static TestNode start(Backend backend, Path installDir, UnaryOperator<String> edit, String passwordMode)
+            throws Exception {
+        UnaryOperator<String> stored = backend == Backend.CLUSTER ? ConfEdits.all(edit, inSharedCluster()) : edit;
         Path conf = Files.createDirectories(installDir.resolve("conf"));
         String xml = Files.readString(shippedConfDir().resolve("storage-conf.xml"))
                 .replaceFirst("<ThriftPort>\\d+</ThriftPort>", "<ThriftPort>0</ThriftPort>")
                 .replaceFirst("<ThriftAddress>[^<]*</ThriftAddress>", "<ThriftAddress>127.0.0.1</ThriftAddress>");
-        Path file = Files.writeString(conf.resolve("storage-conf.xml"), edit.apply(xml));
+        Path file = Files.writeString(conf.resolve("storage-conf.xml"), stored.apply(xml));
         for (String f : List.of("passwd.properties", "access.properties")) {
             Files.copy(shippedConfDir().resolve(f), conf.resolve(f), StandardCopyOption.REPLACE_EXISTING); // restarts reuse the dir
         }
@@ -91,54 +93,14 @@ public final class TestNode implements AutoCloseable {
                 conf.resolve("passwd.properties"), conf.resolve("access.properties"), passwordMode)), conf);
     }
 
-    /** As {@link #start(Path, UnaryOperator)}, storing with {@code backend}. */
-    public static TestNode start(Backend backend, Path installDir, UnaryOperator<String> edit) throws Exception {
-        return start(installDir, backend == Backend.CLUSTER ? edit.andThen(inSharedCluster())::apply : edit);
-    }
-
-    public static TestNode start(Backend backend, Path installDir) throws Exception {
-        return start(backend, installDir, UnaryOperator.identity());
-    }
-
     /**
      * A config edit storing into the shared local Cassandra ({@link LocalCassandra#shared()}), under
      * keyspaces of a prefix no other node of this run uses, so every test node starts empty.
      */
-    public static UnaryOperator<String> inSharedCluster() throws Exception {
+    private static UnaryOperator<String> inSharedCluster() throws Exception {
         LocalCassandra cassandra = LocalCassandra.shared();
         String prefix = "t" + ProcessHandle.current().pid() + "_" + CLUSTER_NODES.incrementAndGet() + "_";
-        return inCluster(cassandra.contactPoint(1), prefix);
-    }
-
-    /** A config edit adding a Cluster element with one contact point and a keyspace prefix. */
-    public static UnaryOperator<String> inCluster(String contactPoint, String keyspacePrefix) {
-        return xml -> xml.replace("</Storage>", "<Cluster><ContactPoints><ContactPoint>" + contactPoint
-                + "</ContactPoint></ContactPoints><LocalDatacenter>datacenter1</LocalDatacenter>"
-                + "<KeyspacePrefix>" + keyspacePrefix + "</KeyspacePrefix></Cluster>\n</Storage>");
-    }
-
-    /** A config edit adding {@code keyspaceXml} (a whole Keyspace element) after the shipped keyspaces. */
-    public static UnaryOperator<String> addKeyspace(String keyspaceXml) {
-        return xml -> xml.replace("</Keyspaces>", keyspaceXml + "\n</Keyspaces>");
-    }
-
-    /** A config edit naming another partitioner, e.g. {@code org.apache.cassandra.dht.OrderPreservingPartitioner}. */
-    public static UnaryOperator<String> partitioner(String className) {
-        return xml -> xml.replaceFirst("<Partitioner>[^<]*</Partitioner>", "<Partitioner>" + className + "</Partitioner>");
-    }
-
-    /** A config edit naming another authenticator. */
-    public static UnaryOperator<String> authenticator(String className) {
-        return xml -> xml.replaceFirst("<Authenticator>[^<]*</Authenticator>",
-                "<Authenticator>" + className + "</Authenticator>");
-    }
-
-    /** A Keyspace element with the given replication factor and ColumnFamily elements. */
-    public static String keyspace(String name, int replicationFactor, String... columnFamilies) {
-        return "<Keyspace Name=\"" + name + "\">" + String.join("", columnFamilies)
-                + "<ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>"
-                + "<ReplicationFactor>" + replicationFactor + "</ReplicationFactor>"
-                + "<EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch></Keyspace>";
+        return ConfEdits.inCluster(cassandra.contactPoint(1), prefix);
     }
 
     public int port() {

@@ -22,7 +22,6 @@ import static sibyl.it.Requests.uuid;
 import static sibyl.it.Requests.why;
 
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,9 +41,7 @@ import org.apache.cassandra.thrift.SuperColumn;
 import org.apache.cassandra.thrift.UnavailableException;
 import org.apache.thrift.TApplicationException;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -70,24 +67,14 @@ class ValidationErrorsTest {
     private static final String LONG_KEY = "k".repeat(65536);
     private static final ByteBuffer LONG_NAME = ByteBuffer.allocate(65536);
 
-    @Parameter
-    TestNode.Backend backend;
-    @TempDir
-    static Path dir;
-    static TestNode node;
+    @RegisterExtension
+    static final NodeExtension NODE = NodeExtension.onEachBackend().edit(ConfEdits.addKeyspace(ConfEdits.keyspace(
+            "Triple", 3, "<ColumnFamily Name=\"Std\"/>", "<ColumnFamily Name=\"Sup\" ColumnType=\"Super\"/>")));
+    @NodeExtension.Connected
     static Cassandra.Client c;
 
-    @BeforeParameterizedClassInvocation
-    static void start(TestNode.Backend backend) throws Exception {
-        node = TestNode.start(backend, dir.resolve(backend.name()), TestNode.addKeyspace(TestNode.keyspace("Triple", 3,
-                "<ColumnFamily Name=\"Std\"/>", "<ColumnFamily Name=\"Sup\" ColumnType=\"Super\"/>")));
-        c = node.client();
-    }
-
-    @AfterParameterizedClassInvocation
-    static void stop() {
-        node.close();
-    }
+    @Parameter
+    TestNode.Backend backend;
 
     @FunctionalInterface
     interface Call {
@@ -466,11 +453,11 @@ class ValidationErrorsTest {
         TApplicationException zero = assertThrows(TApplicationException.class, () -> c.describe_splits("0", "0", 0));
         assertEquals(TApplicationException.PROTOCOL_ERROR, zero.getType());
         assertEquals("keys_per_split must be positive, not 0", zero.getMessage());
-        Cassandra.Client fresh = node.client();
+        Cassandra.Client fresh = NODE.node().client();
         TApplicationException token = assertThrows(TApplicationException.class,
                 () -> fresh.describe_splits("not a number", "0", 128));
         assertTrue(token.getMessage().startsWith("bad token: "), token.getMessage());
-        List<String> splits = node.client().describe_splits("0", "0", 128);
+        List<String> splits = NODE.node().client().describe_splits("0", "0", 128);
         assertEquals("0", splits.get(0), "the connection keeps working");
         assertEquals("0", splits.get(splits.size() - 1));
     }

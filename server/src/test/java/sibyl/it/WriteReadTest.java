@@ -21,7 +21,6 @@ import static sibyl.it.Requests.timeUuid;
 import static sibyl.it.Requests.uuid;
 
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -34,9 +33,7 @@ import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.NotFoundException;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -53,31 +50,21 @@ class WriteReadTest {
     private static final String KS = "Keyspace1";
     private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
 
-    @Parameter
-    TestNode.Backend backend;
-    @TempDir
-    static Path dir;
-    static TestNode node;
+    /** The shipped schema has no AsciiType or LexicalUUIDType column family; this node has one of each type. */
+    @RegisterExtension
+    static final NodeExtension NODE = NodeExtension.onEachBackend().edit(ConfEdits.addKeyspace(ConfEdits.keyspace(
+            "Types", 1, cf("Bytes", "BytesType"), cf("Ascii", "AsciiType"), cf("Utf8", "UTF8Type"),
+            cf("Long", "LongType"), cf("Lexical", "LexicalUUIDType"), cf("Time", "TimeUUIDType"),
+            "<ColumnFamily Name=\"SuperLong\" ColumnType=\"Super\" CompareWith=\"LongType\""
+                    + " CompareSubcolumnsWith=\"TimeUUIDType\"/>")));
+    @NodeExtension.Connected
     static Cassandra.Client c;
 
-    @BeforeParameterizedClassInvocation
-    static void start(TestNode.Backend backend) throws Exception {
-        // The shipped schema has no AsciiType or LexicalUUIDType column family; add one of each type.
-        node = TestNode.start(backend, dir.resolve(backend.name()), TestNode.addKeyspace(TestNode.keyspace("Types", 1,
-                cf("Bytes", "BytesType"), cf("Ascii", "AsciiType"), cf("Utf8", "UTF8Type"),
-                cf("Long", "LongType"), cf("Lexical", "LexicalUUIDType"), cf("Time", "TimeUUIDType"),
-                "<ColumnFamily Name=\"SuperLong\" ColumnType=\"Super\" CompareWith=\"LongType\""
-                        + " CompareSubcolumnsWith=\"TimeUUIDType\"/>")));
-        c = node.client();
-    }
+    @Parameter
+    TestNode.Backend backend;
 
     private static String cf(String name, String comparator) {
         return "<ColumnFamily Name=\"" + name + "\" CompareWith=\"" + comparator + "\"/>";
-    }
-
-    @AfterParameterizedClassInvocation
-    static void stop() {
-        node.close();
     }
 
     private static void insert(String key, String cf, String column, String value, long ts) throws Exception {

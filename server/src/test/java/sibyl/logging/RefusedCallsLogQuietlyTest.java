@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.TApplicationException;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import sibyl.it.NodeExtension;
 import sibyl.it.TestNode;
 import sibyl.testing.LogCapture;
 import sibyl.testing.ShippedTurboFilters;
@@ -25,13 +25,13 @@ import sibyl.testing.ShippedTurboFilters;
  * has been told.
  */
 class RefusedCallsLogQuietlyTest {
-    @TempDir
-    Path dir;
+    @RegisterExtension
+    static final NodeExtension NODE = NodeExtension.embedded();
 
     @Test
     void describeSplitsWithBadArgumentsLeavesNoErrorInTheServerLog() throws Exception {
-        try (TestNode node = TestNode.start(dir); LogCapture log = new LogCapture(org.slf4j.Logger.ROOT_LOGGER_NAME)) {
-            Cassandra.Client client = node.client();
+        try (LogCapture log = new LogCapture(org.slf4j.Logger.ROOT_LOGGER_NAME)) {
+            Cassandra.Client client = NODE.node().client();
             assertThrows(TApplicationException.class, () -> client.describe_splits("0", "0", 0));
             assertFalse(log.messagesWithStackTraces(Level.ERROR).isEmpty(),
                     "without the shipped filter libthrift logs the answer with a stack trace (the capture sees it)");
