@@ -21,11 +21,11 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import sibyl.config.ClusterConf;
 import sibyl.config.ConfigurationException;
-import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.KSMetaData;
+import sibyl.db.PathShape;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
@@ -152,7 +152,7 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
     public Optional<Cell> get(String keyspace, String key, QueryPath path, Consistency consistency) {
         if (isSibylsOwn(keyspace)) return Optional.empty();
         Table table = table(keyspace, path.columnFamily());
-        Reads.checkPath(table.metadata(), path);
+        PathShape.COLUMN.check(table.metadata(), path);
         List<Cell> cells;
         if (table.isSuper() && path.column() == null) {
             cells = Reads.slice(this, table, key(key), null, ColumnSelection.names(path.superColumn()), consistency);
@@ -173,7 +173,7 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
                                Consistency consistency) {
         if (isSibylsOwn(keyspace)) return List.of();
         Table table = table(keyspace, parent.columnFamily());
-        Reads.checkParent(table.metadata(), parent);
+        PathShape.PARENT.check(table.metadata(), parent);
         return Reads.slice(this, table, key(key), parent.superColumn(), selection, consistency);
     }
 
@@ -186,7 +186,7 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
     public int getCount(String keyspace, String key, QueryPath parent, Consistency consistency) {
         if (isSibylsOwn(keyspace)) return 0;
         Table table = table(keyspace, parent.columnFamily());
-        Reads.checkParent(table.metadata(), parent);
+        PathShape.PARENT.check(table.metadata(), parent);
         return Reads.count(this, table, key(key), parent.superColumn(), consistency);
     }
 
@@ -206,7 +206,7 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
                                         int count, Consistency consistency) {
         if (isSibylsOwn(keyspace)) return List.of();
         Table table = table(keyspace, parent.columnFamily());
-        Reads.checkParent(table.metadata(), parent);
+        PathShape.PARENT.check(table.metadata(), parent);
         if (count <= 0) return List.of();
         List<byte[]> keys = RangeKeys.find(this, table, range, count, consistency);
         List<CompletableFuture<List<Cell>>> slices = new ArrayList<>(keys.size());

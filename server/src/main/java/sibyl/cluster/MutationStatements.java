@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import sibyl.db.Change;
 import sibyl.db.ColumnSelection;
-import sibyl.db.InvalidQueryException;
+import sibyl.db.PathShape;
 import sibyl.db.RowMutation;
 
 /**
@@ -64,9 +64,8 @@ final class MutationStatements {
 
     private static void add(BatchStatementBuilder batch, Table table, Statements statements, byte[] key,
                             Change change, SliceResolver slices) {
-        String name = table.metadata().name();
         if (change instanceof Change.Write w) {
-            checkLevel(table, w.superColumn());
+            PathShape.COLUMN.check(table.metadata(), w.superColumn() != null, true);
             String cql = "UPDATE " + table.qualifiedName() + " USING TIMESTAMP ? SET value = ? WHERE key = ?"
                     + " AND column1 = ?" + (table.isSuper() ? " AND column2 = ?" : "");
             BoundStatementBuilder b = statements.get(cql).boundStatementBuilder().setLong(0, w.timestamp());
@@ -75,21 +74,17 @@ final class MutationStatements {
             cell(b, 3, w.superColumn(), w.name());
             batch.addStatement(b.build());
         } else if (change instanceof Change.DeleteColumn d) {
-            checkLevel(table, d.superColumn());
+            PathShape.COLUMN.check(table.metadata(), d.superColumn() != null, true);
             deleteCell(batch, table, statements, key, d.superColumn(), d.name(), d.timestamp());
         } else if (change instanceof Change.DeleteSuperColumn d) {
-            if (!table.isSuper()) {
-                throw new InvalidQueryException("supercolumn may not be specified for standard CF " + name);
-            }
+            PathShape.REMOVE.check(table.metadata(), true, false);
             deleteCell(batch, table, statements, key, null, d.name(), d.timestamp());
         } else if (change instanceof Change.DeleteRow d) {
             String cql = "DELETE FROM " + table.qualifiedName() + " USING TIMESTAMP ? WHERE key = ?";
             BoundStatementBuilder b = statements.get(cql).boundStatementBuilder().setLong(0, d.timestamp());
             batch.addStatement(ClusterStorageService.bytes(b, 1, key).build());
         } else if (change instanceof Change.DeleteSlice d) {
-            if (d.superColumn() != null && !table.isSuper()) {
-                throw new InvalidQueryException("supercolumn may not be specified for standard CF " + name);
-            }
+            PathShape.REMOVE.check(table.metadata(), d.superColumn() != null, false);
             for (byte[] selected : slices.liveNames(table, d.superColumn(), d.range())) {
                 deleteCell(batch, table, statements, key, d.superColumn(), selected, d.timestamp());
             }
@@ -122,13 +117,4 @@ final class MutationStatements {
         }
     }
 
-    private static void checkLevel(Table table, byte[] superColumn) {
-        String name = table.metadata().name();
-        if (table.isSuper() && superColumn == null) {
-            throw new InvalidQueryException("supercolumn parameter is not optional for super CF " + name);
-        }
-        if (!table.isSuper() && superColumn != null) {
-            throw new InvalidQueryException("supercolumn parameter is invalid for standard CF " + name);
-        }
-    }
 }

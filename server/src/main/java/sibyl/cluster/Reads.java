@@ -11,8 +11,6 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnSelection;
-import sibyl.db.InvalidQueryException;
-import sibyl.db.QueryPath;
 import sibyl.db.SuperColumn;
 import sibyl.service.Consistency;
 
@@ -152,29 +150,5 @@ final class Reads {
         BoundStatementBuilder b = service.statements().get(cql).boundStatementBuilder();
         for (int i = 0; i < values.size(); i++) ClusterStorageService.bytes(b, i, values.get(i));
         return b.setConsistencyLevel(ConsistencyLevels.read(consistency));
-    }
-
-    // ---- shape checks: the Thrift layer validates first; these keep the store consistent anyway
-
-    static void checkParent(CFMetaData cf, QueryPath parent) {
-        if (parent.column() != null) throw new IllegalArgumentException("a slice parent names no column: " + parent);
-        if (parent.superColumn() != null && !cf.isSuper()) {
-            throw new InvalidQueryException("columnfamily alone is required for standard CF " + cf.name());
-        }
-    }
-
-    static void checkPath(CFMetaData cf, QueryPath path) {
-        if (cf.isSuper()) {
-            if (path.superColumn() == null) {
-                throw new InvalidQueryException("supercolumn parameter is not optional for super CF " + cf.name());
-            }
-        } else {
-            if (path.superColumn() != null) {
-                throw new InvalidQueryException("supercolumn parameter is invalid for standard CF " + cf.name());
-            }
-            if (path.column() == null) {
-                throw new InvalidQueryException("column parameter is not optional for standard CF " + cf.name());
-            }
-        }
     }
 }

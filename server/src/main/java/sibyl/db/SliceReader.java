@@ -77,9 +77,7 @@ public final class SliceReader {
     private static Level level(ColumnFamily row, byte[] superColumn) {
         if (row == null) return null;
         if (superColumn == null) return new FamilyLevel(row);
-        if (!row.isSuper()) {
-            throw new InvalidQueryException("supercolumn parameter is invalid for standard CF " + row.metadata().name());
-        }
+        PathShape.COLUMN.check(row.metadata(), true, true);
         if (!(row.cell(superColumn) instanceof SuperColumn sc)) return null;
         return new SuperColumnLevel(sc, Deletion.reconcile(row.deletion(), sc.deletion()));
     }

@@ -5,8 +5,9 @@
  * column are both a tombstone, a {@link sibyl.db.Deletion}, over sorted cells: a
  * {@link sibyl.db.CellContainer}), mutations ({@link sibyl.db.RowMutation}, resolved against the
  * schema into {@link sibyl.db.ResolvedMutation}), what a read asks for
- * ({@link sibyl.db.QueryPath}, {@link sibyl.db.ColumnSelection}, {@link sibyl.db.RowRange}) and
- * what it sees ({@link sibyl.db.SliceReader}), and the schema ({@link sibyl.db.KSMetaData},
+ * ({@link sibyl.db.QueryPath}, {@link sibyl.db.ColumnSelection}, {@link sibyl.db.RowRange}), how
+ * deep each kind of path may go with 0.6's texts for the wrong shape ({@link sibyl.db.PathShape}, used by
+ * the Thrift layer and the stores alike) and what a read sees ({@link sibyl.db.SliceReader}), and the schema ({@link sibyl.db.KSMetaData},
  * {@link sibyl.db.CFMetaData}, comparators in {@code sibyl.db.marshal}).
  *
  * <p>Everything that stores data depends on this package and it depends on none of them: the

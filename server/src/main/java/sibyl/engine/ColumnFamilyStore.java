@@ -19,6 +19,7 @@ import sibyl.db.ColumnSelection;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.LogPosition;
 import sibyl.db.MergingRowIterator;
+import sibyl.db.PathShape;
 import sibyl.db.QueryPath;
 import sibyl.db.RowRange;
 import sibyl.db.RowSlice;
@@ -289,7 +290,7 @@ public final class ColumnFamilyStore {
         List<Change.DeleteSlice> slices = new ArrayList<>();
         for (Change change : changes) {
             if (change instanceof Change.DeleteSlice slice) {
-                checkParent(slice.superColumn());
+                PathShape.PARENT.check(metadata, slice.superColumn() != null, false);
                 slices.add(slice);
             } else {
                 delta.add(change);
@@ -498,7 +499,7 @@ public final class ColumnFamilyStore {
 
     /** get_slice: the live entries {@code selection} picks below {@code parent}. */
     public List<Cell> getSlice(DecoratedKey key, QueryPath parent, ColumnSelection selection) {
-        checkParent(parent);
+        PathShape.PARENT.check(metadata, parent);
         try {
             return SliceReader.read(readRow(key, parent.superColumn(), selection), parent.superColumn(), selection);
         } catch (CorruptSSTableException e) {
@@ -508,7 +509,7 @@ public final class ColumnFamilyStore {
 
     /** get: the live column, subcolumn or super column (with its live subcolumns) at {@code path}. */
     public Optional<Cell> get(DecoratedKey key, QueryPath path) {
-        checkPath(path);
+        PathShape.COLUMN.check(metadata, path);
         ColumnSelection wanted = ColumnSelection.names(path.superColumn() != null ? path.superColumn() : path.column());
         ColumnFamily row;
         try {
@@ -531,7 +532,7 @@ public final class ColumnFamilyStore {
      * tombstone, is a row here, with an empty list when nothing is selected ("range ghosts").
      */
     public List<RowSlice> getRangeSlice(RowRange range, QueryPath parent, ColumnSelection selection, int count) {
-        checkParent(parent);
+        PathShape.PARENT.check(metadata, parent);
         if (count <= 0) throw new IllegalArgumentException("maxRows must be positive");
         List<RowSlice> result = new ArrayList<>();
         try (ReadView v = new ReadView()) {
@@ -585,33 +586,5 @@ public final class ColumnFamilyStore {
         // Wraps (start == end: the whole ring): to the end of the ring, then from its start.
         return List.of(new Segment(afterStart, null),
                 new Segment(DecoratedKey.startOf(partitioner.getMinimumToken()), end));
-    }
-
-    // ---- shape checks: the Thrift layer validates first; these keep the store consistent anyway
-
-    private void checkParent(QueryPath parent) {
-        if (parent.column() != null) throw new IllegalArgumentException("a slice parent names no column: " + parent);
-        checkParent(parent.superColumn());
-    }
-
-    private void checkParent(byte[] superColumn) {
-        if (superColumn != null && !metadata.isSuper()) {
-            throw new InvalidQueryException("columnfamily alone is required for standard CF " + metadata.name());
-        }
-    }
-
-    private void checkPath(QueryPath path) {
-        if (metadata.isSuper()) {
-            if (path.superColumn() == null) {
-                throw new InvalidQueryException("supercolumn parameter is not optional for super CF " + metadata.name());
-            }
-        } else {
-            if (path.superColumn() != null) {
-                throw new InvalidQueryException("supercolumn parameter is invalid for standard CF " + metadata.name());
-            }
-            if (path.column() == null) {
-                throw new InvalidQueryException("column parameter is not optional for standard CF " + metadata.name());
-            }
-        }
     }
 }

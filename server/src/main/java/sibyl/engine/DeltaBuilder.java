@@ -3,7 +3,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Change;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
-import sibyl.db.InvalidQueryException;
+import sibyl.db.PathShape;
 import sibyl.db.SuperColumn;
 
 /**
@@ -41,9 +41,7 @@ final class DeltaBuilder {
         } else if (change instanceof Change.DeleteColumn d) {
             put(d.superColumn(), Column.tombstone(d.name(), d.timestamp(), localDeletionTime));
         } else if (change instanceof Change.DeleteSuperColumn d) {
-            if (!metadata.isSuper()) {
-                throw new InvalidQueryException("supercolumn may not be specified for standard CF " + metadata.name());
-            }
+            PathShape.REMOVE.check(metadata, true, false);
             row.add(SuperColumn.empty(d.name(), metadata.subcomparator()).withDeletion(d.timestamp(), localDeletionTime));
         } else if (change instanceof Change.DeleteRow d) {
             row.delete(d.timestamp(), localDeletionTime);
@@ -53,16 +51,11 @@ final class DeltaBuilder {
     }
 
     private void put(byte[] superColumn, Column column) {
+        PathShape.COLUMN.check(metadata, superColumn != null, true);
         if (metadata.isSuper()) {
-            if (superColumn == null) {
-                throw new InvalidQueryException("supercolumn parameter is not optional for super CF " + metadata.name());
-            }
             // Subcolumns of one super column meet when the row is built, and merge there.
             row.add(SuperColumn.empty(superColumn, metadata.subcomparator()).withColumn(column));
         } else {
-            if (superColumn != null) {
-                throw new InvalidQueryException("supercolumn parameter is invalid for standard CF " + metadata.name());
-            }
             row.add(column);
         }
     }

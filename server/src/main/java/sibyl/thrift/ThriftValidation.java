@@ -16,6 +16,7 @@ import org.apache.cassandra.thrift.SliceRange;
 import org.apache.cassandra.thrift.SuperColumn;
 import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
+import sibyl.db.PathShape;
 import sibyl.db.marshal.AbstractType;
 import sibyl.db.marshal.MarshalException;
 import sibyl.dht.Partitioner;

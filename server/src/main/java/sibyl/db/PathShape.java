@@ -1,17 +1,16 @@
-package sibyl.thrift;
-
-import sibyl.db.CFMetaData;
+package sibyl.db;
 
 /**
  * How deep below its column family the path of each kind of call may go, with 0.6's texts for a path of
  * the wrong shape: 0.6 words the same mistake differently for each kind of call, and all its texts are here
- * (docs/thrift-api.md §Paths).
+ * (docs/thrift-api.md §Paths). The Thrift layer checks requests with it first; the stores check what reaches
+ * them with {@link #check} and refuse in the same words.
  *
  * <p>0.6 checked the shape before the names on the path. Where it accepted a shape it could not serve and
  * then failed internally, Sibyl refuses the path after the names ({@link #problemAfterNames}), so that a
  * request 0.6 refused still gets 0.6's answer.
  */
-enum PathShape {
+public enum PathShape {
     /**
      * The ColumnPath of get and multiget, and each column written by batch_insert and batch_mutate: a column
      * of a standard CF; a super column, or a column in one, of a super CF.
@@ -25,7 +24,7 @@ enum PathShape {
     PARENT;
 
     /** What is wrong with a path of this kind, in 0.6's words, before its names are looked at; null if nothing. */
-    String problem(CFMetaData cf, boolean superColumn, boolean column) {
+    public String problem(CFMetaData cf, boolean superColumn, boolean column) {
         boolean toAColumn = this == COLUMN || this == INSERT;
         if (cf.isSuper()) {
             return toAColumn && !superColumn ? "supercolumn parameter is not optional for super CF " + cf.name() : null;
@@ -44,7 +43,7 @@ enum PathShape {
      * What Sibyl refuses, once the names are checked, of a path 0.6 let through and then failed on; null if
      * nothing. Both are in a super CF, whose shapes 0.6 checked only as far as the super column.
      */
-    String problemAfterNames(CFMetaData cf, boolean superColumn, boolean column) {
+    public String problemAfterNames(CFMetaData cf, boolean superColumn, boolean column) {
         if (this == INSERT && !column) {
             // 0.6 tripped an assertion writing it.
             return "column parameter is not optional for insert into super CF " + cf.name();
@@ -54,5 +53,22 @@ enum PathShape {
             return "column may not be specified without a supercolumn for super CF " + cf.name();
         }
         return null;
+    }
+
+    /**
+     * Refuses a path of this kind whose shape does not fit {@code cf}, with {@link #problem}'s text; names are
+     * not looked at. For a store's own check of what reaches it: a front end should have refused it already.
+     */
+    public void check(CFMetaData cf, boolean superColumn, boolean column) {
+        String problem = problem(cf, superColumn, column);
+        if (problem != null) throw new InvalidQueryException(problem);
+    }
+
+    /** {@link #check(CFMetaData, boolean, boolean)} of a read's path; a slice's parent ({@link #PARENT}) names no column. */
+    public void check(CFMetaData cf, QueryPath path) {
+        if (this == PARENT && path.column() != null) {
+            throw new IllegalArgumentException("a slice parent names no column: " + path);
+        }
+        check(cf, path.superColumn() != null, path.column() != null);
     }
 }
