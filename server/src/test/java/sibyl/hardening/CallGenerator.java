@@ -21,6 +21,7 @@ import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.cassandra.thrift.SliceRange;
 import org.apache.cassandra.thrift.SuperColumn;
 import org.apache.thrift.TBase;
+import sibyl.transport.WireBytes;
 
 /**
  * Random but well-formed calls of the 0.6 interface, built with the generated argument structs: mostly against
@@ -31,7 +32,7 @@ final class CallGenerator {
     /** A generated call: its method name and arguments. */
     record Call(String method, TBase<?, ?> args) {
         byte[] bytes(int seqId, boolean strictHeader) {
-            return Wire.call(method, seqId, args, strictHeader);
+            return WireBytes.call(method, seqId, args, strictHeader);
         }
     }
 

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import sibyl.it.TestNode;
 import sibyl.testing.LogCapture;
 import sibyl.transport.TransportLimits;
+import sibyl.transport.WireBytes;
 
 /**
  * A real node under more connections, slower clients and bigger requests than it will serve: it refuses the excess
@@ -67,7 +68,7 @@ class OverloadTest {
             }
             for (int i = 0; i < 50; i++) {
                 try (RawConnection excess = new RawConnection(node.port(), false)) {
-                    excess.send(Wire.call("describe_version", i, new Cassandra.describe_version_args(), true));
+                    excess.send(WireBytes.call("describe_version", i, new Cassandra.describe_version_args(), true));
                     assertTrue(excess.awaitClose(), "connection " + (21 + i) + " is refused");
                 }
             }
@@ -78,7 +79,7 @@ class OverloadTest {
             served.remove(0).getInputProtocol().getTransport().close();
             Poll.until("a connection is served again", Duration.ofSeconds(10), () -> {
                 try (RawConnection again = new RawConnection(node.port(), true)) {
-                    again.send(Wire.framed(Wire.call("describe_version", 7, new Cassandra.describe_version_args(), true)));
+                    again.send(WireBytes.framed(WireBytes.call("describe_version", 7, new Cassandra.describe_version_args(), true)));
                     return again.readReply() != null;
                 }
             });
@@ -96,7 +97,7 @@ class OverloadTest {
     void idleConnectionsAreClosedAndBusyOnesAreNot() throws Exception {
         try (TestNode node = TestNode.start(dir, set("ThriftIdleTimeoutInSeconds", 1))) {
             RawConnection idle = new RawConnection(node.port(), false);
-            idle.send(Wire.call("describe_version", 1, new Cassandra.describe_version_args(), true));
+            idle.send(WireBytes.call("describe_version", 1, new Cassandra.describe_version_args(), true));
             assertEquals(1, idle.readReply().header().seqid);
             long quietSince = System.nanoTime();
             Cassandra.Client busy = node.client(true);
@@ -123,10 +124,10 @@ class OverloadTest {
             List<byte[]> calls = new ArrayList<>();
             for (int i = 0; i < slowClients; i++) {
                 boolean framed = i % 2 == 0;
-                byte[] call = Wire.call("insert", 100 + i, new Cassandra.insert_args("Keyspace1", "slow-" + i,
+                byte[] call = WireBytes.call("insert", 100 + i, new Cassandra.insert_args("Keyspace1", "slow-" + i,
                         new ColumnPath("Standard1").setColumn(utf8("c")), ByteBuffer.wrap(utf8("slow value " + i)), 1,
                         ONE), true);
-                calls.add(framed ? Wire.framed(call) : call);
+                calls.add(framed ? WireBytes.framed(call) : call);
                 slow.add(new RawConnection(node.port(), framed));
             }
             AtomicInteger bytesSent = new AtomicInteger();
@@ -214,9 +215,9 @@ class OverloadTest {
         try (TestNode node = TestNode.start(dir, conf)) {
             List<RawConnection> connections = new ArrayList<>();
             for (int i = 0; i < senders; i++) connections.add(new RawConnection(node.port(), i % 2 == 0));
-            byte[] call = Wire.call("batch_mutate", 1, new Cassandra.batch_mutate_args("Keyspace1", largeBatch(COLUMNS), ONE),
+            byte[] call = WireBytes.call("batch_mutate", 1, new Cassandra.batch_mutate_args("Keyspace1", largeBatch(COLUMNS), ONE),
                     true);
-            byte[] framedCall = Wire.framed(call);
+            byte[] framedCall = WireBytes.framed(call);
             int applied = 0;
             int refused = 0;
             long peakHeapGrowth;
@@ -251,10 +252,10 @@ class OverloadTest {
             assertTrue(peakHeapGrowth < budget + HEAP_SLACK_BYTES, "the live heap grew by "
                     + HeapWatch.mb(peakHeapGrowth) + " in the flood; the request budget is " + HeapWatch.mb(budget));
             assertEquals(COLUMNS, node.client(false).get_count("Keyspace1", "flood", new ColumnParent("Standard1"), ONE));
-            byte[] small = Wire.call("batch_mutate", 2, new Cassandra.batch_mutate_args("Keyspace1", largeBatch(1), ONE),
+            byte[] small = WireBytes.call("batch_mutate", 2, new Cassandra.batch_mutate_args("Keyspace1", largeBatch(1), ONE),
                     true);
             for (RawConnection c : connections) { // every connection is still in step
-                c.send(c.framed ? Wire.framed(small) : small);
+                c.send(c.framed ? WireBytes.framed(small) : small);
                 Wire.Reply reply = c.readReply();
                 assertEquals(2, reply.header().seqid);
                 assertFalse(reply.isException());

@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.HexFormat;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TConfiguration;
@@ -13,36 +12,17 @@ import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TProtocol;
-import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.TMemoryInputTransport;
 
-/** Request bytes built by hand or from the generated argument structs, and replies read back from raw sockets. */
+/**
+ * Request bytes written as hex, and replies read back from raw sockets. Call messages built from the generated
+ * argument structs come from {@link sibyl.transport.WireBytes}.
+ */
 final class Wire {
     /** Replies larger than this are not believed: no test call asks for more. */
     static final int MAX_REPLY_BYTES = 16 * 1024 * 1024;
 
     private Wire() {
-    }
-
-    /** A call message of {@code args}, with the strict (versioned) header or the old one. */
-    static byte[] call(String method, int seqId, TBase<?, ?> args, boolean strictHeader) {
-        try {
-            TMemoryBuffer buffer = new TMemoryBuffer(256);
-            TProtocol out = new TBinaryProtocol(buffer, false, strictHeader);
-            out.writeMessageBegin(new TMessage(method, TMessageType.CALL, seqId));
-            args.write(out);
-            out.writeMessageEnd();
-            byte[] bytes = new byte[buffer.length()];
-            System.arraycopy(buffer.getArray(), 0, bytes, 0, bytes.length);
-            return bytes;
-        } catch (TException e) {
-            throw new IllegalStateException("writing to memory cannot fail", e);
-        }
-    }
-
-    /** {@code message} preceded by its length, as TFramedTransport sends it. */
-    static byte[] framed(byte[] message) {
-        return ByteBuffer.allocate(4 + message.length).putInt(message.length).put(message).array();
     }
 
     static String hex(byte[] bytes) {

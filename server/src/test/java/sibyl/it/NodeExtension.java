@@ -163,7 +163,8 @@ public final class NodeExtension implements BeforeAllCallback, AfterAllCallback,
         if (classBackend.isPresent() && skippedOn.contains(classBackend.get())) return;
         Class<?> testClass = context.getRequiredTestClass();
         Backend on = backend != null ? backend : classBackend.orElseThrow(() -> new ExtensionConfigurationException(
-                testClass.getName() + ": NodeExtension.onEachBackend() needs a @ParameterizedClass over TestNode.Backend"));
+                testClass.getName() + ": NodeExtension.onEachBackend() needs a @ParameterizedClass over TestNode.Backend"
+                + " that declares the argument (a @Parameter TestNode.Backend field)"));
         List<Field> connected = connectedFields(testClass);
         installDir = Files.createTempDirectory(testClass.getSimpleName() + "-" + on + "-");
         try {

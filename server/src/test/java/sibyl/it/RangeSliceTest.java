@@ -81,10 +81,16 @@ class RangeSliceTest {
             return preservesOrder ? Comparator.naturalOrder() : Comparator.comparing(RangeSliceTest::md5Token);
         }
 
-        /** Keys in ring order for the token range (start, end], wrapping when start >= end. */
-        List<String> inTokenRange(List<String> keys, String startKey, String endKey) {
+        /** {@code keys} in ring order. */
+        List<String> inRingOrder(List<String> keys) {
             List<String> sorted = new ArrayList<>(keys);
             sorted.sort(tokenOrder());
+            return sorted;
+        }
+
+        /** Keys in ring order for the token range (start, end], wrapping when start >= end. */
+        List<String> inTokenRange(List<String> keys, String startKey, String endKey) {
+            List<String> sorted = inRingOrder(keys);
             Comparator<String> order = tokenOrder();
             List<String> after = sorted.stream().filter(k -> order.compare(k, startKey) > 0).toList();
             List<String> upToEnd = sorted.stream().filter(k -> order.compare(k, endKey) <= 0).toList();
@@ -151,8 +157,7 @@ class RangeSliceTest {
             }
         }
         // ring order itself: the minimum token to the minimum token is everything, in token order
-        List<String> sorted = new ArrayList<>(A_TO_E);
-        sorted.sort(r.tokenOrder());
+        List<String> sorted = r.inRingOrder(A_TO_E);
         String min = preservesOrder ? "" : "0";
         assertEquals(sorted, keysOf(r.byTokens("TokenBounds", min, min, 100)));
         if (preservesOrder) {
@@ -167,8 +172,7 @@ class RangeSliceTest {
     void keyRangesIncludeBothEnds(boolean preservesOrder) throws Exception {
         Ring r = Ring.of(preservesOrder);
         r.fill("KeyBounds", A_TO_E, "x");
-        List<String> sorted = new ArrayList<>(A_TO_E);
-        sorted.sort(r.tokenOrder());
+        List<String> sorted = r.inRingOrder(A_TO_E);
         assertEquals(sorted, keysOf(r.byKeys("KeyBounds", "", "", 100)));
         for (int i = 0; i < sorted.size(); i++) {
             for (int j = i; j < sorted.size(); j++) {
@@ -195,8 +199,7 @@ class RangeSliceTest {
     void rowCountLimitsTheRows(boolean preservesOrder) throws Exception {
         Ring r = Ring.of(preservesOrder);
         r.fill("Count", A_TO_E, "x");
-        List<String> sorted = new ArrayList<>(A_TO_E);
-        sorted.sort(r.tokenOrder());
+        List<String> sorted = r.inRingOrder(A_TO_E);
         for (int n = 1; n <= 6; n++) {
             assertEquals(sorted.subList(0, Math.min(n, 5)), keysOf(r.byKeys("Count", "", "", n)));
         }
@@ -214,8 +217,7 @@ class RangeSliceTest {
         r.c().remove(KS, "d", path("Ghosts", "x"), 2, ONE);
         r.c().remove(KS, "d", path("Ghosts", "y"), 2, ONE);
         r.c().insert(KS, "only-other", path("Other", "x"), b("v"), 1, ONE);
-        List<String> sorted = new ArrayList<>(A_TO_E);
-        sorted.sort(r.tokenOrder());
+        List<String> sorted = r.inRingOrder(A_TO_E);
 
         // The cluster does not list rows that hold only tombstones (README: where Sibyl differs).
         boolean ghostsListed = backend == TestNode.Backend.EMBEDDED;
@@ -269,8 +271,7 @@ class RangeSliceTest {
         }
         r.c().insert(KS, "b", path("Supers", "s2", "y"), b("b"), 1, ONE);
         r.c().insert(KS, "b", path("Supers", "s2", "z"), b("b"), 1, ONE);
-        List<String> sorted = new ArrayList<>(List.of("a", "b", "c"));
-        sorted.sort(r.tokenOrder());
+        List<String> sorted = r.inRingOrder(List.of("a", "b", "c"));
 
         List<KeySlice> top = r.c().get_range_slices(KS, parent("Supers"), all(), keys("", "", 100), ONE);
         assertEquals(sorted, keysOf(top));
@@ -295,8 +296,7 @@ class RangeSliceTest {
     void deprecatedGetRangeSliceIsAKeyRange(boolean preservesOrder) throws Exception {
         Ring r = Ring.of(preservesOrder);
         r.fill("Legacy", A_TO_E, "x");
-        List<String> sorted = new ArrayList<>(A_TO_E);
-        sorted.sort(r.tokenOrder());
+        List<String> sorted = r.inRingOrder(A_TO_E);
         assertEquals(sorted, keysOf(r.c().get_range_slice(KS, parent("Legacy"), all(), "", "", 100, ONE)));
         assertEquals(sorted.subList(1, 3),
                 keysOf(r.c().get_range_slice(KS, parent("Legacy"), all(), sorted.get(1), sorted.get(4), 2, ONE)));

@@ -11,8 +11,11 @@ import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TType;
 import org.apache.thrift.transport.TMemoryBuffer;
 
-/** Builds TBinaryProtocol bytes by hand, including ones no library would write. */
-final class WireBytes {
+/**
+ * Builds TBinaryProtocol bytes by hand, including ones no library would write; and, for tests of other
+ * packages too, whole call messages as libthrift writes them, framed or not.
+ */
+public final class WireBytes {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     WireBytes i8(int value) {
@@ -74,7 +77,7 @@ final class WireBytes {
     }
 
     /** A whole call message as libthrift's TBinaryProtocol writes it, strict or old-style. */
-    static byte[] call(String method, int seqId, TBase<?, ?> args, boolean strict) {
+    public static byte[] call(String method, int seqId, TBase<?, ?> args, boolean strict) {
         try {
             TMemoryBuffer buffer = new TMemoryBuffer(64);
             TBinaryProtocol protocol = new TBinaryProtocol(buffer, false, strict);
@@ -87,7 +90,8 @@ final class WireBytes {
         }
     }
 
-    static byte[] framed(byte[] message) {
+    /** {@code message} preceded by its length, as TFramedTransport sends it. */
+    public static byte[] framed(byte[] message) {
         return new WireBytes().raw(message).framed();
     }
 
