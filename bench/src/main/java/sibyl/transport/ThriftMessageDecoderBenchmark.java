@@ -47,7 +47,7 @@ public class ThriftMessageDecoderBenchmark {
             }
             read.writeBytes(message);
         }
-        channel = new EmbeddedChannel(new ThriftMessageDecoder(16 << 20, budget,
+        channel = new EmbeddedChannel(new WireModeDetector(16 << 20, budget,
                 new BurstLog(LoggerFactory.getLogger(ThriftMessageDecoderBenchmark.class), "refusals")));
     }
 

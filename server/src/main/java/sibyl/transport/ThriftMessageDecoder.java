@@ -10,9 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Cuts a connection's bytes into whole request messages ({@link ThriftCall}s), framed or unframed as
- * {@link WireMode#detect} decides from its first bytes. Runs on the event loop and never blocks: each message is
- * walked by a {@link MessageScanner} as its bytes arrive, and handed on only when complete.
+ * Cuts a connection's bytes into whole request messages ({@link ThriftCall}s), once {@link WireModeDetector} has
+ * decided how the connection delimits them: {@link FramedMessageDecoder} and {@link UnframedMessageDecoder} say
+ * what precedes a message and how long it may be, the rest is common and here. Runs on the event loop and never
+ * blocks: each message is walked by a {@link MessageScanner} as its bytes arrive, and handed on only when complete.
  *
  * <p>Input that cannot be a request within the limits closes the connection, with one WARN line naming the peer
  * and the reason; nothing more is read from it.
@@ -23,20 +24,17 @@ import org.slf4j.LoggerFactory;
  * in its turn. The connection stays in step and the server holds no more than the budget (plus one network read
  * and one message header per connection).
  */
-final class ThriftMessageDecoder extends ByteToMessageDecoder {
+abstract class ThriftMessageDecoder extends ByteToMessageDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(ThriftMessageDecoder.class);
     /** Bytes a dropped message may have buffered before its header is complete. */
     static final int MAX_UNRESERVED_HEADER_BYTES = 4096;
 
-    private final int maxMessageBytes;
+    private final WireMode mode;
     private final RequestBudget budget;
     private final BurstLog overload;
     private final MessageScanner scanner = new MessageScanner();
-    private WireMode mode;
     /** Whether the scanner has been reset for the message now arriving. */
     private boolean inMessage;
-    /** Framed mode: the length of the frame now arriving. */
-    private int frameLength;
     private boolean refused;
     /** Bytes of the buffer reserved in the budget; never more than the buffer holds. */
     private long reserved;
@@ -50,11 +48,37 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
     private String lastName = "";
 
     /** @param overload where refusals for want of budget are logged; shared by all connections */
-    ThriftMessageDecoder(int maxMessageBytes, RequestBudget budget, BurstLog overload) {
-        this.maxMessageBytes = maxMessageBytes;
+    ThriftMessageDecoder(WireMode mode, RequestBudget budget, BurstLog overload) {
+        this.mode = mode;
         this.budget = budget;
         this.overload = overload;
     }
+
+    /** The decoder of a connection whose messages are delimited as {@code mode} says. */
+    static ThriftMessageDecoder of(WireMode mode, int maxMessageBytes, RequestBudget budget, BurstLog overload) {
+        return mode == WireMode.FRAMED ? new FramedMessageDecoder(maxMessageBytes, budget, overload)
+                : new UnframedMessageDecoder(maxMessageBytes, budget, overload);
+    }
+
+    // ---- what the framing decides
+
+    /**
+     * Reads what precedes the message now arriving, at the start of {@code in} (not consumed).
+     *
+     * @return the most bytes the message may have, or {@link MessageScanner#NEED_MORE} until enough has arrived
+     */
+    abstract int startMessage(ByteBuf in) throws MalformedMessageException;
+
+    /** The bytes that precede each message: a frame's length, or none. */
+    abstract int framingBytes();
+
+    /** Of {@code available} bytes after the framing, how many the message now arriving may take. */
+    abstract int messageBytes(int available);
+
+    /** Refuses a complete message of {@code length} bytes that is not what its framing announced. */
+    abstract void checkComplete(int length) throws MalformedMessageException;
+
+    // ---- the connection's input
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
@@ -69,9 +93,7 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
             }
         } catch (MalformedMessageException e) {
             refused = true;
-            in.skipBytes(in.readableBytes());
-            LOG.warn("Closing Thrift connection from {}: {}", ctx.channel().remoteAddress(), e.getMessage());
-            ctx.close();
+            refuse(ctx, in, e);
         } finally {
             settleReservation(in);
         }
@@ -80,12 +102,24 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
     @Override
     protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         decode(ctx, in, out);
+        dropUnfinished(ctx, in);
+        settleReservation(in);
+    }
+
+    /** Closes a connection whose input cannot be a request within the limits, with one WARN line why. */
+    static void refuse(ChannelHandlerContext ctx, ByteBuf in, MalformedMessageException e) {
+        in.skipBytes(in.readableBytes());
+        LOG.warn("Closing Thrift connection from {}: {}", ctx.channel().remoteAddress(), e.getMessage());
+        ctx.close();
+    }
+
+    /** At the end of a connection's input: discards the start of a message that will not be completed. */
+    static void dropUnfinished(ChannelHandlerContext ctx, ByteBuf in) {
         if (in.isReadable()) {
             LOG.debug("Thrift connection from {} closed in the middle of a message ({} bytes received)",
                     ctx.channel().remoteAddress(), in.readableBytes());
             in.skipBytes(in.readableBytes());
         }
-        settleReservation(in);
     }
 
     @Override
@@ -96,21 +130,12 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
 
     /** The next whole message in {@code in}, consumed, or null if it has not all arrived. */
     private ThriftCall nextCall(ByteBuf in) throws MalformedMessageException {
-        if (mode == null && (mode = WireMode.detect(in, maxMessageBytes)) == null) {
-            return null;
-        }
-        int headerBytes = 0;
-        if (mode == WireMode.FRAMED && !inMessage) {
-            if (in.readableBytes() < WireMode.FRAME_HEADER_BYTES) {
+        if (!inMessage) {
+            int bound = startMessage(in);
+            if (bound == MessageScanner.NEED_MORE) {
                 return null;
             }
-            frameLength = checkFrameLength(in.getInt(in.readerIndex()));
-        }
-        if (mode == WireMode.FRAMED) {
-            headerBytes = WireMode.FRAME_HEADER_BYTES;
-        }
-        if (!inMessage) {
-            scanner.reset(mode == WireMode.FRAMED ? frameLength : maxMessageBytes, mode == WireMode.FRAMED);
+            scanner.reset(bound, mode == WireMode.FRAMED);
             inMessage = true;
             dropping = false;
             discarded = 0;
@@ -122,11 +147,9 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
                     budget.held(), budget.limit());
         }
         // While dropping, the buffer no longer starts with the message: its first `discarded` bytes are gone.
+        int headerBytes = framingBytes();
         int start = in.readerIndex() + headerBytes - discarded;
-        int available = in.readableBytes() + discarded - headerBytes;
-        if (mode == WireMode.FRAMED) {
-            available = Math.min(available, frameLength);
-        }
+        int available = messageBytes(in.readableBytes() + discarded - headerBytes);
         int length = scanner.scan(in, start, available);
         if (length == MessageScanner.NEED_MORE) {
             if (dropping && scanner.headerDone()) {
@@ -137,10 +160,7 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
             }
             return null;
         }
-        if (mode == WireMode.FRAMED && length != frameLength) {
-            throw new MalformedMessageException("a " + frameLength + "-byte frame holds a " + length
-                    + "-byte message and " + (frameLength - length) + " bytes more");
-        }
+        checkComplete(length);
         inMessage = false;
         if (dropping) {
             byte[] name = droppedName != null ? droppedName : nameBytes(in, start);
@@ -215,17 +235,5 @@ final class ThriftMessageDecoder extends ByteToMessageDecoder {
             lastName = new String(lastNameBytes, StandardCharsets.UTF_8);
         }
         return lastName;
-    }
-
-    private int checkFrameLength(int length) throws MalformedMessageException {
-        if (length <= 0) {
-            throw new MalformedMessageException("frame length " + Integer.toUnsignedLong(length) + " ("
-                    + String.format("%08x", length) + ") is not a length from 1 to " + maxMessageBytes + " bytes");
-        }
-        if (length > maxMessageBytes) {
-            throw new MalformedMessageException("frame length " + length + " exceeds the " + maxMessageBytes
-                    + "-byte message limit");
-        }
-        return length;
     }
 }

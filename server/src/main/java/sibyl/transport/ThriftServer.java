@@ -224,7 +224,7 @@ public final class ThriftServer implements AutoCloseable {
         if (limits.idleTimeoutSeconds() > 0) {
             pipeline.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeoutSeconds()));
         }
-        pipeline.addLast("messages", new ThriftMessageDecoder(limits.maxMessageBytes(), budget, budgetSpent));
+        pipeline.addLast("messages", new WireModeDetector(limits.maxMessageBytes(), budget, budgetSpent));
         pipeline.addLast("calls", new CallDispatcher(processorFactory, runner, budget, workers, placement, overload,
                 limits.maxMessageBytes()));
     }

@@ -1,10 +1,12 @@
 /**
  * The Thrift front end: a Netty server speaking TBinaryProtocol, framed and unframed on one port.
  *
- * <p>Per connection the pipeline is: an idle timer (optional), {@link sibyl.transport.ThriftMessageDecoder}, which
- * decides the framing from the first bytes ({@link sibyl.transport.WireMode}) and cuts whole messages with a
- * non-blocking {@link sibyl.transport.MessageScanner}, then {@link sibyl.transport.CallDispatcher}, which runs the
- * calls one at a time on the worker pool through {@link sibyl.transport.CallRunner} and writes the replies in order.
+ * <p>Per connection the pipeline is: an idle timer (optional), {@link sibyl.transport.WireModeDetector}, which
+ * decides the framing from the first bytes ({@link sibyl.transport.WireMode}) and puts in its place a
+ * {@link sibyl.transport.FramedMessageDecoder} or {@link sibyl.transport.UnframedMessageDecoder}, which cuts whole
+ * messages with a non-blocking {@link sibyl.transport.MessageScanner}; then {@link sibyl.transport.CallDispatcher},
+ * which runs the calls one at a time on the worker pool through {@link sibyl.transport.CallRunner} and writes the
+ * replies in order.
  * {@link sibyl.transport.ThriftServer} builds all this and owns every thread; the rest of the server supplies a
  * {@link sibyl.transport.ProcessorFactory}.
  *

@@ -33,7 +33,7 @@ class CallDispatcherTest {
         StubCassandra stub = new StubCassandra();
         ProcessorFactory factory = connection -> new Cassandra.Processor<>(stub);
         EmbeddedChannel channel = new EmbeddedChannel(
-                new ThriftMessageDecoder(TestServer.MAX_MESSAGE_BYTES, budget, log),
+                new WireModeDetector(TestServer.MAX_MESSAGE_BYTES, budget, log),
                 new CallDispatcher(factory, new CallRunner(TestServer.MAX_MESSAGE_BYTES), budget, full,
                         CallPlacement.of(factory), log, TestServer.MAX_MESSAGE_BYTES));
         for (int seqId = 1; seqId <= 3; seqId++) {
@@ -78,7 +78,7 @@ class CallDispatcherTest {
         java.util.List<Runnable> handedToWorkers = new java.util.ArrayList<>();
         CallPlacement placement = new CallPlacement(factory, 1_000_000, 3_600_000_000_000L);
         EmbeddedChannel channel = new EmbeddedChannel(
-                new ThriftMessageDecoder(TestServer.MAX_MESSAGE_BYTES, budget, log),
+                new WireModeDetector(TestServer.MAX_MESSAGE_BYTES, budget, log),
                 new CallDispatcher(factory, new CallRunner(TestServer.MAX_MESSAGE_BYTES), budget,
                         handedToWorkers::add, placement, log, TestServer.MAX_MESSAGE_BYTES));
 
