@@ -47,7 +47,7 @@ class ClusterNetworkThreadsTest {
         LocalCassandra cassandra = LocalCassandra.shared();
         ExecutorService readers = Executors.newCachedThreadPool();
         try (FreezableProxy proxy = FreezableProxy.start(LocalCassandra.address(1), cassandra.nativePort());
-             TestNode node = TestNode.start(dir, smallSchema().andThen(TestNode.inCluster(proxy.address(),
+             TestNode node = TestNode.start(dir, smallSchema().andThen(ConfEdits.inCluster(proxy.address(),
                      "threads" + ProcessHandle.current().pid() + "_"))::apply)) {
             Cassandra.Client client = node.client();
             // Prepares the statements of the reads below while the cluster answers.
@@ -117,7 +117,7 @@ class ClusterNetworkThreadsTest {
     /** One small keyspace instead of the shipped ones (fewer tables to create), and a short RPC timeout. */
     private static UnaryOperator<String> smallSchema() {
         return xml -> xml.replaceFirst("(?s)<Keyspaces>.*</Keyspaces>", "<Keyspaces>"
-                        + TestNode.keyspace(KS, 1, "<ColumnFamily Name=\"Standard1\" CompareWith=\"BytesType\"/>")
+                        + ConfEdits.keyspace(KS, 1, "<ColumnFamily Name=\"Standard1\" CompareWith=\"BytesType\"/>")
                         + "</Keyspaces>")
                 .replaceFirst("<RpcTimeoutInMillis>\\d+</RpcTimeoutInMillis>",
                         "<RpcTimeoutInMillis>" + RPC_TIMEOUT_MILLIS + "</RpcTimeoutInMillis>");

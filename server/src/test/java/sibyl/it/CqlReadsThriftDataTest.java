@@ -63,7 +63,7 @@ class CqlReadsThriftDataTest {
     @BeforeAll
     static void start() throws Exception {
         LocalCassandra cassandra = LocalCassandra.shared();
-        node = TestNode.start(dir, schema().andThen(TestNode.inCluster(cassandra.contactPoint(1), PREFIX))::apply);
+        node = TestNode.start(dir, schema().andThen(ConfEdits.inCluster(cassandra.contactPoint(1), PREFIX))::apply);
         thrift = node.client();
         cql = CqlSession.builder().addContactPoint(new InetSocketAddress(LocalCassandra.address(1),
                 cassandra.nativePort())).withLocalDatacenter("datacenter1").build();
@@ -77,7 +77,7 @@ class CqlReadsThriftDataTest {
 
     /** Only this test's keyspace: a standard column family per comparator, and two super ones. */
     private static UnaryOperator<String> schema() {
-        return xml -> xml.replaceFirst("(?s)<Keyspaces>.*</Keyspaces>", "<Keyspaces>" + TestNode.keyspace(KS, 1,
+        return xml -> xml.replaceFirst("(?s)<Keyspaces>.*</Keyspaces>", "<Keyspaces>" + ConfEdits.keyspace(KS, 1,
                 standard("ByText", "UTF8Type"), standard("ByLong", "LongType"), standard("ByTime", "TimeUUIDType"),
                 standard("ByBytes", "BytesType"),
                 "<ColumnFamily Name=\"Posts\" ColumnType=\"Super\" CompareWith=\"UTF8Type\""

@@ -14,7 +14,6 @@ import static sibyl.it.Requests.uuid;
 import static sibyl.it.Requests.why;
 
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,9 +26,7 @@ import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.SuperColumn;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -59,21 +56,10 @@ class SeedFlowsTest {
 
     @Parameter
     TestNode.Backend backend;
-    @TempDir
-    static Path dir;
-    static TestNode node;
+    @RegisterExtension
+    static final NodeExtension NODE = NodeExtension.onEachBackend();
+    @NodeExtension.Connected
     static Cassandra.Client c;
-
-    @BeforeParameterizedClassInvocation
-    static void start(TestNode.Backend backend) throws Exception {
-        node = TestNode.start(backend, dir.resolve(backend.name()));
-        c = node.client();
-    }
-
-    @AfterParameterizedClassInvocation
-    static void stop() {
-        node.close();
-    }
 
     // ---- the Twitter tutorial (keyspace Twitter)
 
@@ -106,7 +92,7 @@ class SeedFlowsTest {
         // A node in cluster mode keeps no memtables of its own: nothing to flush.
         boolean[] flushes = backend == TestNode.Backend.EMBEDDED ? new boolean[] {false, true} : new boolean[] {false};
         for (boolean flushed : flushes) {
-            if (flushed) node.invoke(FLUSH_BEAN, "forceTableFlush", ks, new String[0]);
+            if (flushed) NODE.node().invoke(FLUSH_BEAN, "forceTableFlush", ks, new String[0]);
             List<ColumnOrSuperColumn> timeline = c.get_slice(ks, userId, parent("UserRelationships", "user_timeline"),
                     range(b(""), b(""), true, 100), ONE);
             assertEquals(List.of(third, second, first), uuidNamesOf(timeline), "flushed=" + flushed);

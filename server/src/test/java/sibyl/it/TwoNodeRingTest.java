@@ -100,7 +100,7 @@ class TwoNodeRingTest {
     /** One keyspace of RF 2 (so QUORUM needs both nodes), both nodes as contact points, a short RPC timeout. */
     private static UnaryOperator<String> inRing() {
         return xml -> xml.replaceFirst("(?s)<Keyspaces>.*</Keyspaces>", "<Keyspaces>"
-                        + TestNode.keyspace(KS, 2, "<ColumnFamily Name=\"Standard1\" CompareWith=\"BytesType\"/>",
+                        + ConfEdits.keyspace(KS, 2, "<ColumnFamily Name=\"Standard1\" CompareWith=\"BytesType\"/>",
                         "<ColumnFamily Name=\"Super1\" ColumnType=\"Super\" CompareWith=\"UTF8Type\""
                                 + " CompareSubcolumnsWith=\"BytesType\"/>")
                         + "</Keyspaces>")
