@@ -3,21 +3,15 @@ package sibyl.cluster;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
-import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
-import java.nio.ByteBuffer;
+import com.datastax.oss.driver.api.core.cql.Statement;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import sibyl.config.ClusterConf;
 import sibyl.config.ConfigurationException;
@@ -45,6 +39,13 @@ import sibyl.service.StorageService;
  * <p>Thread-safe; the driver's session multiplexes all callers over its connections.
  */
 public final class ClusterStorageService implements StorageService, AutoCloseable {
+    /**
+     * How many rows of one range slice are read at once: a scan of 100 rows waits for about 7 rounds of
+     * reads instead of 100 reads one after another, and the bound keeps one scan from taking a
+     * coordinator's whole attention.
+     */
+    static final int RANGE_SLICE_WINDOW = 16;
+
     private final CqlSession session;
     private final ClusterConnection connection;
     private final Partitioner partitioner;
@@ -132,13 +133,20 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
     @Override
     public void apply(RowMutation mutation, Consistency consistency) {
         byte[] key = key(mutation.key());
-        BatchStatement batch = MutationStatements.batch(mutation, this::table, statements, key, null);
+        List<BatchableStatement<?>> changes = MutationStatements.statements(mutation, this::table, statements, key,
+                null);
         ConsistencyLevel level = ConsistencyLevels.write(consistency);
-        if (batch.size() > 0) ClusterErrors.run(() -> session.execute(batch.setConsistencyLevel(level)));
+        if (!changes.isEmpty()) {
+            Statement<?> write = MutationStatements.batch(changes).setConsistencyLevel(level);
+            ClusterErrors.run(() -> session.execute(write));
+        }
         if (!MutationStatements.hasSliceDeletion(mutation)) return;
-        BatchStatement slices = MutationStatements.batch(mutation, this::table, statements, key,
+        List<BatchableStatement<?>> slices = MutationStatements.statements(mutation, this::table, statements, key,
                 (table, superColumn, range) -> liveNames(key, table, superColumn, range, consistency));
-        if (slices.size() > 0) ClusterErrors.run(() -> session.execute(slices.setConsistencyLevel(level)));
+        if (!slices.isEmpty()) {
+            Statement<?> write = MutationStatements.batch(slices).setConsistencyLevel(level);
+            ClusterErrors.run(() -> session.execute(write));
+        }
     }
 
     // ---- reads
@@ -198,8 +206,9 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
 
     /**
      * The keys first (SELECT DISTINCT over the token range, in the cluster's ring order), then
-     * each row's slice, all at once. A row that holds only tombstones is not listed, where the
-     * embedded engine lists it with no columns (README: where Sibyl differs).
+     * each row's slice, {@value #RANGE_SLICE_WINDOW} at a time ({@link BoundedFanOut}). A row that
+     * holds only tombstones is not listed, where the embedded engine lists it with no columns
+     * (README: where Sibyl differs).
      */
     @Override
     public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
@@ -209,14 +218,12 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
         Reads.checkParent(table.metadata(), parent);
         if (count <= 0) return List.of();
         List<byte[]> keys = RangeKeys.find(this, table, range, count, consistency);
-        List<CompletableFuture<List<Cell>>> slices = new ArrayList<>(keys.size());
-        for (byte[] key : keys) {
-            slices.add(Reads.sliceAsync(this, table, key, parent.superColumn(), selection, consistency));
-        }
+        byte[] superColumn = parent.superColumn();
+        List<List<Cell>> slices = ClusterErrors.join(BoundedFanOut.run(keys.size(), RANGE_SLICE_WINDOW,
+                i -> Reads.sliceAsync(this, table, keys.get(i), superColumn, selection, consistency)));
         List<RowSlice> rows = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
-            List<Cell> cells = ClusterErrors.join(slices.get(i));
-            rows.add(new RowSlice(new String(keys.get(i), StandardCharsets.UTF_8), cells));
+            rows.add(new RowSlice(new String(keys.get(i), StandardCharsets.UTF_8), slices.get(i)));
         }
         return rows;
     }
@@ -268,6 +275,7 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
         return ClusterErrors.call(() -> session.execute(statement));
     }
 
+    /** Failures come back in the future as the driver's exceptions; {@link ClusterErrors#join} translates them. */
     CompletionStage<AsyncResultSet> executeAsync(BoundStatement statement) {
         return session.executeAsync(statement);
     }
@@ -284,17 +292,5 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
 
     static byte[] key(String key) {
         return key.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static BoundStatementBuilder bytes(BoundStatementBuilder b, int i, byte[] value) {
-        return b.setBytesUnsafe(i, ByteBuffer.wrap(value));
-    }
-
-    static BatchStatementBuilder unloggedBatch() {
-        return BatchStatement.builder(DefaultBatchType.UNLOGGED);
-    }
-
-    static RuntimeException unwrap(CompletionException e) {
-        return e.getCause() instanceof RuntimeException r ? r : e;
     }
 }
