@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -108,8 +109,11 @@ public final class SibylNode implements AutoCloseable {
         }
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
+        // In cluster mode the ring's ranges name the deployment's Sibyl nodes, which 0.6 clients can talk to.
+        List<String> ringEndpoints = cluster.map(ClusterConf::thriftEndpoints).filter(e -> !e.isEmpty())
+                .orElse(List.of(endpoint));
         NodeDescription node = new NodeDescription(conf.clusterName(), conf.partitioner(), token, endpoint,
-                readConfigText(conf.configFile()));
+                readConfigText(conf.configFile()), ringEndpoints);
         // Requests are counted at the seam, where either backend's pass.
         RequestMetrics requests = new RequestMetrics();
         CassandraProcessorFactory processors = new CassandraProcessorFactory(node,

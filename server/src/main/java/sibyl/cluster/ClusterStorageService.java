@@ -7,11 +7,15 @@ import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Statement;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import sibyl.config.ClusterConf;
 import sibyl.config.ConfigurationException;
@@ -30,6 +34,8 @@ import sibyl.dht.Range;
 import sibyl.dht.Token;
 import sibyl.service.Consistency;
 import sibyl.service.StorageService;
+import sibyl.service.StorageTimeoutException;
+import sibyl.service.UnavailableReplicasException;
 
 /**
  * Reads and writes of the configured keyspaces, stored in a Cassandra cluster (see the package
@@ -53,9 +59,10 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
     private final Map<String, Map<String, Table>> tables;
     private final Statements statements;
     private final ClusterTokens tokens;
+    private final ClusterConf conf;
 
     private ClusterStorageService(ClusterConnection connection, Partitioner partitioner, List<KSMetaData> keyspaces,
-                                  Map<String, Map<String, Table>> tables, ClusterTokens tokens) {
+                                  Map<String, Map<String, Table>> tables, ClusterTokens tokens, ClusterConf conf) {
         this.connection = connection;
         this.session = connection.session();
         this.partitioner = partitioner;
@@ -63,6 +70,7 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
         this.tables = tables;
         this.statements = new Statements(session);
         this.tokens = tokens;
+        this.conf = conf;
     }
 
     /**
@@ -79,7 +87,7 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
         try {
             ClusterTokens tokens = ClusterTokens.check(connection.session(), conf, partitioner);
             Map<String, Map<String, Table>> tables = ClusterSchema.ensure(connection.session(), conf, keyspaces);
-            return new ClusterStorageService(connection, partitioner, keyspaces, tables, tokens);
+            return new ClusterStorageService(connection, partitioner, keyspaces, tables, tokens, conf);
         } catch (ConfigurationException | RuntimeException e) {
             connection.close();
             throw e;
@@ -233,10 +241,81 @@ public final class ClusterStorageService implements StorageService, AutoCloseabl
         return List.of(); // the cluster samples its own keys; describe_splits asks it (describeSplits)
     }
 
+    /**
+     * The cluster's tokens (every node's, in ring order) as Sibyl's partitioner writes them; a token
+     * that two of the cluster's become one ({@link ClusterTokens#fromCluster}) is given once.
+     */
+    @Override
+    public List<Token> ringTokens() {
+        List<Token> ring = new ArrayList<>();
+        for (ClusterRing.Entry e : ring().tokens()) {
+            Token t = tokens.fromCluster(e.token());
+            if (ring.isEmpty() || !ring.get(ring.size() - 1).equals(t)) ring.add(t);
+        }
+        if (ring.size() > 1 && ring.get(0).equals(ring.get(ring.size() - 1))) ring.remove(ring.size() - 1);
+        return ring;
+    }
+
+    /** The cluster's ring now, as the cluster writes its tokens, with each token's node: for nodetool ring. */
+    public ClusterRing ring() {
+        return ClusterRing.of(session);
+    }
+
+    /** The cluster's nodes by CQL address, each with whether it is up now. */
+    public Map<String, Boolean> clusterNodes() {
+        return ClusterRing.nodes(session);
+    }
+
+    /** The cluster's name, as it gives it. */
+    public String clusterName() {
+        return session.getMetadata().getClusterName().orElse("?");
+    }
+
+    /** The contact points of the configuration, as {@code host:port, ...}. */
+    public String contactPoints() {
+        return String.join(", ", conf.contactPoints().stream().map(ClusterConf.ContactPoint::toString).toList());
+    }
+
+    /**
+     * describe_splits from the cluster's own estimates of the rows in each range
+     * ({@link SizeEstimates}, {@link TokenSplits}): {@code [start, t1, ..., end]} with pieces of about
+     * {@code keysPerSplit} rows of all column families. {@code [start, end]} when the estimates show too
+     * few rows (data only in the cluster's memtables is not counted, as 0.6 sampled only its SSTables),
+     * when the cluster orders by key (ByteOrderedPartitioner: its estimates are not cut, docs/thrift-api.md
+     * §Describe), or when the estimates cannot be read.
+     */
     @Override
     public List<Token> describeSplits(Token start, Token end, int keysPerSplit) {
         if (keysPerSplit <= 0) throw new IllegalArgumentException("keys_per_split must be positive: " + keysPerSplit);
-        return List.of(start, end);
+        if (!tokens.numeric()) return List.of(start, end);
+        List<SizeEstimates.RangeEstimate> estimates;
+        try {
+            estimates = SizeEstimates.read(session, statements, cqlTables());
+        } catch (UnavailableReplicasException | StorageTimeoutException e) {
+            return List.of(start, end); // ClusterErrors logged it; one split is still an answer
+        }
+        List<Token> splits = new ArrayList<>();
+        splits.add(start);
+        BigInteger from = new BigInteger(partitioner.toString(start));
+        BigInteger to = new BigInteger(partitioner.toString(end));
+        for (BigInteger cut : TokenSplits.cuts(from, to, RANDOM_RING_START, RANDOM_RING_END, estimates, keysPerSplit)) {
+            splits.add(partitioner.fromString(cut.toString()));
+        }
+        splits.add(end);
+        return splits;
+    }
+
+    /** RandomPartitioner's ring in the cluster: from its minimum token, -1, to 2^127. */
+    private static final BigInteger RANDOM_RING_START = BigInteger.ONE.negate();
+    private static final BigInteger RANDOM_RING_END = BigInteger.ONE.shiftLeft(127);
+
+    /** The CQL tables of the configured column families, by CQL keyspace. */
+    private Map<String, Set<String>> cqlTables() {
+        Map<String, Set<String>> byKeyspace = new LinkedHashMap<>();
+        for (Map<String, Table> ks : tables.values()) {
+            for (Table t : ks.values()) byKeyspace.computeIfAbsent(t.cqlKeyspace(), k -> new HashSet<>()).add(t.name());
+        }
+        return byKeyspace;
     }
 
     /**
