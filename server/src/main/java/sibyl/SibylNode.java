@@ -54,6 +54,7 @@ public final class SibylNode implements AutoCloseable {
     private final StorageService storage;
     private final AutoCloseable closeStorage;
     private final LocalStorageService local; // null in cluster mode
+    private final ClusterStorageService remote; // null unless in cluster mode
     private final RequestMetrics requests;
     private final MetricsServer metrics; // null when MetricsPort is 0 or could not be bound
     private final String clusterName;
@@ -61,13 +62,15 @@ public final class SibylNode implements AutoCloseable {
     private final String endpoint;
 
     private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, StorageService storage,
-                      AutoCloseable closeStorage, LocalStorageService local, RequestMetrics requests,
-                      MetricsServer metrics, String clusterName, String token, String endpoint) {
+                      AutoCloseable closeStorage, LocalStorageService local, ClusterStorageService remote,
+                      RequestMetrics requests, MetricsServer metrics, String clusterName, String token,
+                      String endpoint) {
         this.thrift = thrift;
         this.zeroWrites = zeroWrites;
         this.storage = storage;
         this.closeStorage = closeStorage;
         this.local = local;
+        this.remote = remote;
         this.requests = requests;
         this.metrics = metrics;
         this.clusterName = clusterName;
@@ -88,12 +91,12 @@ public final class SibylNode implements AutoCloseable {
         StorageService storage;
         AutoCloseable closeStorage;
         LocalStorageService local = null;
+        ClusterStorageService remote = null;
         String token;
         Optional<ClusterConf> cluster = conf.cluster();
         if (cluster.isPresent()) {
             // Keeps nothing on disk: the cluster holds the data, and every Sibyl node in front of it is alike.
-            ClusterStorageService remote = ClusterStorageService.open(cluster.get(), partitioner,
-                    ConfiguredSchema.keyspaces(conf));
+            remote = ClusterStorageService.open(cluster.get(), partitioner, ConfiguredSchema.keyspaces(conf));
             storage = remote;
             closeStorage = remote;
             token = conf.initialToken() != null ? conf.initialToken()
@@ -133,8 +136,8 @@ public final class SibylNode implements AutoCloseable {
         }
         MetricsServer metrics = startMetrics(conf, NodeMetrics.registry(requests, Optional.ofNullable(local), thrift,
                 processors.authRefusals()));
-        return new SibylNode(thrift, zeroWrites, storage, closeStorage, local, requests, metrics, conf.clusterName(),
-                token, endpoint);
+        return new SibylNode(thrift, zeroWrites, storage, closeStorage, local, remote, requests, metrics,
+                conf.clusterName(), token, endpoint);
     }
 
     /**
@@ -166,8 +169,8 @@ public final class SibylNode implements AutoCloseable {
         Map<String, ThreadPoolExecutor> pools = new LinkedHashMap<>();
         pools.put("THRIFT-WORKERS", thrift.workerPool());
         pools.put("ZERO-WRITES", zeroWrites);
-        return local == null ? NodeBeans.ofPools(pools) : NodeBeans.of(clusterName, token, endpoint, local, requests,
-                pools);
+        return local == null ? NodeBeans.ofCluster(clusterName, endpoint, remote, requests, pools)
+                : NodeBeans.of(clusterName, token, endpoint, local, requests, pools);
     }
 
     /** Stops in the order that loses nothing: clients first, then pending ZERO writes, then the log. */
