@@ -35,13 +35,6 @@ public record ClusterRing(String partitioner, List<Entry> tokens) {
         tokens = List.copyOf(tokens);
     }
 
-    /** Addresses of the nodes the driver has down now, in ring order of their first token. */
-    public List<String> downNodes() {
-        List<String> down = new ArrayList<>();
-        for (Entry e : tokens) if (!e.up() && !down.contains(e.address())) down.add(e.address());
-        return down;
-    }
-
     static ClusterRing of(CqlSession session) {
         Optional<TokenMap> found = session.getMetadata().getTokenMap();
         if (found.isEmpty()) return new ClusterRing("", List.of());
