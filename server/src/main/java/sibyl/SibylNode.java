@@ -59,6 +59,7 @@ public final class SibylNode implements AutoCloseable {
     private final StorageService storage;
     private final AutoCloseable closeStorage;
     private final LocalStorageService local; // null in cluster mode
+    private final ClusterStorageService remote; // null unless in cluster mode
     private final RequestMetrics requests;
     private final MetricsServer metrics; // null when MetricsPort is 0 or could not be bound
     private final String clusterName;
@@ -70,14 +71,15 @@ public final class SibylNode implements AutoCloseable {
     private final List<Runnable> reloadListeners = new CopyOnWriteArrayList<>();
 
     private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, StorageService storage,
-                      AutoCloseable closeStorage, LocalStorageService local, RequestMetrics requests,
-                      MetricsServer metrics, String clusterName, String token, String endpoint,
-                      ConfigReloader reloader, AtomicReference<NodeDescription> description) {
+                      AutoCloseable closeStorage, LocalStorageService local, ClusterStorageService remote,
+                      RequestMetrics requests, MetricsServer metrics, String clusterName, String token,
+                      String endpoint, ConfigReloader reloader, AtomicReference<NodeDescription> description) {
         this.thrift = thrift;
         this.zeroWrites = zeroWrites;
         this.storage = storage;
         this.closeStorage = closeStorage;
         this.local = local;
+        this.remote = remote;
         this.requests = requests;
         this.metrics = metrics;
         this.clusterName = clusterName;
@@ -101,12 +103,12 @@ public final class SibylNode implements AutoCloseable {
         Reconfigurable reconfigurable;
         AutoCloseable closeStorage;
         LocalStorageService local = null;
+        ClusterStorageService remote = null;
         String token;
         Optional<ClusterConf> cluster = conf.cluster();
         if (cluster.isPresent()) {
             // Keeps nothing on disk: the cluster holds the data, and every Sibyl node in front of it is alike.
-            ClusterStorageService remote = ClusterStorageService.open(cluster.get(), partitioner,
-                    ConfiguredSchema.keyspaces(conf));
+            remote = ClusterStorageService.open(cluster.get(), partitioner, ConfiguredSchema.keyspaces(conf));
             storage = remote;
             reconfigurable = remote;
             closeStorage = remote;
@@ -124,8 +126,11 @@ public final class SibylNode implements AutoCloseable {
         }
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
+        // In cluster mode the ring's ranges name the deployment's Sibyl nodes, which 0.6 clients can talk to.
+        List<String> ringEndpoints = cluster.map(ClusterConf::thriftEndpoints).filter(e -> !e.isEmpty())
+                .orElse(List.of(endpoint));
         AtomicReference<NodeDescription> description = new AtomicReference<>(new NodeDescription(conf.clusterName(),
-                conf.partitioner(), token, endpoint, readConfigText(conf.configFile())));
+                conf.partitioner(), token, endpoint, readConfigText(conf.configFile()), ringEndpoints));
         // Requests are counted at the seam, where either backend's pass.
         RequestMetrics requests = new RequestMetrics();
         CassandraProcessorFactory processors = new CassandraProcessorFactory(description::get,
@@ -145,8 +150,8 @@ public final class SibylNode implements AutoCloseable {
         }
         MetricsServer metrics = startMetrics(conf, NodeMetrics.registry(requests, Optional.ofNullable(local), thrift,
                 processors.authRefusals()));
-        return new SibylNode(thrift, zeroWrites, storage, closeStorage, local, requests, metrics, conf.clusterName(),
-                token, endpoint, new ConfigReloader(conf, reconfigurable), description);
+        return new SibylNode(thrift, zeroWrites, storage, closeStorage, local, remote, requests, metrics,
+                conf.clusterName(), token, endpoint, new ConfigReloader(conf, reconfigurable), description);
     }
 
     /**
@@ -206,7 +211,8 @@ public final class SibylNode implements AutoCloseable {
         Map<String, ThreadPoolExecutor> pools = new LinkedHashMap<>();
         pools.put("THRIFT-WORKERS", thrift.workerPool());
         pools.put("ZERO-WRITES", zeroWrites);
-        Map<String, Object> beans = new LinkedHashMap<>(local == null ? NodeBeans.ofPools(pools)
+        Map<String, Object> beans = new LinkedHashMap<>(local == null
+                ? NodeBeans.ofCluster(clusterName, endpoint, remote, requests, pools)
                 : NodeBeans.of(clusterName, token, endpoint, local, requests, pools));
         beans.put(NodeBeans.CONFIGURATION, NodeBeans.configuration(reloader.running().configFile(),
                 this::reloadConfiguration));

@@ -3,21 +3,19 @@ package sibyl.cluster;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
-import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
-import com.datastax.oss.driver.api.core.cql.Row;
-import java.nio.ByteBuffer;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import sibyl.config.ClusterConf;
 import sibyl.config.ConfigurationException;
@@ -41,6 +39,8 @@ import sibyl.service.Consistency;
 import sibyl.service.Reconfigurable;
 import sibyl.service.Schema;
 import sibyl.service.StorageService;
+import sibyl.service.StorageTimeoutException;
+import sibyl.service.UnavailableReplicasException;
 
 /**
  * Reads and writes of the configured keyspaces, stored in a Cassandra cluster (see the package
@@ -57,6 +57,13 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     private record Catalog(Schema schema, Map<String, Map<String, Table>> tables) {
     }
 
+    /**
+     * How many rows of one range slice are read at once: a scan of 100 rows waits for about 7 rounds of
+     * reads instead of 100 reads one after another, and the bound keeps one scan from taking a
+     * coordinator's whole attention.
+     */
+    static final int RANGE_SLICE_WINDOW = 16;
+
     private final CqlSession session;
     private final ClusterConnection connection;
     private final Partitioner partitioner;
@@ -64,15 +71,17 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     private final Object reconfiguring = new Object();
     private final Statements statements;
     private final ClusterTokens tokens;
+    private final ClusterConf conf;
 
     private ClusterStorageService(ClusterConnection connection, Partitioner partitioner, List<KSMetaData> keyspaces,
-                                  Map<String, Map<String, Table>> tables, ClusterTokens tokens) {
+                                  Map<String, Map<String, Table>> tables, ClusterTokens tokens, ClusterConf conf) {
         this.connection = connection;
         this.session = connection.session();
         this.partitioner = partitioner;
         this.catalog = new Catalog(new Schema(keyspaces), Map.copyOf(tables));
         this.statements = new Statements(session);
         this.tokens = tokens;
+        this.conf = conf;
     }
 
     /**
@@ -89,7 +98,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         try {
             ClusterTokens tokens = ClusterTokens.check(connection.session(), conf, partitioner);
             Map<String, Map<String, Table>> tables = ClusterSchema.ensure(connection.session(), conf, keyspaces);
-            return new ClusterStorageService(connection, partitioner, keyspaces, tables, tokens);
+            return new ClusterStorageService(connection, partitioner, keyspaces, tables, tokens, conf);
         } catch (ConfigurationException | RuntimeException e) {
             connection.close();
             throw e;
@@ -191,13 +200,20 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     @Override
     public void apply(RowMutation mutation, Consistency consistency) {
         byte[] key = key(mutation.key());
-        BatchStatement batch = MutationStatements.batch(mutation, this::table, statements, key, null);
+        List<BatchableStatement<?>> changes = MutationStatements.statements(mutation, this::table, statements, key,
+                null);
         ConsistencyLevel level = ConsistencyLevels.write(consistency);
-        if (batch.size() > 0) ClusterErrors.run(() -> session.execute(batch.setConsistencyLevel(level)));
+        if (!changes.isEmpty()) {
+            Statement<?> write = MutationStatements.batch(changes).setConsistencyLevel(level);
+            ClusterErrors.run(() -> session.execute(write));
+        }
         if (!MutationStatements.hasSliceDeletion(mutation)) return;
-        BatchStatement slices = MutationStatements.batch(mutation, this::table, statements, key,
+        List<BatchableStatement<?>> slices = MutationStatements.statements(mutation, this::table, statements, key,
                 (table, superColumn, range) -> liveNames(key, table, superColumn, range, consistency));
-        if (slices.size() > 0) ClusterErrors.run(() -> session.execute(slices.setConsistencyLevel(level)));
+        if (!slices.isEmpty()) {
+            Statement<?> write = MutationStatements.batch(slices).setConsistencyLevel(level);
+            ClusterErrors.run(() -> session.execute(write));
+        }
     }
 
     // ---- reads
@@ -257,8 +273,9 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
 
     /**
      * The keys first (SELECT DISTINCT over the token range, in the cluster's ring order), then
-     * each row's slice, all at once. A row that holds only tombstones is not listed, where the
-     * embedded engine lists it with no columns (README: where Sibyl differs).
+     * each row's slice, {@value #RANGE_SLICE_WINDOW} at a time ({@link BoundedFanOut}). A row that
+     * holds only tombstones is not listed, where the embedded engine lists it with no columns
+     * (README: where Sibyl differs).
      */
     @Override
     public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
@@ -268,14 +285,12 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         PathShape.PARENT.check(table.metadata(), parent);
         if (count <= 0) return List.of();
         List<byte[]> keys = RangeKeys.find(this, table, range, count, consistency);
-        List<CompletableFuture<List<Cell>>> slices = new ArrayList<>(keys.size());
-        for (byte[] key : keys) {
-            slices.add(Reads.sliceAsync(this, table, key, parent.superColumn(), selection, consistency));
-        }
+        byte[] superColumn = parent.superColumn();
+        List<List<Cell>> slices = ClusterErrors.join(BoundedFanOut.run(keys.size(), RANGE_SLICE_WINDOW,
+                i -> Reads.sliceAsync(this, table, keys.get(i), superColumn, selection, consistency)));
         List<RowSlice> rows = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
-            List<Cell> cells = ClusterErrors.join(slices.get(i));
-            rows.add(new RowSlice(new String(keys.get(i), StandardCharsets.UTF_8), cells));
+            rows.add(new RowSlice(new String(keys.get(i), StandardCharsets.UTF_8), slices.get(i)));
         }
         return rows;
     }
@@ -285,10 +300,81 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         return List.of(); // the cluster samples its own keys; describe_splits asks it (describeSplits)
     }
 
+    /**
+     * The cluster's tokens (every node's, in ring order) as Sibyl's partitioner writes them; a token
+     * that two of the cluster's become one ({@link ClusterTokens#fromCluster}) is given once.
+     */
+    @Override
+    public List<Token> ringTokens() {
+        List<Token> ring = new ArrayList<>();
+        for (ClusterRing.Entry e : ring().tokens()) {
+            Token t = tokens.fromCluster(e.token());
+            if (ring.isEmpty() || !ring.get(ring.size() - 1).equals(t)) ring.add(t);
+        }
+        if (ring.size() > 1 && ring.get(0).equals(ring.get(ring.size() - 1))) ring.remove(ring.size() - 1);
+        return ring;
+    }
+
+    /** The cluster's ring now, as the cluster writes its tokens, with each token's node: for nodetool ring. */
+    public ClusterRing ring() {
+        return ClusterRing.of(session);
+    }
+
+    /** The cluster's nodes by CQL address, each with whether it is up now. */
+    public Map<String, Boolean> clusterNodes() {
+        return ClusterRing.nodes(session);
+    }
+
+    /** The cluster's name, as it gives it. */
+    public String clusterName() {
+        return session.getMetadata().getClusterName().orElse("?");
+    }
+
+    /** The contact points of the configuration, as {@code host:port, ...}. */
+    public String contactPoints() {
+        return String.join(", ", conf.contactPoints().stream().map(ClusterConf.ContactPoint::toString).toList());
+    }
+
+    /**
+     * describe_splits from the cluster's own estimates of the rows in each range
+     * ({@link SizeEstimates}, {@link TokenSplits}): {@code [start, t1, ..., end]} with pieces of about
+     * {@code keysPerSplit} rows of all column families. {@code [start, end]} when the estimates show too
+     * few rows (data only in the cluster's memtables is not counted, as 0.6 sampled only its SSTables),
+     * when the cluster orders by key (ByteOrderedPartitioner: its estimates are not cut, docs/thrift-api.md
+     * §Describe), or when the estimates cannot be read.
+     */
     @Override
     public List<Token> describeSplits(Token start, Token end, int keysPerSplit) {
         if (keysPerSplit <= 0) throw new IllegalArgumentException("keys_per_split must be positive: " + keysPerSplit);
-        return List.of(start, end);
+        if (!tokens.numeric()) return List.of(start, end);
+        List<SizeEstimates.RangeEstimate> estimates;
+        try {
+            estimates = SizeEstimates.read(session, statements, cqlTables());
+        } catch (UnavailableReplicasException | StorageTimeoutException e) {
+            return List.of(start, end); // ClusterErrors logged it; one split is still an answer
+        }
+        List<Token> splits = new ArrayList<>();
+        splits.add(start);
+        BigInteger from = new BigInteger(partitioner.toString(start));
+        BigInteger to = new BigInteger(partitioner.toString(end));
+        for (BigInteger cut : TokenSplits.cuts(from, to, RANDOM_RING_START, RANDOM_RING_END, estimates, keysPerSplit)) {
+            splits.add(partitioner.fromString(cut.toString()));
+        }
+        splits.add(end);
+        return splits;
+    }
+
+    /** RandomPartitioner's ring in the cluster: from its minimum token, -1, to 2^127. */
+    private static final BigInteger RANDOM_RING_START = BigInteger.ONE.negate();
+    private static final BigInteger RANDOM_RING_END = BigInteger.ONE.shiftLeft(127);
+
+    /** The CQL tables of the configured column families, by CQL keyspace. */
+    private Map<String, Set<String>> cqlTables() {
+        Map<String, Set<String>> byKeyspace = new LinkedHashMap<>();
+        for (Map<String, Table> ks : catalog.tables().values()) {
+            for (Table t : ks.values()) byKeyspace.computeIfAbsent(t.cqlKeyspace(), k -> new HashSet<>()).add(t.name());
+        }
+        return byKeyspace;
     }
 
     /**
@@ -329,6 +415,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         return ClusterErrors.call(() -> session.execute(statement));
     }
 
+    /** Failures come back in the future as the driver's exceptions; {@link ClusterErrors#join} translates them. */
     CompletionStage<AsyncResultSet> executeAsync(BoundStatement statement) {
         return session.executeAsync(statement);
     }
@@ -345,17 +432,5 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
 
     static byte[] key(String key) {
         return key.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static BoundStatementBuilder bytes(BoundStatementBuilder b, int i, byte[] value) {
-        return b.setBytesUnsafe(i, ByteBuffer.wrap(value));
-    }
-
-    static BatchStatementBuilder unloggedBatch() {
-        return BatchStatement.builder(DefaultBatchType.UNLOGGED);
-    }
-
-    static RuntimeException unwrap(CompletionException e) {
-        return e.getCause() instanceof RuntimeException r ? r : e;
     }
 }

@@ -25,10 +25,12 @@ final class ClusterTokens {
 
     private final boolean numeric;
     private final String clusterPartitioner;
+    private final Partitioner partitioner;
 
-    private ClusterTokens(boolean numeric, String clusterPartitioner) {
+    private ClusterTokens(boolean numeric, String clusterPartitioner, Partitioner partitioner) {
         this.numeric = numeric;
         this.clusterPartitioner = clusterPartitioner;
+        this.partitioner = partitioner;
     }
 
     /** @throws ConfigurationException naming Storage/Partitioner when the cluster orders rows otherwise */
@@ -49,11 +51,41 @@ final class ClusterTokens {
                     : "OrderPreservingPartitioner needs a cluster with ByteOrderedPartitioner;"
                     + " CollatingOrderPreservingPartitioner has no counterpart in a cluster"));
         }
-        return new ClusterTokens(random, theirs);
+        return new ClusterTokens(random, theirs, partitioner);
     }
 
     String clusterPartitioner() {
         return clusterPartitioner;
+    }
+
+    /** Whether the cluster's tokens are numbers (RandomPartitioner) rather than keys' bytes. */
+    boolean numeric() {
+        return numeric;
+    }
+
+    /**
+     * A token of the cluster, as its driver writes it ({@code TokenMap.format}), as a token of Sibyl's
+     * partitioner: RandomPartitioner's decimal number is the same token on both sides. A
+     * ByteOrderedPartitioner token is bytes ({@code 0x6b6579}); OrderPreservingPartitioner's is a key,
+     * so its UTF-8 text stands for it, up to the first byte that is not UTF-8 (a token the cluster drew at
+     * random may have one). That prefix sorts at or before the bytes, and keys (always UTF-8) fall on the
+     * same side of both but for those that begin with it: such a boundary moves, to a place where it
+     * still cuts the ring in order.
+     */
+    Token fromCluster(String formatted) {
+        if (numeric) return partitioner.fromString(formatted);
+        String hex = formatted.startsWith("0x") ? formatted.substring(2) : formatted;
+        return new StringToken(utf8Prefix(java.util.HexFormat.of().parseHex(hex)));
+    }
+
+    /** The longest prefix of {@code bytes} that is well-formed UTF-8, decoded. */
+    static String utf8Prefix(byte[] bytes) {
+        java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+        decoder.decode(ByteBuffer.wrap(bytes), out, true); // stops at the first malformed sequence
+        return out.flip().toString();
     }
 
     /** A Sibyl token as the value of {@code token(key)} in CQL: a varint, or the key's bytes. */

@@ -1,8 +1,12 @@
 package sibyl.cluster;
 
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
-import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import sibyl.db.Change;
@@ -11,9 +15,10 @@ import sibyl.db.PathShape;
 import sibyl.db.RowMutation;
 
 /**
- * A row mutation as one single-partition batch, which the cluster applies atomically and
- * isolated, as 0.6 applied a row mutation. (A mutation with a slice deletion is two: the slice's
- * tombstones follow once the rest is written, see {@link ClusterStorageService#apply}.) Every statement carries the change's timestamp
+ * A row mutation as one single-partition batch (or one statement, when it makes one change), which
+ * the cluster applies atomically and isolated, as 0.6 applied a row mutation. (A mutation with a
+ * slice deletion is two: the slice's tombstones follow once the rest is written, see
+ * {@link ClusterStorageService#apply}.) Every statement carries the change's timestamp
  * (USING TIMESTAMP), so ties and tombstones follow the client's clock as in 0.6: a column
  * deletion deletes that clustering row, a super column deletion the rows of that column1 (a
  * range tombstone), a row deletion the partition, each hiding what was written at or before its
@@ -38,21 +43,30 @@ final class MutationStatements {
     }
 
     /**
-     * The batch of the mutation's changes: with {@code slices} null every change but the slice
-     * deletions, else only the slice deletions, resolved by {@code slices}.
+     * The statements of the mutation's changes: with {@code slices} null every change but the slice
+     * deletions, else only the slice deletions, resolved by {@code slices}. The caller sends one
+     * statement as it is and several as one single-partition batch ({@link #batch}).
      */
-    static BatchStatement batch(RowMutation mutation, Tables tables, Statements statements, byte[] key,
-                                SliceResolver slices) {
-        BatchStatementBuilder batch = ClusterStorageService.unloggedBatch();
+    static List<BatchableStatement<?>> statements(RowMutation mutation, Tables tables, Statements statements,
+                                                  byte[] key, SliceResolver slices) {
+        List<BatchableStatement<?>> out = new ArrayList<>(mutation.changes().size() == 1 && slices == null
+                ? mutation.changes().values().iterator().next().size() : 8);
+        ByteBuffer k = ByteBuffer.wrap(key);
         for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
             Table table = tables.table(mutation.keyspace(), e.getKey());
             for (Change change : e.getValue()) {
                 if ((change instanceof Change.DeleteSlice) == (slices != null)) {
-                    add(batch, table, statements, key, change, slices);
+                    add(out, table, statements, k, change, slices);
                 }
             }
         }
-        return batch.build();
+        return out;
+    }
+
+    /** One statement as it is (the cluster applies it atomically), several as one unlogged batch of the partition. */
+    static Statement<?> batch(List<BatchableStatement<?>> statements) {
+        if (statements.size() == 1) return statements.get(0);
+        return BatchStatement.builder(DefaultBatchType.UNLOGGED).addStatements(statements).build();
     }
 
     static boolean hasSliceDeletion(RowMutation mutation) {
@@ -62,31 +76,30 @@ final class MutationStatements {
         return false;
     }
 
-    private static void add(BatchStatementBuilder batch, Table table, Statements statements, byte[] key,
+    private static void add(List<BatchableStatement<?>> out, Table table, Statements statements, ByteBuffer key,
                             Change change, SliceResolver slices) {
+        TableStatements of = table.statements();
         if (change instanceof Change.Write w) {
             PathShape.COLUMN.check(table.metadata(), w.superColumn() != null, true);
-            String cql = "UPDATE " + table.qualifiedName() + " USING TIMESTAMP ? SET value = ? WHERE key = ?"
-                    + " AND column1 = ?" + (table.isSuper() ? " AND column2 = ?" : "");
-            BoundStatementBuilder b = statements.get(cql).boundStatementBuilder().setLong(0, w.timestamp());
-            ClusterStorageService.bytes(b, 1, w.value());
-            ClusterStorageService.bytes(b, 2, key);
+            BoundStatementBuilder b = of.update().prepared(statements).boundStatementBuilder()
+                    .setLong(0, w.timestamp())
+                    .setBytesUnsafe(1, ByteBuffer.wrap(w.value()))
+                    .setBytesUnsafe(2, key);
             cell(b, 3, w.superColumn(), w.name());
-            batch.addStatement(b.build());
+            out.add(b.build());
         } else if (change instanceof Change.DeleteColumn d) {
             PathShape.COLUMN.check(table.metadata(), d.superColumn() != null, true);
-            deleteCell(batch, table, statements, key, d.superColumn(), d.name(), d.timestamp());
+            deleteCell(out, table, statements, key, d.superColumn(), d.name(), d.timestamp());
         } else if (change instanceof Change.DeleteSuperColumn d) {
             PathShape.REMOVE.check(table.metadata(), true, false);
-            deleteCell(batch, table, statements, key, null, d.name(), d.timestamp());
+            deleteCell(out, table, statements, key, null, d.name(), d.timestamp());
         } else if (change instanceof Change.DeleteRow d) {
-            String cql = "DELETE FROM " + table.qualifiedName() + " USING TIMESTAMP ? WHERE key = ?";
-            BoundStatementBuilder b = statements.get(cql).boundStatementBuilder().setLong(0, d.timestamp());
-            batch.addStatement(ClusterStorageService.bytes(b, 1, key).build());
+            out.add(of.deleteRow().prepared(statements).boundStatementBuilder().setLong(0, d.timestamp())
+                    .setBytesUnsafe(1, key).build());
         } else if (change instanceof Change.DeleteSlice d) {
             PathShape.REMOVE.check(table.metadata(), d.superColumn() != null, false);
             for (byte[] selected : slices.liveNames(table, d.superColumn(), d.range())) {
-                deleteCell(batch, table, statements, key, d.superColumn(), selected, d.timestamp());
+                deleteCell(out, table, statements, key, d.superColumn(), selected, d.timestamp());
             }
         } else {
             throw new IllegalArgumentException("unknown change " + change);
@@ -97,24 +110,23 @@ final class MutationStatements {
      * Deletes a column (standard), a subcolumn ({@code superColumn} set) or, in a super table
      * with {@code superColumn} null, the whole super column {@code name}.
      */
-    private static void deleteCell(BatchStatementBuilder batch, Table table, Statements statements, byte[] key,
-                                   byte[] superColumn, byte[] name, long timestamp) {
-        String cql = "DELETE FROM " + table.qualifiedName() + " USING TIMESTAMP ? WHERE key = ? AND column1 = ?"
-                + (superColumn != null ? " AND column2 = ?" : "");
-        BoundStatementBuilder b = statements.get(cql).boundStatementBuilder().setLong(0, timestamp);
-        ClusterStorageService.bytes(b, 1, key);
+    private static void deleteCell(List<BatchableStatement<?>> out, Table table, Statements statements,
+                                   ByteBuffer key, byte[] superColumn, byte[] name, long timestamp) {
+        TableStatements.Slot slot = superColumn != null ? table.statements().deleteSubcolumn()
+                : table.statements().deleteColumn();
+        BoundStatementBuilder b = slot.prepared(statements).boundStatementBuilder().setLong(0, timestamp)
+                .setBytesUnsafe(1, key);
         cell(b, 2, superColumn, name);
-        batch.addStatement(b.build());
+        out.add(b.build());
     }
 
     /** Binds column1 (and column2) from index {@code i}: the column, or the super column and the subcolumn. */
     private static void cell(BoundStatementBuilder b, int i, byte[] superColumn, byte[] name) {
         if (superColumn == null) {
-            ClusterStorageService.bytes(b, i, name);
+            b.setBytesUnsafe(i, ByteBuffer.wrap(name));
         } else {
-            ClusterStorageService.bytes(b, i, superColumn);
-            ClusterStorageService.bytes(b, i + 1, name);
+            b.setBytesUnsafe(i, ByteBuffer.wrap(superColumn));
+            b.setBytesUnsafe(i + 1, ByteBuffer.wrap(name));
         }
     }
-
 }

@@ -1,10 +1,9 @@
 package sibyl.cluster;
 
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
-import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import sibyl.db.CFMetaData;
@@ -15,8 +14,9 @@ import sibyl.db.SuperColumn;
 import sibyl.service.Consistency;
 
 /**
- * Slices and counts of one row, as CQL SELECTs. The cluster hides tombstones and what they
- * shadow, so every row returned is live; a super column is the run of rows of one column1.
+ * Slices and counts of one row, as CQL SELECTs of the table's prepared statements
+ * ({@link TableStatements}). The cluster hides tombstones and what they shadow, so every row
+ * returned is live; a super column is the run of rows of one column1.
  */
 final class Reads {
     private Reads() {
@@ -28,127 +28,168 @@ final class Reads {
      */
     static List<Cell> slice(ClusterStorageService service, Table table, byte[] key, byte[] superColumn,
                             ColumnSelection selection, Consistency consistency) {
+        return ClusterErrors.join(sliceAsync(service, table, key, superColumn, selection, consistency));
+    }
+
+    /** As {@link #slice}, answered on the driver's threads; a range slice has many of these in flight. */
+    static CompletableFuture<List<Cell>> sliceAsync(ClusterStorageService service, Table table, byte[] key,
+                                                    byte[] superColumn, ColumnSelection selection,
+                                                    Consistency consistency) {
         if (table.isSuper() && superColumn == null) return superColumns(service, table, key, selection, consistency);
         return columns(service, table, key, superColumn, selection, consistency);
     }
 
-    static CompletableFuture<List<Cell>> sliceAsync(ClusterStorageService service, Table table, byte[] key,
-                                                    byte[] superColumn, ColumnSelection selection,
-                                                    Consistency consistency) {
-        // A range slice asks for many rows at once; each is still read on its own.
-        return CompletableFuture.completedFuture(slice(service, table, key, superColumn, selection, consistency));
-    }
+    private static final CompletableFuture<List<Cell>> NOTHING = CompletableFuture.completedFuture(List.of());
 
-    private static List<Cell> columns(ClusterStorageService service, Table table, byte[] key, byte[] superColumn,
-                                      ColumnSelection selection, Consistency consistency) {
-        String name = superColumn == null ? "column1" : "column2";
-        StringBuilder cql = new StringBuilder("SELECT ").append(name).append(", value, writetime(value) FROM ")
-                .append(table.qualifiedName()).append(" WHERE key = ?");
-        if (superColumn != null) cql.append(" AND column1 = ?");
-        List<byte[]> values = new ArrayList<>();
-        values.add(key);
-        if (superColumn != null) values.add(superColumn);
-        Integer limit = null;
+    private static CompletableFuture<List<Cell>> columns(ClusterStorageService service, Table table, byte[] key,
+                                                         byte[] superColumn, ColumnSelection selection,
+                                                         Consistency consistency) {
+        TableStatements statements = table.statements();
+        BoundStatementBuilder b;
+        int i;
         if (selection instanceof ColumnSelection.Names names) {
-            if (names.names().isEmpty()) return List.of();
-            cql.append(" AND ").append(name).append(" IN ?");
-            values.add(Values.array(Values.list(names.names())));
+            List<byte[]> list = names.names();
+            if (list.isEmpty()) return NOTHING;
+            b = bind(service, statements.columnsByName(list.size()), key, consistency);
+            i = bindSuperColumn(b, superColumn);
+            b.setBytesUnsafe(i, list.size() == 1 ? ByteBuffer.wrap(list.get(0)) : Values.list(list));
         } else {
             ColumnSelection.Range range = (ColumnSelection.Range) selection;
-            if (range.count() == 0) return List.of();
-            bounds(cql, values, name, range);
-            cql.append(" ORDER BY ").append(order(table, superColumn != null, range.reversed()));
-            limit = range.count();
+            if (range.count() == 0) return NOTHING;
+            Bounds bounds = Bounds.of(range);
+            b = bind(service, statements.columnRange(bounds.lower() != null, bounds.upper() != null,
+                    range.reversed()), key, consistency);
+            i = bounds.bind(b, bindSuperColumn(b, superColumn) - 1);
+            b.setInt(i, range.count());
         }
-        if (limit != null) cql.append(" LIMIT ?");
-        BoundStatementBuilder b = bind(service, cql.toString(), values, consistency);
-        if (limit != null) b.setInt(values.size(), limit);
-        List<Cell> cells = new ArrayList<>();
-        for (Row row : service.execute(b.build())) {
-            cells.add(Column.live(Values.array(row.getBytesUnsafe(0)), Values.array(row.getBytesUnsafe(1)),
-                    row.getLong(2)));
-        }
-        return cells;
+        return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink());
     }
 
-    private static List<Cell> superColumns(ClusterStorageService service, Table table, byte[] key,
-                                           ColumnSelection selection, Consistency consistency) {
-        StringBuilder cql = new StringBuilder("SELECT column1, column2, value, writetime(value) FROM ")
-                .append(table.qualifiedName()).append(" WHERE key = ?");
-        List<byte[]> values = new ArrayList<>();
-        values.add(key);
+    /** Binds the super column after the key, when there is one; returns the next index. */
+    private static int bindSuperColumn(BoundStatementBuilder b, byte[] superColumn) {
+        if (superColumn == null) return 1;
+        b.setBytesUnsafe(1, ByteBuffer.wrap(superColumn));
+        return 2;
+    }
+
+    private static CompletableFuture<List<Cell>> superColumns(ClusterStorageService service, Table table, byte[] key,
+                                                              ColumnSelection selection, Consistency consistency) {
+        TableStatements statements = table.statements();
+        BoundStatementBuilder b;
         int count = Integer.MAX_VALUE;
         if (selection instanceof ColumnSelection.Names names) {
-            if (names.names().isEmpty()) return List.of();
-            cql.append(" AND column1 IN ?");
-            values.add(Values.array(Values.list(names.names())));
+            List<byte[]> list = names.names();
+            if (list.isEmpty()) return NOTHING;
+            b = bind(service, statements.superColumnsByName(list.size()), key, consistency);
+            b.setBytesUnsafe(1, list.size() == 1 ? ByteBuffer.wrap(list.get(0)) : Values.list(list));
         } else {
             ColumnSelection.Range range = (ColumnSelection.Range) selection;
-            if (range.count() == 0) return List.of();
-            bounds(cql, values, "column1", range);
-            cql.append(" ORDER BY ").append(order(table, true, range.reversed()));
+            if (range.count() == 0) return NOTHING;
+            Bounds bounds = Bounds.of(range);
+            b = bind(service, statements.superColumnRange(bounds.lower() != null, bounds.upper() != null,
+                    range.reversed()), key, consistency);
+            bounds.bind(b, 0);
             count = range.count();
         }
-        ResultSet rows = service.execute(bind(service, cql.toString(), values, consistency).build());
-        CFMetaData cf = table.metadata();
-        List<Cell> superColumns = new ArrayList<>();
-        SuperColumn.Builder current = null;
-        byte[] currentName = null;
-        for (Row row : rows) {
-            byte[] name = Values.array(row.getBytesUnsafe(0));
-            if (currentName == null || !Arrays.equals(name, currentName)) {
+        return AsyncRows.collect(service.executeAsync(b.build()), new SuperColumnSink(table.metadata(), count));
+    }
+
+    /** Columns (or subcolumns) one per row: name, value, timestamp. */
+    private static final class ColumnSink implements AsyncRows.Sink<List<Cell>> {
+        private final List<Cell> cells = new ArrayList<>();
+
+        @Override
+        public boolean accept(Row row) {
+            cells.add(Column.live(Values.array(row.getBytesUnsafe(0)), Values.array(row.getBytesUnsafe(1)),
+                    row.getLong(2)));
+            return true;
+        }
+
+        @Override
+        public List<Cell> result() {
+            return cells;
+        }
+    }
+
+    /** Super columns from runs of rows of one column1; stops reading once it has {@code count}. */
+    private static final class SuperColumnSink implements AsyncRows.Sink<List<Cell>> {
+        private final CFMetaData cf;
+        private final int count;
+        private final List<Cell> superColumns = new ArrayList<>();
+        private SuperColumn.Builder current;
+        private ByteBuffer currentName;
+
+        SuperColumnSink(CFMetaData cf, int count) {
+            this.cf = cf;
+            this.count = count;
+        }
+
+        @Override
+        public boolean accept(Row row) {
+            ByteBuffer name = row.getBytesUnsafe(0);
+            if (currentName == null || !name.equals(currentName)) {
                 if (current != null) superColumns.add(current.build());
-                if (superColumns.size() == count) return superColumns; // stops paging through the rest
-                current = SuperColumn.builder(name, cf.subcomparator(), 4);
+                if (superColumns.size() == count) return false; // the rest of the row is never fetched
                 currentName = name;
+                current = SuperColumn.builder(Values.array(name), cf.subcomparator(), 4);
             }
             current.add(Column.live(Values.array(row.getBytesUnsafe(1)), Values.array(row.getBytesUnsafe(2)),
                     row.getLong(3)));
+            return true;
         }
-        if (current != null && superColumns.size() < count) superColumns.add(current.build());
-        return superColumns;
+
+        @Override
+        public List<Cell> result() {
+            if (current != null && superColumns.size() < count) {
+                superColumns.add(current.build());
+                current = null;
+            }
+            return superColumns;
+        }
     }
 
     /** get_count: live columns, super columns, or subcolumns of one super column. */
     static int count(ClusterStorageService service, Table table, byte[] key, byte[] superColumn,
                      Consistency consistency) {
+        TableStatements statements = table.statements();
         if (table.isSuper() && superColumn == null) {
             // one row per super column
-            String cql = "SELECT column1 FROM " + table.qualifiedName() + " WHERE key = ? GROUP BY column1";
+            BoundStatementBuilder b = bind(service, statements.countSuperColumns(), key, consistency);
             int n = 0;
-            for (Row ignored : service.execute(bind(service, cql, List.of(key), consistency).build())) n++;
+            for (Row ignored : service.execute(b.build())) n++;
             return n;
         }
-        String cql = "SELECT COUNT(*) FROM " + table.qualifiedName() + " WHERE key = ?"
-                + (superColumn == null ? "" : " AND column1 = ?");
-        List<byte[]> values = superColumn == null ? List.of(key) : List.of(key, superColumn);
-        Row row = service.execute(bind(service, cql, values, consistency).build()).one();
+        BoundStatementBuilder b = bind(service, statements.countColumns(), key, consistency);
+        bindSuperColumn(b, superColumn);
+        Row row = service.execute(b.build()).one();
         return row == null ? 0 : (int) Math.min(Integer.MAX_VALUE, row.getLong(0));
     }
 
-    /** start and finish of a range as CQL bounds on {@code name}; reversed, start is the upper bound. */
-    private static void bounds(StringBuilder cql, List<byte[]> values, String name, ColumnSelection.Range range) {
-        byte[] lower = range.reversed() ? range.finish() : range.start();
-        byte[] upper = range.reversed() ? range.start() : range.finish();
-        if (lower.length > 0) {
-            cql.append(" AND ").append(name).append(" >= ?");
-            values.add(lower);
-        }
-        if (upper.length > 0) {
-            cql.append(" AND ").append(name).append(" <= ?");
-            values.add(upper);
-        }
+    /** The statement with the key bound first, at the read's consistency level. */
+    private static BoundStatementBuilder bind(ClusterStorageService service, TableStatements.Slot slot, byte[] key,
+                                              Consistency consistency) {
+        return slot.prepared(service.statements()).boundStatementBuilder()
+                .setBytesUnsafe(0, ByteBuffer.wrap(key))
+                .setConsistencyLevel(ConsistencyLevels.read(consistency));
     }
 
-    private static String order(Table table, boolean bothColumns, boolean reversed) {
-        String dir = reversed ? " DESC" : " ASC";
-        return table.isSuper() && bothColumns ? "column1" + dir + ", column2" + dir : "column1" + dir;
-    }
+    /**
+     * The start and finish of a range as CQL bounds, null where open; reversed, the start is the
+     * upper bound.
+     */
+    private record Bounds(byte[] lower, byte[] upper) {
+        static Bounds of(ColumnSelection.Range range) {
+            byte[] lower = range.reversed() ? range.finish() : range.start();
+            byte[] upper = range.reversed() ? range.start() : range.finish();
+            return new Bounds(lower.length > 0 ? lower : null, upper.length > 0 ? upper : null);
+        }
 
-    static BoundStatementBuilder bind(ClusterStorageService service, String cql, List<byte[]> values,
-                                      Consistency consistency) {
-        BoundStatementBuilder b = service.statements().get(cql).boundStatementBuilder();
-        for (int i = 0; i < values.size(); i++) ClusterStorageService.bytes(b, i, values.get(i));
-        return b.setConsistencyLevel(ConsistencyLevels.read(consistency));
+        /** Binds the bounds present after index {@code last}; returns the next index. */
+        int bind(BoundStatementBuilder b, int last) {
+            int i = last + 1;
+            if (lower != null) b.setBytesUnsafe(i++, ByteBuffer.wrap(lower));
+            if (upper != null) b.setBytesUnsafe(i++, ByteBuffer.wrap(upper));
+            return i;
+        }
     }
 }

@@ -6,8 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * Prepared statements by their text, prepared once on first use. The texts come from a few
- * templates per table (bounds present or not, order), so the map stays small.
+ * Prepared statements by their text, prepared once on first use: behind the slots of
+ * {@link TableStatements}, which ask here the first time each is needed (so two slots racing
+ * prepare once), and the few statements of no table (the size estimates).
  */
 final class Statements {
     private final CqlSession session;

@@ -8,10 +8,6 @@ final class Values {
     private Values() {
     }
 
-    static ByteBuffer bytes(byte[] b) {
-        return ByteBuffer.wrap(b);
-    }
-
     /** A list value ({@code IN ?}): the count, then each element's length and bytes, as protocol v3+ encodes it. */
     static ByteBuffer list(List<byte[]> elements) {
         int size = 4;

@@ -24,6 +24,9 @@ import java.util.Optional;
  *                               keyspaces placed with NetworkTopologyStrategy; others use
  *                               SimpleStrategy with their ReplicationFactor
  * @param file                   the storage-conf.xml this came from, for start-up refusals to name
+ * @param thriftEndpoints        the addresses (host names or IP literals, no port) of every Sibyl node of this
+ *                               deployment, as clients reach them over Thrift: what describe_ring and the token map
+ *                               name as the ring's endpoints; empty for this node's own address alone
  */
 public record ClusterConf(
         List<ContactPoint> contactPoints,
@@ -36,7 +39,8 @@ public record ClusterConf(
         int connectTimeoutInSeconds,
         String keyspacePrefix,
         Map<String, Map<String, Integer>> datacenterReplication,
-        Path file) {
+        Path file,
+        List<String> thriftEndpoints) {
 
     /** Where, in storage-conf.xml, the contact points are: start-up refusals about reaching the cluster name it. */
     public static final String CONTACT_POINTS_ELEMENT = "Storage/Cluster/ContactPoints";
@@ -50,6 +54,16 @@ public record ClusterConf(
         Objects.requireNonNull(keyspacePrefix, "keyspacePrefix");
         datacenterReplication = Map.copyOf(datacenterReplication);
         Objects.requireNonNull(file, "file");
+        thriftEndpoints = List.copyOf(thriftEndpoints);
+    }
+
+    /** Without ThriftEndpoints: this node names itself alone. */
+    public ClusterConf(List<ContactPoint> contactPoints, String localDatacenter, String username, String password,
+                       Path trustStore, String trustStorePassword, int requestTimeoutInMillis,
+                       int connectTimeoutInSeconds, String keyspacePrefix,
+                       Map<String, Map<String, Integer>> datacenterReplication, Path file) {
+        this(contactPoints, localDatacenter, username, password, trustStore, trustStorePassword, requestTimeoutInMillis,
+                connectTimeoutInSeconds, keyspacePrefix, datacenterReplication, file, List.of());
     }
 
     /** The per-datacenter factors of {@code keyspace}, when it is placed with NetworkTopologyStrategy. */

@@ -22,7 +22,7 @@ final class ClusterConfReader {
 
     private static final Set<String> CHILDREN = Set.of("ContactPoints", "LocalDatacenter", "Username", "Password",
             "TrustStore", "TrustStorePassword", "RequestTimeoutInMillis", "ConnectTimeoutInSeconds", "KeyspacePrefix",
-            "DatacenterReplication");
+            "DatacenterReplication", "ThriftEndpoints");
 
     private ClusterConfReader() {
     }
@@ -101,7 +101,43 @@ final class ClusterConfReader {
         return Optional.of(new ClusterConf(contactPoints, localDatacenter, username.map(ConfigValue::text).orElse(null),
                 password.map(ConfigValue::text).orElse(null), trustStore,
                 storePassword.map(ConfigValue::text).orElse(null), requestTimeout, connectTimeout, prefix,
-                datacenterReplication(cluster, keyspaces), storage.file()));
+                datacenterReplication(cluster, keyspaces), storage.file(), thriftEndpoints(cluster)));
+    }
+
+    /**
+     * {@code <ThriftEndpoints><ThriftEndpoint>10.0.0.5</ThriftEndpoint>...</ThriftEndpoints>}: addresses without a
+     * port, since 0.6's clients pair each endpoint of the ring with the Thrift port they were given.
+     */
+    private static List<String> thriftEndpoints(ConfigNode cluster) throws ConfigurationException {
+        Optional<ConfigNode> list = cluster.child("ThriftEndpoints");
+        if (list.isEmpty()) return List.of();
+        list.get().warnUnknown(Set.of("ThriftEndpoint"), Set.of());
+        List<String> endpoints = new ArrayList<>();
+        for (ConfigNode endpoint : list.get().children("ThriftEndpoint")) {
+            endpoint.warnUnknown(Set.of(), Set.of());
+            Optional<ConfigValue> text = endpoint.text();
+            if (text.isEmpty()) continue;
+            String address = text.get().text();
+            if (address.startsWith("[")) {
+                throw text.get().error("'" + address + "': write an IPv6 address without brackets and without a port;"
+                        + " clients connect to it on their Thrift port");
+            }
+            if (address.indexOf(':') >= 0 && !address.matches("[0-9A-Fa-f:.]+")) {
+                throw text.get().error("'" + address + "' names a port or is no address: give the host alone;"
+                        + " clients connect to it on their Thrift port (ThriftPort)");
+            }
+            if (address.indexOf(':') >= 0 && address.indexOf(':') == address.lastIndexOf(':')) {
+                throw text.get().error("'" + address + "' names a port: give the host alone; clients connect to it"
+                        + " on their Thrift port (ThriftPort)");
+            }
+            if (endpoints.contains(address)) throw text.get().error("'" + address + "' is given twice");
+            endpoints.add(address);
+        }
+        if (endpoints.isEmpty()) {
+            throw list.get().error("ThriftEndpoint", "required element is missing; name every Sibyl node of this"
+                    + " deployment, this one included, or leave ThriftEndpoints out");
+        }
+        return endpoints;
     }
 
     /** {@code host}, {@code host:port}, {@code [v6]} or {@code [v6]:port}. */

@@ -8,7 +8,11 @@ import java.util.concurrent.ThreadPoolExecutor;
 import javax.management.NotCompliantMBeanException;
 import javax.management.ObjectName;
 import javax.management.StandardMBean;
+import sibyl.cluster.ClusterStorageService;
 import sibyl.config.ConfigurationException;
+import sibyl.db.CFMetaData;
+import sibyl.db.KSMetaData;
+import sibyl.db.SystemKeyspace;
 import sibyl.engine.ColumnFamilyStore;
 import sibyl.engine.Keyspace;
 import sibyl.engine.LocalStorageService;
@@ -60,9 +64,27 @@ public final class NodeBeans {
         return standard(new ConfigurationControl(file, reload), ConfigurationMBean.class);
     }
 
-    /** Only the worker pools: a node in cluster mode has no column family stores of its own. */
-    public static Map<String, Object> ofPools(Map<String, ThreadPoolExecutor> pools) {
+    /**
+     * The beans of a node in cluster mode: the node with the cluster's ring and its refusals of storage
+     * operations, each configured column family's requests, the worker pools.
+     *
+     * @param endpoint this node's address
+     */
+    public static Map<String, Object> ofCluster(String clusterName, String endpoint, ClusterStorageService storage,
+                                                RequestMetrics requests, Map<String, ThreadPoolExecutor> pools) {
         Map<String, Object> beans = new LinkedHashMap<>();
+        beans.put("org.apache.cassandra.service:type=StorageService",
+                standard(new ClusterStorageServiceStats(clusterName, endpoint, storage, requests),
+                        ClusterStorageServiceMBean.class));
+        for (KSMetaData ks : storage.keyspaces()) {
+            if (ks.name().equals(SystemKeyspace.NAME)) continue; // Sibyl's own, not stored in the cluster
+            for (CFMetaData cf : ks.columnFamilies()) {
+                beans.put("org.apache.cassandra.db:type=ColumnFamilyStores,keyspace=" + quote(ks.name())
+                        + ",columnfamily=" + quote(cf.name()),
+                        standard(new ColumnFamilyRequestsStats(requests.of(ks.name(), cf.name())),
+                                ColumnFamilyRequestsMBean.class));
+            }
+        }
         pools.forEach((name, pool) -> beans.put("org.apache.cassandra.concurrent:type=" + quote(name),
                 standard(new ThreadPoolStats(pool), ThreadPoolMBean.class)));
         return beans;

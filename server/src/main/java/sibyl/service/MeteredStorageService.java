@@ -180,6 +180,11 @@ public final class MeteredStorageService implements StorageService {
     }
 
     @Override
+    public List<Token> ringTokens() {
+        return backend.ringTokens();
+    }
+
+    @Override
     public List<Token> describeSplits(Token start, Token end, int keysPerSplit) {
         return backend.describeSplits(start, end, keysPerSplit);
     }

@@ -131,6 +131,15 @@ public interface StorageService {
     List<DecoratedKey> keySamples(Range range);
 
     /**
+     * The tokens that cut the ring of the store this node serves from, in ring order, when that ring is
+     * not this node alone (a cluster's, each range of which every node of Sibyl in front of it serves).
+     * Empty for a store that is its own ring: this node's token then stands for it.
+     */
+    default List<Token> ringTokens() {
+        return List.of();
+    }
+
+    /**
      * describe_splits: {@code [start, t1, ..., end]} where the t_i are evenly spaced sampled
      * tokens of (start, end], about {@code keysPerSplit} keys apart.
      *

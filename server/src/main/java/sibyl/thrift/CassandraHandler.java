@@ -108,7 +108,7 @@ final class CassandraHandler implements Cassandra.Iface {
         return switch (property) {
             case "cluster name" -> node.clusterName();
             case "config file" -> node.configText() == null ? "file not found!" : node.configText();
-            case "token map" -> node.tokenMapJson();
+            case "token map" -> node.tokenMapJson(ringTokens());
             case "version" -> cassandraConstants.VERSION;
             default -> "?";
         };
@@ -144,8 +144,17 @@ final class CassandraHandler implements Cassandra.Iface {
         if (SchemaDescription.isSystem(keyspace) || views.current().description().keyspace(keyspace) == null) {
             throw new InvalidRequestException("There is no ring for the keyspace: " + keyspace);
         }
-        NodeDescription node = this.node.get();
-        return List.of(new TokenRange(node.token(), node.token(), node.endpoints()));
+        return node.get().ring(ringTokens());
+    }
+
+    /** The tokens of the store's ring, when it has one of its own (cluster mode), in the partitioner's wire form. */
+    private List<String> ringTokens() {
+        List<Token> tokens = storage.ringTokens();
+        if (tokens.isEmpty()) return List.of();
+        Partitioner partitioner = storage.partitioner();
+        List<String> strings = new ArrayList<>(tokens.size());
+        for (Token t : tokens) strings.add(partitioner.toString(t));
+        return strings;
     }
 
     @Override

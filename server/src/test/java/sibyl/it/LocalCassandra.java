@@ -82,6 +82,11 @@ public final class LocalCassandra implements AutoCloseable {
         return address(node) + ":" + nativePort;
     }
 
+    /** The JMX port of node N (localhost only), where Cassandra's own nodetool operations are. */
+    public int jmxPort(int node) {
+        return jmxPort + node - 1;
+    }
+
     public static String address(int node) {
         return "127.0.0." + node;
     }

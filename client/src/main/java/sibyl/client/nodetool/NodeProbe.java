@@ -57,6 +57,11 @@ final class NodeProbe implements AutoCloseable {
         return attribute(new ObjectName(STORAGE_SERVICE), attribute);
     }
 
+    /** An attribute of the node's StorageService bean, or null when it has none (a node of the other mode). */
+    Object optionalStorage(String attribute) throws IOException, JMException {
+        return optionalAttribute(new ObjectName(STORAGE_SERVICE), attribute);
+    }
+
     Object invokeStorage(String operation, Object[] args, String[] signature) throws IOException, JMException {
         return server.invoke(new ObjectName(STORAGE_SERVICE), operation, args, signature);
     }

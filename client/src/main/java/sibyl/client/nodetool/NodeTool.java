@@ -32,8 +32,10 @@ public final class NodeTool {
                                 the node's, two minutes); past it they fail with the reason
                   --help        this text (also: nodetool help)
             Commands:
-              info              token, load, uptime and heap of the node
-              ring              the nodes of the ring with their tokens and load
+              info              token, load, uptime and heap of the node (in cluster mode: the
+                                cluster it stores into, and the requests it served)
+              ring              the nodes of the ring with their tokens and load (in cluster
+                                mode: the cluster's ring, its nodes up or down)
               cfstats           per keyspace and column family: counts, latencies, memtable
               tpstats           worker pools: active, pending and completed tasks
               flush [KS [CF...]] write memtables to SSTables: of the named column families,
@@ -58,6 +60,9 @@ public final class NodeTool {
                                 sizes, GCGraceSeconds, memtable thresholds); prints one line
                                 per change, or "no changes"; a change that takes a restart
                                 refuses the whole file (exit 1), naming the element
+
+            In cluster mode the node keeps no data: flush, compact, drain, snapshot,
+            clearsnapshot, scrub and refresh are the cluster's to do, and say so (exit 1).
             """;
 
     private final PrintStream out;
@@ -135,6 +140,11 @@ public final class NodeTool {
             err.println("nodetool: cannot reach " + host + ":" + port + " over JMX: " + rootMessage(e));
             return 1;
         } catch (JMException | JMRuntimeException e) {
+            if (root(e) instanceof UnsupportedOperationException) {
+                // a node in cluster mode refusing a storage operation: its message says why, and what to do instead
+                err.println("nodetool: " + rootMessage(e));
+                return 1;
+            }
             // JMRuntimeException: the node refused the arguments (an unknown keyspace, a bad tag).
             err.println("nodetool: " + command + " failed: " + rootMessage(e));
             return 1;
@@ -143,17 +153,43 @@ public final class NodeTool {
 
     void info(NodeProbe probe) throws IOException, JMException {
         MemoryUsage heap = probe.heap();
-        out.println(probe.storage("Token"));
-        out.printf(Locale.ROOT, "%-17s: %s%n", "Load", fileSize((Long) probe.storage("Load")));
+        Object cluster = probe.optionalStorage("StorageCluster");
+        if (cluster != null) {
+            // cluster mode: no token and no data here; what the node knows is where the data is and what it served
+            out.printf(Locale.ROOT, "%-17s: %s%n", "Storage", cluster);
+            out.printf(Locale.ROOT, "%-17s: none on this node%n", "Load");
+            out.printf(Locale.ROOT, "%-17s: %s%n", "Reads", requests(probe, "Read"));
+            out.printf(Locale.ROOT, "%-17s: %s%n", "Writes", requests(probe, "Write"));
+            out.printf(Locale.ROOT, "%-17s: %s%n", "Range scans", requests(probe, "RangeScan"));
+        } else {
+            out.println(probe.storage("Token"));
+            out.printf(Locale.ROOT, "%-17s: %s%n", "Load", fileSize((Long) probe.storage("Load")));
+        }
         out.printf(Locale.ROOT, "%-17s: %d%n", "Uptime (seconds)", probe.uptimeMillis() / 1000);
         out.printf(Locale.ROOT, "%-17s: %.2f / %.2f%n", "Heap Memory (MB)", heap.getUsed() / 1048576.0,
                 heap.getMax() / 1048576.0);
     }
 
+    /** {@code N since start, mean M ms} of the node's {@code <kind>Count} and {@code Total<kind>LatencyMicros}. */
+    private static String requests(NodeProbe probe, String kind) throws IOException, JMException {
+        long count = (Long) probe.storage(kind + "Count");
+        return count + " since start, mean " + millis((Long) probe.storage("Total" + kind + "LatencyMicros"), count)
+                + " ms";
+    }
+
+    @SuppressWarnings("unchecked")
     void ring(NodeProbe probe) throws IOException, JMException {
         Map<String, String> ring = probe.tokenToEndpoint();
+        if (ring.isEmpty()) {
+            out.println("The ring is empty: the node knows no tokens");
+            return;
+        }
         String load = fileSize((Long) probe.storage("Load"));
-        String self = (String) probe.storage("Endpoint");
+        // in cluster mode this node is none of the ring's (its address may still be one of them)
+        String self = probe.optionalStorage("StorageCluster") == null ? (String) probe.storage("Endpoint") : null;
+        // A node in cluster mode shows the cluster's ring and which of its nodes are down; a node of its own is up.
+        Object unreachable = probe.optionalStorage("UnreachableNodes");
+        List<String> down = unreachable == null ? List.of() : (List<String>) unreachable;
         List<String> tokens = new ArrayList<>(ring.keySet());
         tokens.sort(NodeTool::compareTokens);
         out.printf(Locale.ROOT, "%-16s%-7s%-13s%-44s%s%n", "Address", "Status", "Load", "Range", "Ring");
@@ -161,7 +197,7 @@ public final class NodeTool {
         for (int i = 0; i < tokens.size(); i++) {
             String endpoint = ring.get(tokens.get(i));
             String marker = tokens.size() == 1 ? "|<--|" : i == 0 ? "|<--|" : i == tokens.size() - 1 ? "|-->|" : "|   |";
-            out.printf(Locale.ROOT, "%-16s%-7s%-13s%-44s%s%n", endpoint, "Up",
+            out.printf(Locale.ROOT, "%-16s%-7s%-13s%-44s%s%n", endpoint, down.contains(endpoint) ? "Down" : "Up",
                     endpoint.equals(self) ? load : "?", tokens.get(i), marker);
         }
     }
@@ -327,8 +363,13 @@ public final class NodeTool {
     }
 
     private static String rootMessage(Throwable e) {
+        Throwable t = root(e);
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+
+    private static Throwable root(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null) t = t.getCause();
-        return t.getMessage() == null ? t.toString() : t.getMessage();
+        return t;
     }
 }

@@ -1,0 +1,175 @@
+package sibyl.cluster;
+
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+
+/**
+ * Every CQL statement Sibyl sends to one table, its text built once when the table is known and
+ * prepared the first time a call needs it. A call picks its statement by the shape of its request
+ * (a name or several, which bounds, which order) instead of assembling text and looking it up.
+ *
+ * <p>Reads of names come in two forms, {@code = ?} for one name (a get) and {@code IN ?} for
+ * several; reads of a range in eight: with or without a lower and an upper bound, in either order.
+ * Reversed, the request's start is the upper bound, as 0.6 had it.
+ */
+final class TableStatements {
+    /** One statement: its text, and the prepared statement once a call has needed it. */
+    static final class Slot {
+        private final String cql;
+        private volatile PreparedStatement prepared;
+
+        Slot(String cql) {
+            this.cql = cql;
+        }
+
+        String cql() {
+            return cql;
+        }
+
+        /** Prepares at most once per node of Sibyl: {@link Statements} shares preparations between slots. */
+        PreparedStatement prepared(Statements statements) {
+            PreparedStatement p = prepared;
+            if (p == null) {
+                p = ClusterErrors.call(() -> statements.get(cql));
+                prepared = p;
+            }
+            return p;
+        }
+
+        @Override
+        public String toString() {
+            return cql;
+        }
+    }
+
+    private static final int ONE_NAME = 0;
+    private static final int NAMES = 1;
+    private static final int RANGES = 2;
+    private static final int READ_FORMS = RANGES + 8;
+
+    private final Slot update;
+    private final Slot deleteRow;
+    /** A standard table's column, or a super table's whole super column (its column1 rows). */
+    private final Slot deleteColumn;
+    /** A super table's subcolumn; null for a standard table. */
+    private final Slot deleteSubcolumn;
+    /** Reads of a standard table's columns, or of one super column's subcolumns in a super table. */
+    private final Slot[] columnReads = new Slot[READ_FORMS];
+    /** Reads of whole super columns; null for a standard table. */
+    private final Slot[] superColumnReads;
+    private final Slot countColumns;
+    private final Slot countSuperColumns;
+    /** By lower bound (none, key, token) and upper bound (none, key, token). */
+    private final Slot[] rangeKeys = new Slot[9];
+
+    TableStatements(String table, boolean isSuper) {
+        String cell = isSuper ? " AND column1 = ? AND column2 = ?" : " AND column1 = ?";
+        update = new Slot("UPDATE " + table + " USING TIMESTAMP ? SET value = ? WHERE key = ?" + cell);
+        deleteRow = new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?");
+        deleteColumn = new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ? AND column1 = ?");
+        deleteSubcolumn = isSuper ? new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?" + cell) : null;
+
+        String name = isSuper ? "column2" : "column1";
+        String columns = "SELECT " + name + ", value, writetime(value) FROM " + table + " WHERE key = ?"
+                + (isSuper ? " AND column1 = ?" : "");
+        readForms(columnReads, columns, name, isSuper ? "column1 %1$s, column2 %1$s" : "column1 %s", true);
+        if (isSuper) {
+            superColumnReads = new Slot[READ_FORMS];
+            readForms(superColumnReads, "SELECT column1, column2, value, writetime(value) FROM " + table
+                    + " WHERE key = ?", "column1", "column1 %1$s, column2 %1$s", false);
+            countColumns = new Slot("SELECT COUNT(*) FROM " + table + " WHERE key = ? AND column1 = ?");
+            countSuperColumns = new Slot("SELECT column1 FROM " + table + " WHERE key = ? GROUP BY column1");
+        } else {
+            superColumnReads = null;
+            countColumns = new Slot("SELECT COUNT(*) FROM " + table + " WHERE key = ?");
+            countSuperColumns = null;
+        }
+
+        String[] lower = {"", "token(key) >= token(?)", "token(key) > ?"};
+        String[] upper = {"", "token(key) <= token(?)", "token(key) <= ?"};
+        for (int l = 0; l < 3; l++) {
+            for (int u = 0; u < 3; u++) {
+                StringBuilder cql = new StringBuilder("SELECT DISTINCT key FROM ").append(table);
+                if (l > 0) cql.append(" WHERE ").append(lower[l]);
+                if (u > 0) cql.append(l > 0 ? " AND " : " WHERE ").append(upper[u]);
+                rangeKeys[l * 3 + u] = new Slot(cql.append(" LIMIT ?").toString());
+            }
+        }
+    }
+
+    /**
+     * The forms of a read: {@code name = ?}, {@code name IN ?}, and the eight ranges, ordered by
+     * {@code order} (a format of the direction) and, when {@code limited}, with a {@code LIMIT ?}.
+     */
+    private static void readForms(Slot[] into, String select, String name, String order, boolean limited) {
+        into[ONE_NAME] = new Slot(select + " AND " + name + " = ?");
+        into[NAMES] = new Slot(select + " AND " + name + " IN ?");
+        for (int form = 0; form < 8; form++) {
+            boolean lower = (form & 1) != 0;
+            boolean upper = (form & 2) != 0;
+            boolean reversed = (form & 4) != 0;
+            StringBuilder cql = new StringBuilder(select);
+            if (lower) cql.append(" AND ").append(name).append(" >= ?");
+            if (upper) cql.append(" AND ").append(name).append(" <= ?");
+            cql.append(" ORDER BY ").append(String.format(order, reversed ? "DESC" : "ASC"));
+            if (limited) cql.append(" LIMIT ?");
+            into[RANGES + form] = new Slot(cql.toString());
+        }
+    }
+
+    private static int rangeForm(boolean lower, boolean upper, boolean reversed) {
+        return RANGES + (lower ? 1 : 0) + (upper ? 2 : 0) + (reversed ? 4 : 0);
+    }
+
+    Slot update() {
+        return update;
+    }
+
+    Slot deleteRow() {
+        return deleteRow;
+    }
+
+    Slot deleteColumn() {
+        return deleteColumn;
+    }
+
+    Slot deleteSubcolumn() {
+        return deleteSubcolumn;
+    }
+
+    /** Columns (or one super column's subcolumns) by name: one, or several. */
+    Slot columnsByName(int names) {
+        return columnReads[names == 1 ? ONE_NAME : NAMES];
+    }
+
+    /** Columns (or one super column's subcolumns) in a range, with a LIMIT. */
+    Slot columnRange(boolean lower, boolean upper, boolean reversed) {
+        return columnReads[rangeForm(lower, upper, reversed)];
+    }
+
+    Slot superColumnsByName(int names) {
+        return superColumnReads[names == 1 ? ONE_NAME : NAMES];
+    }
+
+    /** Whole super columns in a range of their names, unlimited: the caller stops at its count. */
+    Slot superColumnRange(boolean lower, boolean upper, boolean reversed) {
+        return superColumnReads[rangeForm(lower, upper, reversed)];
+    }
+
+    /** COUNT(*) of a standard row, or of one super column's subcolumns. */
+    Slot countColumns() {
+        return countColumns;
+    }
+
+    /** One row per super column of a super row. */
+    Slot countSuperColumns() {
+        return countSuperColumns;
+    }
+
+    /**
+     * The keys of a token range. Bounds: 0 none, 1 a key ({@code token(?)} of it, inclusive), 2 a token
+     * (exclusive below, inclusive above).
+     */
+    Slot rangeKeys(int lower, int upper) {
+        return rangeKeys[lower * 3 + upper];
+    }
+}

@@ -1,0 +1,68 @@
+package sibyl.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Range slices read their rows with BoundedFanOut: in order, at most a window at once, every failure seen. */
+class BoundedFanOutTest {
+
+    @Test
+    void resultsComeInTaskOrderWithAtMostTheWindowInFlight() throws Exception {
+        List<CompletableFuture<Integer>> started = new ArrayList<>();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CompletableFuture<List<Integer>> all = BoundedFanOut.run(10, 3, i -> {
+            most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            CompletableFuture<Integer> f = new CompletableFuture<>();
+            synchronized (started) {
+                started.add(f);
+            }
+            return f.whenComplete((v, e) -> inFlight.decrementAndGet());
+        });
+        assertEquals(3, started.size(), "a window's worth started at once");
+        // finish them out of order: the last started first
+        for (int round = 0; round < 10; round++) {
+            CompletableFuture<Integer> f;
+            synchronized (started) {
+                f = started.stream().filter(x -> !x.isDone()).reduce((a, b) -> b).orElseThrow();
+            }
+            f.complete(started.indexOf(f) * 10);
+        }
+        assertEquals(List.of(0, 10, 20, 30, 40, 50, 60, 70, 80, 90), all.get(10, TimeUnit.SECONDS));
+        assertEquals(3, most.get());
+    }
+
+    @Test
+    void tasksThatFinishAtOnceDoNotDeepenTheStack() throws Exception {
+        int n = 100_000;
+        List<Integer> results = BoundedFanOut.run(n, 4, CompletableFuture::completedFuture).get(10, TimeUnit.SECONDS);
+        assertEquals(n, results.size());
+        assertEquals(n - 1, results.get(n - 1));
+    }
+
+    @Test
+    void theFirstFailureFailsTheWhole() {
+        IllegalStateException boom = new IllegalStateException("row 5");
+        CompletableFuture<List<Integer>> all = BoundedFanOut.run(10, 2,
+                i -> i == 5 ? CompletableFuture.failedFuture(boom) : CompletableFuture.completedFuture(i));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> all.get(10, TimeUnit.SECONDS));
+        assertSame(boom, e.getCause());
+    }
+
+    @Test
+    void noTasksIsAnEmptyList() throws Exception {
+        assertTrue(BoundedFanOut.<Integer>run(0, 4, i -> {
+            throw new AssertionError("no task to start");
+        }).get().isEmpty());
+    }
+}
