@@ -232,6 +232,7 @@ public final class ConfigDiff {
             refuseChange(element + "/ConnectTimeoutInSeconds", a.connectTimeoutInSeconds(),
                     b.connectTimeoutInSeconds(), CLUSTER);
             refuseChange(element + "/KeyspacePrefix", a.keyspacePrefix(), b.keyspacePrefix(), CLUSTER);
+            refuseChange(element + "/ThriftEndpoints", a.thriftEndpoints(), b.thriftEndpoints(), CLUSTER);
             // A keyspace new in this file may bring its replication along: it is created with it.
             for (KeyspaceConf ks : before.keyspaces()) {
                 if (after.keyspace(ks.name()).isEmpty()) continue;
@@ -263,6 +264,7 @@ public final class ConfigDiff {
         if ("".equals(value)) return "''";
         if (value instanceof Double d) return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
         if (value instanceof List<?> list) {
+            if (list.isEmpty()) return "none";
             return String.join(", ", list.stream().map(ConfigDiff::show).toList());
         }
         return String.valueOf(value);

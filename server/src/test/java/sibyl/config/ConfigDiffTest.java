@@ -202,6 +202,9 @@ class ConfigDiffTest {
         refused(inCluster(MINIMAL, ""), MINIMAL, "Storage/Cluster", "removed");
         refused(inCluster(MINIMAL, ""), inCluster(MINIMAL, "<KeyspacePrefix>x_</KeyspacePrefix>"),
                 "Storage/Cluster/KeyspacePrefix", "changed from '' to x_");
+        refused(inCluster(MINIMAL, ""),
+                inCluster(MINIMAL, "<ThriftEndpoints><ThriftEndpoint>10.0.0.5</ThriftEndpoint></ThriftEndpoints>"),
+                "Storage/Cluster/ThriftEndpoints", "changed from none to 10.0.0.5");
         ConfigurationException secret = refused(inCluster(MINIMAL, "<Username>u</Username><Password>old</Password>"),
                 inCluster(MINIMAL, "<Username>u</Username><Password>new</Password>"), "Storage/Cluster/Password",
                 "changed");

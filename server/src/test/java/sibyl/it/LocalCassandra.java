@@ -172,7 +172,9 @@ public final class LocalCassandra implements AutoCloseable {
         env.put("CASSANDRA_LOCAL_NATIVE_PORT", String.valueOf(nativePort));
         env.put("CASSANDRA_LOCAL_STORAGE_PORT", String.valueOf(storagePort));
         env.put("CASSANDRA_LOCAL_JMX_PORT", String.valueOf(jmxPort));
-        env.put("CASSANDRA_LOCAL_HEAP", "256m");
+        // Every test node of a run creates its own keyspaces in the shared node, some hundred tables in all, and
+        // each table holds heap of its own: 256 MB filled up and the node exited (ExitOnOutOfMemoryError).
+        env.put("CASSANDRA_LOCAL_HEAP", "768m");
         env.put("CASSANDRA_LOCAL_WAIT", String.valueOf(START_LIMIT_SECONDS));
         // Every test node creates its keyspaces and tables; Cassandra's own tests skip flushing schema
         // changes to disk the same way, which makes each CREATE several times faster. Test data only, and
