@@ -35,10 +35,24 @@ build_if_missing() {
 # Starts bin/server in the foreground (as a background job) on a fresh data directory and configuration under
 # $1, on a free Thrift port, without JMX. Sets SERVER_PID and SERVER_PORT. SERVER_JVM_OPTS goes to its JVM;
 # COMMITLOG_SYNC=batch runs it with CommitLogSync batch (window 1 ms) instead of the shipped periodic.
+# SERVER_CONF=cluster starts it from conf/cluster/ (cluster mode) instead of conf/; CLUSTER_CONTACT_POINT
+# (host:port) then replaces that file's contact points, and CLUSTER_REQUEST_TIMEOUT_MS sets RequestTimeoutInMillis.
 start_server() {
   local dir=$1
   mkdir -p "$dir/conf" "$dir/data" "$dir/commitlog" "$dir/saved_caches"
   cp -r "$SERVER_HOME"/conf/* "$dir/conf/" # conf/cluster/ too
+  if [ "${SERVER_CONF:-}" = cluster ]; then
+    cp "$SERVER_HOME"/conf/cluster/* "$dir/conf/"
+    if [ -n "${CLUSTER_CONTACT_POINT:-}" ]; then
+      # the shipped file names two nodes; keep the first, pointed at the given address
+      sed -i -e "0,/<ContactPoint>[^<]*<\/ContactPoint>/s||<ContactPoint>$CLUSTER_CONTACT_POINT</ContactPoint>|" \
+        -e "/<ContactPoint>127\.0\.0\.2[^<]*<\/ContactPoint>/d" "$dir/conf/storage-conf.xml"
+    fi
+    if [ -n "${CLUSTER_REQUEST_TIMEOUT_MS:-}" ]; then
+      sed -i -e "s|</LocalDatacenter>|</LocalDatacenter><RequestTimeoutInMillis>$CLUSTER_REQUEST_TIMEOUT_MS</RequestTimeoutInMillis>|" \
+        "$dir/conf/storage-conf.xml"
+    fi
+  fi
   SERVER_PORT=$(free_port)
   local storage_port
   storage_port=$(free_port)

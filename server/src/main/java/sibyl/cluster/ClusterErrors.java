@@ -12,6 +12,7 @@ import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.WriteFailedException;
@@ -56,6 +57,28 @@ final class ClusterErrors {
         } catch (CompletionException e) {
             throw translate(e.getCause() instanceof RuntimeException r ? r : e);
         }
+    }
+
+    /**
+     * A request started now whose answer comes later: a failure to start it (an unknown table, a value the driver
+     * refuses) and a failure of the request alike complete the future with the storage layer's exception.
+     */
+    static <T> CompletableFuture<T> async(Supplier<? extends CompletionStage<T>> request) {
+        CompletionStage<T> started;
+        try {
+            started = request.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(translate(e));
+        }
+        return started.toCompletableFuture().handle((result, failure) -> {
+            if (failure == null) {
+                LOG.succeeded();
+                return result;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            throw new CompletionException(cause instanceof RuntimeException r ? translate(r) : cause);
+        });
     }
 
     static RuntimeException translate(RuntimeException e) {

@@ -11,18 +11,22 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import sibyl.config.ClusterConf;
 import sibyl.config.ConfigurationException;
 import sibyl.config.ElementPath;
 import sibyl.config.StorageConf;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
+import sibyl.db.Change;
 import sibyl.db.ColumnSelection;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.KSMetaData;
@@ -31,6 +35,7 @@ import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
 import sibyl.db.RowSlice;
+import sibyl.service.BoundedFanOut;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Range;
@@ -190,6 +195,11 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         apply(mutation, Consistency.ONE);
     }
 
+    @Override
+    public void apply(RowMutation mutation, Consistency consistency) {
+        ClusterErrors.join(applyAsync(mutation, consistency));
+    }
+
     /**
      * One single-partition batch. A slice deletion (Sibyl's extension) deletes the live columns its
      * range selects in the row as the mutation's other changes leave it; the cluster cannot say
@@ -198,22 +208,77 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
      * racing it may or may not be deleted, and a failure between the two leaves the first applied.
      */
     @Override
-    public void apply(RowMutation mutation, Consistency consistency) {
+    public CompletableFuture<Void> applyAsync(RowMutation mutation, Consistency consistency) {
         byte[] key = key(mutation.key());
-        List<BatchableStatement<?>> changes = MutationStatements.statements(mutation, this::table, statements, key,
-                null);
         ConsistencyLevel level = ConsistencyLevels.write(consistency);
-        if (!changes.isEmpty()) {
+        CompletableFuture<Void> written = whenPrepared(mutation.keyspace(), mutation.changes().keySet(), () -> {
+            List<BatchableStatement<?>> changes = MutationStatements.statements(mutation, this::table, statements,
+                    key, null);
+            if (changes.isEmpty()) return CompletableFuture.<Void>completedFuture(null);
             Statement<?> write = MutationStatements.batch(changes).setConsistencyLevel(level);
-            ClusterErrors.run(() -> session.execute(write));
+            return session.executeAsync(write).thenApply(rows -> null);
+        });
+        if (!MutationStatements.hasSliceDeletion(mutation)) return written;
+        return written.thenCompose(none -> liveNamesOfSlices(mutation, key, consistency)).thenCompose(
+                names -> ClusterErrors.async(() -> {
+                    Iterator<List<byte[]>> selected = names.iterator();
+                    List<BatchableStatement<?>> slices = MutationStatements.statements(mutation, this::table,
+                            statements, key, (table, superColumn, range) -> selected.next());
+                    if (slices.isEmpty()) return CompletableFuture.<Void>completedFuture(null);
+                    Statement<?> write = MutationStatements.batch(slices).setConsistencyLevel(level);
+                    return session.executeAsync(write).thenApply(rows -> null);
+                }));
+    }
+
+    /**
+     * Starts {@code request} (see {@link ClusterErrors#async}) once the statements of the calls of one row are
+     * prepared for the named column families: at once after the first calls, else when their preparation, started
+     * now, has finished; so that nothing waits for the cluster on the network thread that starts a call, or on
+     * the driver's thread that answers it. An unknown column family is left for the request to refuse.
+     */
+    private <T> CompletableFuture<T> whenPrepared(String keyspace, Set<String> columnFamilies,
+                                                  Supplier<? extends CompletionStage<T>> request) {
+        List<CompletableFuture<Void>> preparing = null;
+        Map<String, Table> tables = catalog.tables().get(keyspace);
+        if (tables != null) {
+            for (String cf : columnFamilies) {
+                Table table = tables.get(cf);
+                if (table == null || table.statements().rowCallsPrepared()) continue;
+                if (preparing == null) preparing = new ArrayList<>();
+                preparing.add(table.statements().prepareRowCalls(statements));
+            }
         }
-        if (!MutationStatements.hasSliceDeletion(mutation)) return;
-        List<BatchableStatement<?>> slices = MutationStatements.statements(mutation, this::table, statements, key,
-                (table, superColumn, range) -> liveNames(key, table, superColumn, range, consistency));
-        if (!slices.isEmpty()) {
-            Statement<?> write = MutationStatements.batch(slices).setConsistencyLevel(level);
-            ClusterErrors.run(() -> session.execute(write));
+        if (preparing == null) return ClusterErrors.async(request);
+        CompletableFuture<?>[] all = preparing.toArray(CompletableFuture[]::new);
+        return ClusterErrors.async(() -> CompletableFuture.allOf(all).thenCompose(prepared -> ClusterErrors.async(request)));
+    }
+
+    /**
+     * The live names each slice deletion of {@code mutation} selects, in the order
+     * {@link MutationStatements#statements} meets them, read at the write's level (ONE for ZERO and ANY, which
+     * promise no read).
+     */
+    private CompletableFuture<List<List<byte[]>>> liveNamesOfSlices(RowMutation mutation, byte[] key,
+                                                                    Consistency consistency) {
+        Consistency read = consistency == Consistency.ZERO || consistency == Consistency.ANY ? Consistency.ONE
+                : consistency;
+        List<CompletableFuture<List<byte[]>>> reads = new ArrayList<>();
+        for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
+            for (Change change : e.getValue()) {
+                if (!(change instanceof Change.DeleteSlice d)) continue;
+                reads.add(ClusterErrors.<List<Cell>>async(() -> {
+                    Table table = table(mutation.keyspace(), e.getKey());
+                    PathShape.REMOVE.check(table.metadata(), d.superColumn() != null, false);
+                    return Reads.sliceAsync(this, table, key, d.superColumn(), d.range(), read);
+                }).thenApply(cells -> {
+                    List<byte[]> names = new ArrayList<>(cells.size());
+                    for (Cell c : cells) names.add(c.name());
+                    return names;
+                }));
+            }
         }
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(
+                all -> reads.stream().map(CompletableFuture::join).toList());
     }
 
     // ---- reads
@@ -225,17 +290,23 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
 
     @Override
     public Optional<Cell> get(String keyspace, String key, QueryPath path, Consistency consistency) {
-        if (isSibylsOwn(keyspace)) return Optional.empty();
-        Table table = table(keyspace, path.columnFamily());
-        PathShape.COLUMN.check(table.metadata(), path);
-        List<Cell> cells;
-        if (table.isSuper() && path.column() == null) {
-            cells = Reads.slice(this, table, key(key), null, ColumnSelection.names(path.superColumn()), consistency);
-        } else {
-            cells = Reads.slice(this, table, key(key), path.superColumn(), ColumnSelection.names(path.column()),
+        return ClusterErrors.join(getAsync(keyspace, key, path, consistency));
+    }
+
+    @Override
+    public CompletableFuture<Optional<Cell>> getAsync(String keyspace, String key, QueryPath path,
+                                                      Consistency consistency) {
+        if (isSibylsOwn(keyspace)) return CompletableFuture.completedFuture(Optional.empty());
+        return whenPrepared(keyspace, Set.of(path.columnFamily()), () -> {
+            Table table = table(keyspace, path.columnFamily());
+            PathShape.COLUMN.check(table.metadata(), path);
+            if (table.isSuper() && path.column() == null) {
+                return Reads.sliceAsync(this, table, key(key), null, ColumnSelection.names(path.superColumn()),
+                        consistency);
+            }
+            return Reads.sliceAsync(this, table, key(key), path.superColumn(), ColumnSelection.names(path.column()),
                     consistency);
-        }
-        return cells.isEmpty() ? Optional.empty() : Optional.of(cells.get(0));
+        }).thenApply(cells -> cells.isEmpty() ? Optional.empty() : Optional.of(cells.get(0)));
     }
 
     @Override
@@ -246,10 +317,18 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     @Override
     public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection,
                                Consistency consistency) {
-        if (isSibylsOwn(keyspace)) return List.of();
-        Table table = table(keyspace, parent.columnFamily());
-        PathShape.PARENT.check(table.metadata(), parent);
-        return Reads.slice(this, table, key(key), parent.superColumn(), selection, consistency);
+        return ClusterErrors.join(getSliceAsync(keyspace, key, parent, selection, consistency));
+    }
+
+    @Override
+    public CompletableFuture<List<Cell>> getSliceAsync(String keyspace, String key, QueryPath parent,
+                                                       ColumnSelection selection, Consistency consistency) {
+        if (isSibylsOwn(keyspace)) return CompletableFuture.completedFuture(List.of());
+        return whenPrepared(keyspace, Set.of(parent.columnFamily()), () -> {
+            Table table = table(keyspace, parent.columnFamily());
+            PathShape.PARENT.check(table.metadata(), parent);
+            return Reads.sliceAsync(this, table, key(key), parent.superColumn(), selection, consistency);
+        });
     }
 
     @Override
@@ -421,15 +500,6 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     }
 
     /** The live names a slice deletion selects, read at the consistency level of its write (ONE for ZERO and ANY). */
-    private List<byte[]> liveNames(byte[] key, Table table, byte[] superColumn, ColumnSelection.Range range,
-                                   Consistency consistency) {
-        Consistency read = consistency == Consistency.ZERO || consistency == Consistency.ANY ? Consistency.ONE
-                : consistency;
-        List<byte[]> names = new ArrayList<>();
-        for (Cell c : Reads.slice(this, table, key, superColumn, range, read)) names.add(c.name());
-        return names;
-    }
-
     static byte[] key(String key) {
         return key.getBytes(StandardCharsets.UTF_8);
     }

@@ -2,6 +2,7 @@ package sibyl.cluster;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -30,5 +31,19 @@ final class Statements {
         p = ClusterErrors.call(() -> session.prepare(cql));
         PreparedStatement raced = prepared.putIfAbsent(cql, p);
         return raced != null ? raced : p;
+    }
+
+    /**
+     * As {@link #get}, without waiting: for a call started on a network thread, or answered on one of the driver's
+     * threads, where waiting for the cluster would hold up every other connection of that thread (and the driver
+     * refuses it). Fails with the driver's exception.
+     */
+    CompletableFuture<PreparedStatement> getAsync(String cql) {
+        PreparedStatement p = prepared.get(cql);
+        if (p != null) return CompletableFuture.completedFuture(p);
+        return session.prepareAsync(cql).toCompletableFuture().thenApply(done -> {
+            PreparedStatement raced = prepared.putIfAbsent(cql, done);
+            return raced != null ? raced : done;
+        });
     }
 }

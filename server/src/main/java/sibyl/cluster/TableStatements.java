@@ -1,6 +1,10 @@
 package sibyl.cluster;
 
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Every CQL statement Sibyl sends to one table, its text built once when the table is known and
@@ -35,6 +39,12 @@ final class TableStatements {
             return p;
         }
 
+        /** Prepares without waiting (see {@link Statements#getAsync}). */
+        CompletableFuture<Void> prepareAsync(Statements statements) {
+            if (prepared != null) return CompletableFuture.completedFuture(null);
+            return statements.getAsync(cql).thenAccept(p -> prepared = p);
+        }
+
         @Override
         public String toString() {
             return cql;
@@ -60,6 +70,7 @@ final class TableStatements {
     private final Slot countSuperColumns;
     /** By lower bound (none, key, token) and upper bound (none, key, token). */
     private final Slot[] rangeKeys = new Slot[9];
+    private volatile boolean rowCallsPrepared;
 
     TableStatements(String table, boolean isSuper) {
         String cell = isSuper ? " AND column1 = ? AND column2 = ?" : " AND column1 = ?";
@@ -118,6 +129,31 @@ final class TableStatements {
 
     private static int rangeForm(boolean lower, boolean upper, boolean reversed) {
         return RANGES + (lower ? 1 : 0) + (upper ? 2 : 0) + (reversed ? 4 : 0);
+    }
+
+    /**
+     * Whether every statement of the calls of one row (writes, slices, gets) is prepared, so that such a call can
+     * be started and answered on threads that must not wait: after {@link #prepareRowCalls} has completed.
+     */
+    boolean rowCallsPrepared() {
+        return rowCallsPrepared;
+    }
+
+    /**
+     * Prepares the statements of the calls of one row without waiting, all at once: the first such call to a
+     * table waits for one round trip of preparations instead of one per statement it meets. A failure (the cluster
+     * unreachable) fails the future, and the next call tries again.
+     */
+    CompletableFuture<Void> prepareRowCalls(Statements statements) {
+        List<Slot> slots = new ArrayList<>();
+        slots.add(update);
+        slots.add(deleteRow);
+        slots.add(deleteColumn);
+        if (deleteSubcolumn != null) slots.add(deleteSubcolumn);
+        slots.addAll(Arrays.asList(columnReads));
+        if (superColumnReads != null) slots.addAll(Arrays.asList(superColumnReads));
+        return CompletableFuture.allOf(slots.stream().map(s -> s.prepareAsync(statements))
+                .toArray(CompletableFuture[]::new)).thenRun(() -> rowCallsPrepared = true);
     }
 
     Slot update() {

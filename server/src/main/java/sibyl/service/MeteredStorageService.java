@@ -2,6 +2,7 @@ package sibyl.service;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
@@ -73,6 +74,12 @@ public final class MeteredStorageService implements StorageService {
         wrote(mutation, start);
     }
 
+    @Override
+    public CompletableFuture<Void> applyAsync(RowMutation mutation, Consistency consistency) {
+        long start = System.nanoTime();
+        return backend.applyAsync(mutation, consistency).thenRun(() -> wrote(mutation, start));
+    }
+
     private void wrote(RowMutation mutation, long start) {
         long nanos = System.nanoTime() - start;
         String sole = mutation.soleColumnFamily();
@@ -130,6 +137,26 @@ public final class MeteredStorageService implements StorageService {
         List<Cell> cells = backend.getSlice(keyspace, key, parent, selection, consistency);
         read(keyspace, parent, start);
         return cells;
+    }
+
+    @Override
+    public CompletableFuture<Optional<Cell>> getAsync(String keyspace, String key, QueryPath path,
+                                                      Consistency consistency) {
+        long start = System.nanoTime();
+        return backend.getAsync(keyspace, key, path, consistency).thenApply(cell -> {
+            read(keyspace, path, start);
+            return cell;
+        });
+    }
+
+    @Override
+    public CompletableFuture<List<Cell>> getSliceAsync(String keyspace, String key, QueryPath parent,
+                                                       ColumnSelection selection, Consistency consistency) {
+        long start = System.nanoTime();
+        return backend.getSliceAsync(keyspace, key, parent, selection, consistency).thenApply(cells -> {
+            read(keyspace, parent, start);
+            return cells;
+        });
     }
 
     @Override

@@ -2,6 +2,7 @@ package sibyl.service;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.KSMetaData;
@@ -102,6 +103,41 @@ public interface StorageService {
     default List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection,
                                 Consistency consistency) {
         return getSlice(keyspace, key, parent, selection);
+    }
+
+    // ---- asynchronous forms, for a store that asks another server (readsMayWait): the front end starts the
+    // call on its network thread and answers it when the future completes, holding no thread while it waits.
+    // A failure, whether found at once or later, completes the future with the exception the synchronous
+    // form throws. The defaults run the synchronous form at once.
+
+    /** As {@link #apply(RowMutation, Consistency)}, finishing later. */
+    default CompletableFuture<Void> applyAsync(RowMutation mutation, Consistency consistency) {
+        try {
+            apply(mutation, consistency);
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** As {@link #get(String, String, QueryPath, Consistency)}, finishing later. */
+    default CompletableFuture<Optional<Cell>> getAsync(String keyspace, String key, QueryPath path,
+                                                       Consistency consistency) {
+        try {
+            return CompletableFuture.completedFuture(get(keyspace, key, path, consistency));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** As {@link #getSlice(String, String, QueryPath, ColumnSelection, Consistency)}, finishing later. */
+    default CompletableFuture<List<Cell>> getSliceAsync(String keyspace, String key, QueryPath parent,
+                                                        ColumnSelection selection, Consistency consistency) {
+        try {
+            return CompletableFuture.completedFuture(getSlice(keyspace, key, parent, selection, consistency));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** get_count: the size of {@code getSlice} with {@link ColumnSelection#all()}. */

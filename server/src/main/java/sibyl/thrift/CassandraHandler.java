@@ -6,7 +6,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.apache.cassandra.thrift.AuthenticationException;
@@ -33,7 +35,6 @@ import sibyl.auth.Authenticator;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
-import sibyl.db.DamagedDataException;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
@@ -41,11 +42,13 @@ import sibyl.db.RowSlice;
 import sibyl.db.WriteFailedException;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
+import sibyl.service.BoundedFanOut;
 import sibyl.service.Consistency;
 import sibyl.service.StorageService;
 import sibyl.service.StorageTimeoutException;
 import sibyl.service.UnavailableReplicasException;
 import org.apache.thrift.TApplicationException;
+import org.apache.thrift.TException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +59,12 @@ import org.slf4j.LoggerFactory;
  */
 final class CassandraHandler implements Cassandra.Iface {
     private static final Logger log = LoggerFactory.getLogger(CassandraHandler.class);
+    /**
+     * How many rows of one call (multiget, a batch_mutate of many keys) a store that asks another server is asked
+     * for at once: enough that a call of many rows takes a few round trips rather than one per row, few enough
+     * that one call does not flood the cluster's coordinators.
+     */
+    static final int ROWS_IN_FLIGHT = 16;
 
     private final SchemaViews views;
     private final Supplier<NodeDescription> node;
@@ -194,11 +203,32 @@ final class CassandraHandler implements Cassandra.Iface {
     public ColumnOrSuperColumn get(String keyspace, String key, ColumnPath path, ConsistencyLevel cl)
             throws InvalidRequestException, NotFoundException, UnavailableException, TimedOutException {
         Deadline deadline = startCall();
+        QueryPath query = checkGet(keyspace, List.of(key), path, cl);
+        Optional<Cell> cell = storage(() -> storage.get(keyspace, key, query, level(cl)));
+        return found(cell, deadline);
+    }
+
+    /** As {@link #get}, answered when the store has: the call's own exceptions fail the future. */
+    CompletableFuture<ColumnOrSuperColumn> getAsync(String keyspace, String key, ColumnPath path,
+                                                    ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
+        Deadline deadline = startCall();
+        QueryPath query = checkGet(keyspace, List.of(key), path, cl);
+        return StorageFailures.after(storage.getAsync(keyspace, key, query, level(cl)),
+                cell -> found(cell, deadline));
+    }
+
+    private QueryPath checkGet(String keyspace, List<String> keys, ColumnPath path, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
         ThriftValidation validation = views.current().validation();
         validation.validateColumnPath(keyspace, path);
-        validation.validateKey(key);
+        for (String key : keys) validation.validateKey(key);
         checkRead(validation, keyspace, cl);
-        Optional<Cell> cell = storage(() -> storage.get(keyspace, key, ThriftConversion.path(path), level(cl)));
+        return ThriftConversion.path(path);
+    }
+
+    private static ColumnOrSuperColumn found(Optional<Cell> cell, Deadline deadline)
+            throws NotFoundException, TimedOutException {
         deadline.check();
         if (cell.isEmpty()) throw new NotFoundException();
         return ThriftConversion.cosc(cell.get());
@@ -209,15 +239,38 @@ final class CassandraHandler implements Cassandra.Iface {
                                                SlicePredicate predicate, ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException, TimedOutException {
         Deadline deadline = startCall();
+        SliceQuery query = checkSlice(keyspace, List.of(key), parent, predicate, cl);
+        List<Cell> cells = storage(() -> storage.getSlice(keyspace, key, query.parent(), query.selection(),
+                level(cl)));
+        deadline.check();
+        return ThriftConversion.coscs(cells);
+    }
+
+    /** As {@link #get_slice}, answered when the store has: the call's own exceptions fail the future. */
+    CompletableFuture<List<ColumnOrSuperColumn>> getSliceAsync(String keyspace, String key, ColumnParent parent,
+                                                               SlicePredicate predicate, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
+        Deadline deadline = startCall();
+        SliceQuery query = checkSlice(keyspace, List.of(key), parent, predicate, cl);
+        return StorageFailures.after(storage.getSliceAsync(keyspace, key, query.parent(), query.selection(),
+                level(cl)), cells -> {
+                    deadline.check();
+                    return ThriftConversion.coscs(cells);
+                });
+    }
+
+    /** A slice's column family (and super column) and predicate, converted once checked. */
+    private record SliceQuery(QueryPath parent, ColumnSelection selection) {
+    }
+
+    private SliceQuery checkSlice(String keyspace, List<String> keys, ColumnParent parent, SlicePredicate predicate,
+                                  ConsistencyLevel cl) throws InvalidRequestException, UnavailableException {
         ThriftValidation validation = views.current().validation();
         CFMetaData cf = validation.validateColumnParent(keyspace, parent);
         validation.validatePredicate(cf, parent, predicate);
-        validation.validateKey(key);
+        for (String key : keys) validation.validateKey(key);
         checkRead(validation, keyspace, cl);
-        List<Cell> cells = storage(() -> storage.getSlice(keyspace, key, ThriftConversion.parent(parent),
-                ThriftConversion.selection(predicate), level(cl)));
-        deadline.check();
-        return ThriftConversion.coscs(cells);
+        return new SliceQuery(ThriftConversion.parent(parent), ThriftConversion.selection(predicate));
     }
 
     @Override
@@ -225,20 +278,39 @@ final class CassandraHandler implements Cassandra.Iface {
                                                      ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException, TimedOutException {
         Deadline deadline = startCall();
-        ThriftValidation validation = views.current().validation();
-        validation.validateColumnPath(keyspace, path);
-        for (String key : keys) validation.validateKey(key);
-        checkRead(validation, keyspace, cl);
-        QueryPath query = ThriftConversion.path(path);
+        QueryPath query = checkGet(keyspace, keys, path, cl);
         Map<String, ColumnOrSuperColumn> result = new HashMap<>();
         for (String key : keys) {
             deadline.check(); // per key, as 0.6 waited for each with what was left of the timeout
             Optional<Cell> cell = storage(() -> storage.get(keyspace, key, query, level(cl)));
-            // 0.6 answers a missing column with an entry that has neither field set.
-            result.put(key, cell.map(ThriftConversion::cosc).orElseGet(ColumnOrSuperColumn::new));
+            result.put(key, entry(cell));
         }
         deadline.check();
         return result;
+    }
+
+    /**
+     * As {@link #multiget}, answered when the store has: the keys are read {@value #ROWS_IN_FLIGHT} at a time, as
+     * 0.6 sent the reads of all keys before waiting for any.
+     */
+    CompletableFuture<Map<String, ColumnOrSuperColumn>> multigetAsync(String keyspace, List<String> keys,
+                                                                      ColumnPath path, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
+        Deadline deadline = startCall();
+        QueryPath query = checkGet(keyspace, keys, path, cl);
+        List<String> distinct = List.copyOf(new LinkedHashSet<>(keys));
+        return StorageFailures.after(BoundedFanOut.run(distinct.size(), ROWS_IN_FLIGHT,
+                i -> storage.getAsync(keyspace, distinct.get(i), query, level(cl))), cells -> {
+                    deadline.check();
+                    Map<String, ColumnOrSuperColumn> result = new HashMap<>();
+                    for (int i = 0; i < distinct.size(); i++) result.put(distinct.get(i), entry(cells.get(i)));
+                    return result;
+                });
+    }
+
+    /** 0.6 answers a missing column with an entry that has neither field set. */
+    private static ColumnOrSuperColumn entry(Optional<Cell> cell) {
+        return cell.map(ThriftConversion::cosc).orElseGet(ColumnOrSuperColumn::new);
     }
 
     @Override
@@ -247,22 +319,35 @@ final class CassandraHandler implements Cassandra.Iface {
                                                                  ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException, TimedOutException {
         Deadline deadline = startCall();
-        ThriftValidation validation = views.current().validation();
-        CFMetaData cf = validation.validateColumnParent(keyspace, parent);
-        validation.validatePredicate(cf, parent, predicate);
-        for (String key : keys) validation.validateKey(key);
-        checkRead(validation, keyspace, cl);
-        QueryPath query = ThriftConversion.parent(parent);
-        ColumnSelection selection = ThriftConversion.selection(predicate);
+        SliceQuery query = checkSlice(keyspace, keys, parent, predicate, cl);
         Map<String, List<ColumnOrSuperColumn>> result = new HashMap<>();
         for (String key : keys) {
             if (result.containsKey(key)) continue;
             deadline.check(); // per key, as 0.6 waited for each with what was left of the timeout
-            result.put(key, ThriftConversion.coscs(storage(() -> storage.getSlice(keyspace, key, query, selection,
-                    level(cl)))));
+            result.put(key, ThriftConversion.coscs(storage(() -> storage.getSlice(keyspace, key, query.parent(),
+                    query.selection(), level(cl)))));
         }
         deadline.check();
         return result;
+    }
+
+    /** As {@link #multiget_slice}, answered when the store has; the keys are read as {@link #multigetAsync} does. */
+    CompletableFuture<Map<String, List<ColumnOrSuperColumn>>> multigetSliceAsync(
+            String keyspace, List<String> keys, ColumnParent parent, SlicePredicate predicate, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
+        Deadline deadline = startCall();
+        SliceQuery query = checkSlice(keyspace, keys, parent, predicate, cl);
+        List<String> distinct = List.copyOf(new LinkedHashSet<>(keys));
+        return StorageFailures.after(BoundedFanOut.run(distinct.size(), ROWS_IN_FLIGHT,
+                i -> storage.getSliceAsync(keyspace, distinct.get(i), query.parent(), query.selection(), level(cl))),
+                slices -> {
+                    deadline.check();
+                    Map<String, List<ColumnOrSuperColumn>> result = new HashMap<>();
+                    for (int i = 0; i < distinct.size(); i++) {
+                        result.put(distinct.get(i), ThriftConversion.coscs(slices.get(i)));
+                    }
+                    return result;
+                });
     }
 
     @Override
@@ -310,6 +395,18 @@ final class CassandraHandler implements Cassandra.Iface {
                        ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
             TApplicationException {
         Deadline deadline = startCall();
+        apply(checkInsert(keyspace, key, path, value, timestamp, cl), cl, deadline);
+    }
+
+    /** As {@link #insert}, acknowledged when the store has: the call's own exceptions fail the future. */
+    CompletableFuture<Void> insertAsync(String keyspace, String key, ColumnPath path, ByteBuffer value,
+                                        long timestamp, ConsistencyLevel cl) throws InvalidRequestException {
+        Deadline deadline = startCall();
+        return applyAsync(checkInsert(keyspace, key, path, value, timestamp, cl), cl, deadline);
+    }
+
+    private List<RowMutation> checkInsert(String keyspace, String key, ColumnPath path, ByteBuffer value,
+                                          long timestamp, ConsistencyLevel cl) throws InvalidRequestException {
         ThriftValidation validation = views.current().validation();
         validation.validateKey(key);
         validation.validateInsertPath(keyspace, path);
@@ -319,7 +416,7 @@ final class CassandraHandler implements Cassandra.Iface {
         value.duplicate().get(bytes);
         RowMutation.Builder m = RowMutation.builder(keyspace, key);
         ThriftConversion.addInsert(m, path, bytes, timestamp);
-        apply(List.of(m.build()), cl, deadline);
+        return List.of(m.build());
     }
 
     @Override
@@ -327,6 +424,20 @@ final class CassandraHandler implements Cassandra.Iface {
                              ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
             TApplicationException {
         Deadline deadline = startCall();
+        apply(checkBatchInsert(keyspace, key, cfmap, cl), cl, deadline);
+    }
+
+    /** As {@link #batch_insert}, acknowledged when the store has: the call's own exceptions fail the future. */
+    CompletableFuture<Void> batchInsertAsync(String keyspace, String key,
+                                             Map<String, List<ColumnOrSuperColumn>> cfmap, ConsistencyLevel cl)
+            throws InvalidRequestException {
+        Deadline deadline = startCall();
+        return applyAsync(checkBatchInsert(keyspace, key, cfmap, cl), cl, deadline);
+    }
+
+    private List<RowMutation> checkBatchInsert(String keyspace, String key,
+                                               Map<String, List<ColumnOrSuperColumn>> cfmap, ConsistencyLevel cl)
+            throws InvalidRequestException {
         ThriftValidation validation = views.current().validation();
         validation.validateKey(key);
         RowMutation.Builder m = RowMutation.builder(keyspace, key);
@@ -339,7 +450,7 @@ final class CassandraHandler implements Cassandra.Iface {
         }
         validation.validateWriteConsistency(cl);
         authorize(keyspace);
-        apply(List.of(m.build()), cl, deadline);
+        return List.of(m.build());
     }
 
     @Override
@@ -347,6 +458,18 @@ final class CassandraHandler implements Cassandra.Iface {
             throws InvalidRequestException, UnavailableException, TimedOutException,
             TApplicationException {
         Deadline deadline = startCall();
+        apply(checkRemove(keyspace, key, path, timestamp, cl), cl, deadline);
+    }
+
+    /** As {@link #remove}, acknowledged when the store has: the call's own exceptions fail the future. */
+    CompletableFuture<Void> removeAsync(String keyspace, String key, ColumnPath path, long timestamp,
+                                        ConsistencyLevel cl) throws InvalidRequestException {
+        Deadline deadline = startCall();
+        return applyAsync(checkRemove(keyspace, key, path, timestamp, cl), cl, deadline);
+    }
+
+    private List<RowMutation> checkRemove(String keyspace, String key, ColumnPath path, long timestamp,
+                                          ConsistencyLevel cl) throws InvalidRequestException {
         ThriftValidation validation = views.current().validation();
         validation.validateKey(key);
         validation.validateRemovePath(keyspace, path);
@@ -354,7 +477,7 @@ final class CassandraHandler implements Cassandra.Iface {
         authorize(keyspace);
         RowMutation.Builder m = RowMutation.builder(keyspace, key);
         ThriftConversion.addRemoval(m, path, timestamp);
-        apply(List.of(m.build()), cl, deadline);
+        return List.of(m.build());
     }
 
     @Override
@@ -362,6 +485,21 @@ final class CassandraHandler implements Cassandra.Iface {
                              ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
             TApplicationException {
         Deadline deadline = startCall();
+        apply(checkBatchMutate(keyspace, mutationMap, cl), cl, deadline);
+    }
+
+    /**
+     * As {@link #batch_mutate}, acknowledged when the store has: the rows are written {@value #ROWS_IN_FLIGHT} at
+     * a time, as 0.6 sent the writes of all rows before waiting for any; the call's own exceptions fail the future.
+     */
+    CompletableFuture<Void> batchMutateAsync(String keyspace, Map<String, Map<String, List<Mutation>>> mutationMap,
+                                             ConsistencyLevel cl) throws InvalidRequestException {
+        Deadline deadline = startCall();
+        return applyAsync(checkBatchMutate(keyspace, mutationMap, cl), cl, deadline);
+    }
+
+    private List<RowMutation> checkBatchMutate(String keyspace, Map<String, Map<String, List<Mutation>>> mutationMap,
+                                               ConsistencyLevel cl) throws InvalidRequestException {
         ThriftValidation validation = views.current().validation();
         // Everything is validated before anything is applied; each key is one atomic row mutation.
         List<RowMutation> mutations = new ArrayList<>(mutationMap.size());
@@ -384,7 +522,7 @@ final class CassandraHandler implements Cassandra.Iface {
         }
         validation.validateWriteConsistency(cl);
         if (!mutations.isEmpty()) authorize(keyspace);
-        apply(mutations, cl, deadline);
+        return mutations;
     }
 
     // ---- shared steps of the data calls
@@ -448,6 +586,19 @@ final class CassandraHandler implements Cassandra.Iface {
         deadline.check();
     }
 
+    /** As {@link #apply}, with the rows written {@value #ROWS_IN_FLIGHT} at a time. */
+    private CompletableFuture<Void> applyAsync(List<RowMutation> mutations, ConsistencyLevel cl, Deadline deadline) {
+        if (cl == ConsistencyLevel.ZERO) {
+            for (RowMutation m : mutations) background.execute(() -> applyUnacknowledged(m));
+            return CompletableFuture.completedFuture(null);
+        }
+        return StorageFailures.after(BoundedFanOut.run(mutations.size(), ROWS_IN_FLIGHT,
+                i -> storage.applyAsync(mutations.get(i), level(cl))), applied -> {
+                    deadline.check();
+                    return null;
+                });
+    }
+
     /** A ZERO write: already acknowledged, so a failure can only be logged. */
     private void applyUnacknowledged(RowMutation m) {
         try {
@@ -460,25 +611,20 @@ final class CassandraHandler implements Cassandra.Iface {
     }
 
     /**
-     * Runs a storage call, turning a request the store refuses into 0.6's error, and a replicated
-     * store's too few replicas or too slow ones into 0.6's UnavailableException and TimedOutException.
-     * Damaged data becomes an InvalidRequestException saying so: of what a 0.6 data call declares,
-     * it is the one that carries a message and that clients pass on at once instead of retrying:
-     * retrying cannot help, and Hector of 2010 took a TApplicationException for a transport
-     * failure, retried it and marked the host down.
+     * Runs a storage call, turning a request the store refuses, too few replicas, too slow ones or damaged data
+     * into the client's exception ({@link StorageFailures}); a write that could not be made durable passes as it
+     * is, for {@link #apply} to say how much of a batch was written.
      */
     private static <T> T storage(Supplier<T> call)
             throws InvalidRequestException, UnavailableException, TimedOutException {
         try {
             return call.get();
-        } catch (InvalidQueryException e) {
-            throw new InvalidRequestException(e.getMessage());
-        } catch (DamagedDataException e) {
-            throw new InvalidRequestException(e.getMessage());
-        } catch (UnavailableReplicasException e) {
-            throw new UnavailableException();
-        } catch (StorageTimeoutException e) {
-            throw new TimedOutException();
+        } catch (RuntimeException e) {
+            TException client = StorageFailures.toThrift(e);
+            if (client instanceof InvalidRequestException ire) throw ire;
+            if (client instanceof UnavailableException ue) throw ue;
+            if (client instanceof TimedOutException te) throw te;
+            throw e;
         }
     }
 

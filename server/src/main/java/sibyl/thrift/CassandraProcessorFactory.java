@@ -86,8 +86,10 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
         CassandraHandler handler = new CassandraHandler(views, node, authenticator, session, storage, background,
                 rpcTimeoutMillis, authRefusals);
         // What Cassandra.Processor is (it adds nothing to TBaseProcessor but its map of functions), with our map.
-        return new TBaseProcessor<Cassandra.Iface>(handler, FUNCTIONS) {
+        TProcessor processor = new TBaseProcessor<Cassandra.Iface>(handler, FUNCTIONS) {
         };
+        // A store that asks another server answers the calls of a few rows later: they hold no thread meanwhile.
+        return storage.readsMayWait() ? new DeferringCassandraProcessor(handler, processor) : processor;
     }
 
     private static Map<String, ProcessFunction<Cassandra.Iface, ? extends TBase>> functions() {

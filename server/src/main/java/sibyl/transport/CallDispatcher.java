@@ -9,6 +9,7 @@ import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.apache.thrift.TProcessor;
@@ -19,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * The last handler of a connection: runs its calls on the worker pool one at a time, in the order they arrived,
  * and writes each reply before the next call starts, so replies leave in request order.
  *
- * <p>A call the {@link CallPlacement} deems quick runs on the event loop itself; any other is handed to a worker,
- * which posts its reply back. All fields are used on the connection's event loop only.
+ * <p>A call the {@link CallPlacement} deems quick runs on the event loop itself; a call the processor defers
+ * ({@link DeferringProcessor}) starts on the event loop and posts its reply back from the thread that finishes it;
+ * any other is handed to a worker, which posts its reply back. All fields are used on the connection's event loop only.
  * Back-pressure: reading stops while {@value #MAX_QUEUED_CALLS} calls or a message limit's worth of bytes wait, and
  * no call starts while the channel is not writable (a client that does not read its replies).
  *
@@ -172,6 +174,10 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
                 refuse(call, "the server holds its limit of " + budget.limit() + " bytes of requests");
                 continue;
             }
+            if (processor instanceof DeferringProcessor deferring && deferring.defers(call.methodName())) {
+                startDeferred(deferring, call);
+                continue;
+            }
             long start = System.nanoTime();
             if (placement.onNetworkThread(call, start)) {
                 runHere(call, start);
@@ -235,12 +241,41 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
         } catch (Throwable t) { // only a fatal error gets out of the runner
             failure = t;
         }
+        ranElsewhere(call, replied, failure);
+    }
+
+    /**
+     * Starts a call that finishes on another thread; its reply is encoded, like a worker's, into the connection's
+     * reply buffer by the thread that completes it.
+     */
+    private void startDeferred(DeferringProcessor deferring, ThriftCall call) {
+        callRunning = true;
+        CompletionStage<DeferringProcessor.Reply> started;
+        try {
+            started = runner.start(deferring, codec, call, replyBuffer, connection.remoteAddress());
+        } catch (Throwable t) { // only a fatal error gets out of the runner
+            codec.end();
+            ranElsewhere(call, false, t);
+            return;
+        }
+        started.whenComplete((reply, failure) -> {
+            boolean replied = false;
+            Throwable fatal = null;
+            try {
+                replied = runner.finish(codec, call, reply, failure, replyBuffer, connection.remoteAddress());
+            } catch (Throwable t) {
+                fatal = t;
+            }
+            ranElsewhere(call, replied, fatal);
+        });
+    }
+
+    /** After a call run off the network thread (or finished there later): hands its reply to the network thread. */
+    private void ranElsewhere(ThriftCall call, boolean replied, Throwable failure) {
         // The message has been read; the reply is not counted, as a client not reading it stops this connection.
         budget.release(call.heldBytes());
-        boolean finishedReplied = replied;
-        Throwable finishedFailure = failure;
         try {
-            ctx.executor().execute(() -> callFinished(finishedReplied, finishedFailure));
+            ctx.executor().execute(() -> callFinished(replied, failure));
         } catch (RejectedExecutionException e) {
             // The event loop has shut down, so the server is closing and the channel is gone.
             connection.closed();

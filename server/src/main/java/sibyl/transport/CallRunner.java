@@ -3,6 +3,9 @@ package sibyl.transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.net.SocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TException;
@@ -16,7 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one call through a connection's processor, on a worker thread, and returns the reply ready to write.
+ * Runs one call through a connection's processor, on a worker thread, and returns the reply ready to write; or
+ * starts a deferred one ({@link DeferringProcessor}) and writes its reply once it has its answer.
  *
  * <p>The processor reads the whole message from memory and writes its reply into a growable buffer; replies use
  * the strict header, like libthrift's default TBinaryProtocol, whichever header the request had. libthrift's
@@ -88,6 +92,74 @@ final class CallRunner {
         }
         if (reply.writerIndex() == bodyStart) {
             return false;
+        }
+        if (bodyStart > 0) {
+            reply.setInt(0, reply.writerIndex() - bodyStart);
+        }
+        return true;
+    }
+
+    /**
+     * Starts a deferred call on the network thread: readies the codec to write its reply into {@code reply} later
+     * and reads and starts the call. The returned stage always completes with a reply to write: a call whose
+     * arguments cannot be read, or that fails to start, has its error reply at once.
+     *
+     * @throws VirtualMachineError a fatal error out of the processor (other than a stack overflow, which has unwound)
+     */
+    CompletionStage<DeferringProcessor.Reply> start(DeferringProcessor processor, CallCodec codec, ThriftCall call,
+                                                    ByteBuf reply, SocketAddress peer) {
+        reply.clear();
+        reply.writeZero(call.mode() == WireMode.FRAMED ? WireMode.FRAME_HEADER_BYTES : 0);
+        TProtocol in = codec.begin(call.message(), reply);
+        try {
+            return processor.start(in);
+        } catch (TTransportException e) {
+            LOG.debug("Unreadable arguments of {} from {}: {}", call.methodName(), peer, e.getMessage());
+            return CompletableFuture.completedFuture(out -> writeException(out, call,
+                    TApplicationException.PROTOCOL_ERROR, "Cannot read the arguments of " + call.methodName() + ": "
+                            + e.getMessage()));
+        } catch (Throwable t) {
+            if (t instanceof VirtualMachineError fatal && !(t instanceof StackOverflowError)) {
+                throw fatal;
+            }
+            return CompletableFuture.failedFuture(t);
+        }
+    }
+
+    /**
+     * Writes the reply of a deferred call once it has its answer ({@code result}, or {@code failure}, answered as
+     * INTERNAL_ERROR), on whichever thread that is, and lets go of the codec. Returns whether there is a reply.
+     *
+     * @throws VirtualMachineError a fatal error out of the reply's writer
+     */
+    boolean finish(CallCodec codec, ThriftCall call, DeferringProcessor.Reply result, Throwable failure,
+                   ByteBuf reply, SocketAddress peer) {
+        int bodyStart = call.mode() == WireMode.FRAMED ? WireMode.FRAME_HEADER_BYTES : 0;
+        TProtocol out = codec.out();
+        try {
+            if (call.isOneway()) {
+                return false;
+            }
+            if (failure == null) {
+                try {
+                    result.writeTo(out);
+                } catch (Throwable t) {
+                    if (t instanceof VirtualMachineError fatal && !(t instanceof StackOverflowError)) {
+                        throw fatal;
+                    }
+                    failure = t;
+                }
+            }
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                LOG.error("Internal error processing {} for {}", call.methodName(), peer, cause);
+                reply.writerIndex(bodyStart);
+                writeException(out, call, TApplicationException.INTERNAL_ERROR,
+                        "Internal error processing " + call.methodName());
+            }
+        } finally {
+            codec.end();
         }
         if (bodyStart > 0) {
             reply.setInt(0, reply.writerIndex() - bodyStart);

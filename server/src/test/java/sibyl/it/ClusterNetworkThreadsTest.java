@@ -11,12 +11,14 @@ import static sibyl.it.Requests.text;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import org.apache.cassandra.thrift.AuthenticationRequest;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.TimedOutException;
@@ -87,6 +89,78 @@ class ClusterNetworkThreadsTest {
         }
     }
 
+    /**
+     * The calls of one or a few rows hold no thread while they wait for the cluster (sibyl.transport's
+     * DeferringProcessor): with more of them waiting than the server has workers, a call that runs on a worker
+     * (login) is still answered at once. Were they run on the workers, each would hold one until its timeout.
+     */
+    @Test
+    void callsWaitingForTheClusterHoldNoWorker() throws Exception {
+        LocalCassandra cassandra = LocalCassandra.shared();
+        ExecutorService callers = Executors.newCachedThreadPool();
+        UnaryOperator<String> fewWorkers = ConfEdits.all(ConfEdits.set("ConcurrentReads", 2),
+                ConfEdits.set("ConcurrentWrites", 2));
+        try (FreezableProxy proxy = FreezableProxy.start(LocalCassandra.address(1), cassandra.nativePort());
+             TestNode node = TestNode.start(dir, smallSchema().andThen(fewWorkers).andThen(ConfEdits.inCluster(
+                     proxy.address(), "workers" + ProcessHandle.current().pid() + "_"))::apply)) {
+            Cassandra.Client client = node.client();
+            client.insert(KS, "k", path("Standard1", "a"), b("1"), 1, ONE); // prepares while the cluster answers
+            List<Callable<Object>> calls = new ArrayList<>();
+            for (int i = 0; i < 12; i++) { // three times the 4 workers
+                Cassandra.Client c = node.client();
+                long ts = 2 + i;
+                calls.add(switch (i % 6) {
+                    case 0 -> () -> c.get(KS, "k", path("Standard1", "a"), ONE);
+                    case 1 -> () -> c.get_slice(KS, "k", parent("Standard1"), all(), ONE);
+                    case 2 -> () -> c.multiget_slice(KS, List.of("k", "l"), parent("Standard1"), all(), ONE);
+                    case 3 -> () -> {
+                        c.insert(KS, "k", path("Standard1", "b"), b("2"), ts, ONE);
+                        return null;
+                    };
+                    case 4 -> () -> {
+                        c.remove(KS, "k", path("Standard1", "c"), ts, ONE);
+                        return null;
+                    };
+                    default -> () -> {
+                        c.batch_mutate(KS, Map.of("k", Map.of("Standard1", List.of(Requests.insertion(
+                                Requests.column("d", "4", ts))))), ONE);
+                        return null;
+                    };
+                });
+            }
+            Cassandra.Client bystander = node.client();
+
+            proxy.freeze();
+            List<Future<Long>> pending = new ArrayList<>();
+            for (Callable<Object> call : calls) pending.add(callers.submit(() -> timedOut(call)));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (proxy.held() == 0) { // the calls have reached the cluster
+                assertTrue(System.nanoTime() < deadline, "no call reached the cluster within 30 s");
+                Thread.sleep(10);
+            }
+            long slowest = 0;
+            int answered = 0;
+            while (pending.stream().anyMatch(f -> !f.isDone())) {
+                long start = System.nanoTime();
+                bystander.login(KS, new AuthenticationRequest(Map.of()));
+                slowest = Math.max(slowest, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+                answered++;
+            }
+            assertTrue(slowest < PROMPT_MILLIS, "while " + calls.size() + " calls waited for the cluster, a login"
+                    + " (run by one of the 4 workers) waited " + slowest + " ms (" + answered + " logins)");
+            for (Future<Long> f : pending) {
+                long millis = f.get();
+                assertTrue(millis < RPC_TIMEOUT_MILLIS + PROMPT_MILLIS, "a call answered TimedOutException after "
+                        + millis + " ms, past the RPC timeout of " + RPC_TIMEOUT_MILLIS + " ms");
+            }
+
+            proxy.thaw();
+            assertEquals("1", text(bystander.get(KS, "k", path("Standard1", "a"), ONE).getColumn().bufferForValue()));
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+
     /** Each kind of read the front end might deem quick, on connections of its own. */
     private static List<Callable<Object>> reads(TestNode node, int connections) throws Exception {
         List<Callable<Object>> reads = new ArrayList<>();
@@ -103,7 +177,7 @@ class ClusterNetworkThreadsTest {
         return reads;
     }
 
-    /** Runs a read that must time out; how long it took, in milliseconds. */
+    /** Runs a call that must time out; how long it took, in milliseconds. */
     private static long timedOut(Callable<Object> read) throws Exception {
         long start = System.nanoTime();
         try {
@@ -111,7 +185,7 @@ class ClusterNetworkThreadsTest {
         } catch (TimedOutException expected) {
             return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         }
-        throw new AssertionError("a read of a cluster that does not answer did not time out");
+        throw new AssertionError("a call to a cluster that does not answer did not time out");
     }
 
     /** One small keyspace instead of the shipped ones (fewer tables to create), and a short RPC timeout. */

@@ -1,4 +1,4 @@
-package sibyl.cluster;
+package sibyl.service;
 
 import java.util.Arrays;
 import java.util.List;
@@ -8,16 +8,17 @@ import java.util.function.IntFunction;
 
 /**
  * Runs {@code count} asynchronous tasks with at most {@code window} of them in flight, and
- * completes with their results in task order, or with the first failure. A range slice reads each
- * of its rows this way: concurrently, so that its time is not the sum of its rows', and bounded,
- * so that one scan of many rows does not flood the cluster's coordinators (or starve the calls of
- * other clients sharing the connections).
+ * completes with their results in task order, or with the first failure. A call of many rows
+ * (a range slice, multiget, a batch_mutate of many keys) reaches a remote store's rows this way:
+ * concurrently, so that its time is not the sum of its rows', as 0.6 sent all of a call's
+ * requests before waiting for any, and bounded, so that one call of many rows does not flood the
+ * cluster's coordinators (or starve the calls of other clients sharing the connections).
  *
  * <p>Tasks are started by whichever thread finishes a task, one thread at a time (the
  * work-in-progress counter lets the thread that finds work pending run it all), so tasks that
  * complete at once do not recurse.
  */
-final class BoundedFanOut<T> {
+public final class BoundedFanOut<T> {
     private final int count;
     private final IntFunction<CompletableFuture<T>> task;
     private final Object[] results;
@@ -34,7 +35,7 @@ final class BoundedFanOut<T> {
         this.permits = new AtomicInteger(window);
     }
 
-    static <T> CompletableFuture<List<T>> run(int count, int window, IntFunction<CompletableFuture<T>> task) {
+    public static <T> CompletableFuture<List<T>> run(int count, int window, IntFunction<CompletableFuture<T>> task) {
         if (window < 1) throw new IllegalArgumentException("window must be at least 1: " + window);
         if (count == 0) return CompletableFuture.completedFuture(List.of());
         BoundedFanOut<T> fanOut = new BoundedFanOut<>(count, window, task);

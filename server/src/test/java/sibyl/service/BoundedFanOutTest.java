@@ -1,4 +1,4 @@
-package sibyl.cluster;
+package sibyl.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

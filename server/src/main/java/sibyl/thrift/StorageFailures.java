@@ -1,0 +1,68 @@
+package sibyl.thrift;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.apache.cassandra.thrift.InvalidRequestException;
+import org.apache.cassandra.thrift.TimedOutException;
+import org.apache.cassandra.thrift.UnavailableException;
+import org.apache.thrift.TApplicationException;
+import org.apache.thrift.TException;
+import sibyl.db.DamagedDataException;
+import sibyl.db.InvalidQueryException;
+import sibyl.db.WriteFailedException;
+import sibyl.service.StorageTimeoutException;
+import sibyl.service.UnavailableReplicasException;
+
+/**
+ * What a storage failure reaches a 0.6 client as: a request the store refuses is InvalidRequestException with the
+ * store's reason; a replicated store's too few replicas or too slow ones are UnavailableException and
+ * TimedOutException. Damaged data is an InvalidRequestException saying so: of what a 0.6 data call declares, it is
+ * the one that carries a message and that clients pass on at once instead of retrying (retrying cannot help, and
+ * Hector of 2010 took a TApplicationException for a transport failure, retried it and marked the host down). A write
+ * the node could not make durable is a TApplicationException (INTERNAL_ERROR) saying why: the request was fine, the
+ * server failed, and 0.6's data calls declare nothing closer.
+ */
+final class StorageFailures {
+    private StorageFailures() {
+    }
+
+    /** The client's exception for a storage failure; null for a failure that is a bug (an internal error). */
+    static TException toThrift(Throwable failure) {
+        if (failure instanceof InvalidQueryException || failure instanceof DamagedDataException) {
+            return new InvalidRequestException(failure.getMessage());
+        }
+        if (failure instanceof UnavailableReplicasException) return new UnavailableException();
+        if (failure instanceof StorageTimeoutException) return new TimedOutException();
+        if (failure instanceof WriteFailedException) {
+            return new TApplicationException(TApplicationException.INTERNAL_ERROR, failure.getMessage());
+        }
+        return null;
+    }
+
+    /** A step after the store's answer, which may refuse it with a client's exception (the deadline, a miss). */
+    @FunctionalInterface
+    interface Then<A, B> {
+        B apply(A answer) throws TException;
+    }
+
+    /**
+     * The store's answer to come, turned into the call's: a storage failure becomes the client's exception (see
+     * {@link #toThrift}) and fails the result with it, as does one thrown by {@code then}; any other failure passes
+     * as it is.
+     */
+    static <A, B> CompletableFuture<B> after(CompletableFuture<A> answer, Then<A, B> then) {
+        return answer.handle((value, failure) -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                TException client = toThrift(cause);
+                throw new CompletionException(client != null ? client : cause);
+            }
+            try {
+                return then.apply(value);
+            } catch (TException e) {
+                throw new CompletionException(e);
+            }
+        });
+    }
+}
