@@ -24,35 +24,37 @@ import sibyl.service.UnavailableReplicasException;
  * exceptions: too few live replicas, or no node reachable at all, is UnavailableException; replicas
  * too slow or failing (or a coordinator too busy) is TimedOutException; a request the cluster refuses as
  * invalid is InvalidRequestException with the cluster's reason. Failures of availability are logged
- * once per burst ({@link FailureLog}).
+ * once per burst ({@link FailureLog}): one per node of Sibyl, so that each node's log speaks of its own
+ * requests.
  */
 final class ClusterErrors {
-    static final FailureLog LOG = new FailureLog();
+    private final FailureLog log;
 
-    private ClusterErrors() {
+    ClusterErrors(FailureLog log) {
+        this.log = log;
     }
 
-    static <T> T call(Supplier<T> request) {
+    <T> T call(Supplier<T> request) {
         try {
             T result = request.get();
-            LOG.succeeded();
+            log.succeeded();
             return result;
         } catch (RuntimeException e) {
             throw translate(e);
         }
     }
 
-    static void run(Runnable request) {
+    void run(Runnable request) {
         call(() -> {
             request.run();
             return null;
         });
     }
 
-    static <T> T join(CompletableFuture<T> future) {
+    <T> T join(CompletableFuture<T> future) {
         try {
             T result = future.join();
-            LOG.succeeded();
+            log.succeeded();
             return result;
         } catch (CompletionException e) {
             throw translate(e.getCause() instanceof RuntimeException r ? r : e);
@@ -63,7 +65,7 @@ final class ClusterErrors {
      * A request started now whose answer comes later: a failure to start it (an unknown table, a value the driver
      * refuses) and a failure of the request alike complete the future with the storage layer's exception.
      */
-    static <T> CompletableFuture<T> async(Supplier<? extends CompletionStage<T>> request) {
+    <T> CompletableFuture<T> async(Supplier<? extends CompletionStage<T>> request) {
         CompletionStage<T> started;
         try {
             started = request.get();
@@ -72,7 +74,7 @@ final class ClusterErrors {
         }
         return started.toCompletableFuture().handle((result, failure) -> {
             if (failure == null) {
-                LOG.succeeded();
+                log.succeeded();
                 return result;
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
@@ -81,29 +83,29 @@ final class ClusterErrors {
         });
     }
 
-    static RuntimeException translate(RuntimeException e) {
+    RuntimeException translate(RuntimeException e) {
         if (e instanceof UnavailableReplicasException || e instanceof StorageTimeoutException
                 || e instanceof InvalidQueryException || e instanceof WriteFailedException) {
             return e;
         }
         if (e instanceof UnavailableException u) {
-            LOG.failed("too few replicas alive: " + u.getMessage());
+            log.failed("too few replicas alive: " + u.getMessage());
             return new UnavailableReplicasException(u.getMessage(), u);
         }
         if (e instanceof NoNodeAvailableException || e instanceof AllNodesFailedException) {
-            LOG.failed("no node of the cluster answered: " + e.getMessage());
+            log.failed("no node of the cluster answered: " + e.getMessage());
             return new UnavailableReplicasException(e.getMessage(), e);
         }
         if (e instanceof ReadTimeoutException || e instanceof WriteTimeoutException
                 || e instanceof DriverTimeoutException || e instanceof OverloadedException) {
-            LOG.failed("replicas did not answer in time: " + e.getMessage());
+            log.failed("replicas did not answer in time: " + e.getMessage());
             return new StorageTimeoutException(e.getMessage(), e);
         }
         if (e instanceof ReadFailureException || e instanceof WriteFailureException) {
             // A replica answered that it failed (one starting up, a full disk): 0.6's replicas only ever stayed
             // silent, and the client saw TimedOutException, which also says that the write may have been applied
             // by the replicas that did not fail.
-            LOG.failed("replicas failed a request: " + e.getMessage());
+            log.failed("replicas failed a request: " + e.getMessage());
             return new StorageTimeoutException(e.getMessage(), e);
         }
         if (e instanceof QueryValidationException) {

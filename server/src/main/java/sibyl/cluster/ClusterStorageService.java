@@ -75,6 +75,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     private volatile Catalog catalog;
     private final Object reconfiguring = new Object();
     private final Statements statements;
+    private final ClusterErrors errors = new ClusterErrors(new FailureLog());
     private final ClusterTokens tokens;
     private final ClusterConf conf;
 
@@ -84,7 +85,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         this.session = connection.session();
         this.partitioner = partitioner;
         this.catalog = new Catalog(new Schema(keyspaces), Map.copyOf(tables));
-        this.statements = new Statements(session);
+        this.statements = new Statements(session, errors);
         this.tokens = tokens;
         this.conf = conf;
     }
@@ -197,7 +198,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
 
     @Override
     public void apply(RowMutation mutation, Consistency consistency) {
-        ClusterErrors.join(applyAsync(mutation, consistency));
+        errors.join(applyAsync(mutation, consistency));
     }
 
     /**
@@ -220,7 +221,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         });
         if (!MutationStatements.hasSliceDeletion(mutation)) return written;
         return written.thenCompose(none -> liveNamesOfSlices(mutation, key, consistency)).thenCompose(
-                names -> ClusterErrors.async(() -> {
+                names -> errors.async(() -> {
                     Iterator<List<byte[]>> selected = names.iterator();
                     List<BatchableStatement<?>> slices = MutationStatements.statements(mutation, this::table,
                             statements, key, (table, superColumn, range) -> selected.next());
@@ -248,9 +249,9 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
                 preparing.add(table.statements().prepareRowCalls(statements));
             }
         }
-        if (preparing == null) return ClusterErrors.async(request);
+        if (preparing == null) return errors.async(request);
         CompletableFuture<?>[] all = preparing.toArray(CompletableFuture[]::new);
-        return ClusterErrors.async(() -> CompletableFuture.allOf(all).thenCompose(prepared -> ClusterErrors.async(request)));
+        return errors.async(() -> CompletableFuture.allOf(all).thenCompose(prepared -> errors.async(request)));
     }
 
     /**
@@ -266,7 +267,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
             for (Change change : e.getValue()) {
                 if (!(change instanceof Change.DeleteSlice d)) continue;
-                reads.add(ClusterErrors.<List<Cell>>async(() -> {
+                reads.add(errors.<List<Cell>>async(() -> {
                     Table table = table(mutation.keyspace(), e.getKey());
                     PathShape.REMOVE.check(table.metadata(), d.superColumn() != null, false);
                     return Reads.sliceAsync(this, table, key, d.superColumn(), d.range(), read);
@@ -290,7 +291,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
 
     @Override
     public Optional<Cell> get(String keyspace, String key, QueryPath path, Consistency consistency) {
-        return ClusterErrors.join(getAsync(keyspace, key, path, consistency));
+        return errors.join(getAsync(keyspace, key, path, consistency));
     }
 
     @Override
@@ -317,7 +318,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     @Override
     public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection,
                                Consistency consistency) {
-        return ClusterErrors.join(getSliceAsync(keyspace, key, parent, selection, consistency));
+        return errors.join(getSliceAsync(keyspace, key, parent, selection, consistency));
     }
 
     @Override
@@ -365,7 +366,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         if (count <= 0) return List.of();
         List<byte[]> keys = RangeKeys.find(this, table, range, count, consistency);
         byte[] superColumn = parent.superColumn();
-        List<List<Cell>> slices = ClusterErrors.join(BoundedFanOut.run(keys.size(), RANGE_SLICE_WINDOW,
+        List<List<Cell>> slices = errors.join(BoundedFanOut.run(keys.size(), RANGE_SLICE_WINDOW,
                 i -> Reads.sliceAsync(this, table, keys.get(i), superColumn, selection, consistency)));
         List<RowSlice> rows = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
@@ -486,12 +487,17 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         return statements;
     }
 
+    /** How this node turns the cluster's failures into the storage layer's, and logs them. */
+    ClusterErrors errors() {
+        return errors;
+    }
+
     ClusterTokens tokens() {
         return tokens;
     }
 
     ResultSet execute(BoundStatement statement) {
-        return ClusterErrors.call(() -> session.execute(statement));
+        return errors.call(() -> session.execute(statement));
     }
 
     /** Failures come back in the future as the driver's exceptions; {@link ClusterErrors#join} translates them. */

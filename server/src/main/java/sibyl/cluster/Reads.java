@@ -28,7 +28,7 @@ final class Reads {
      */
     static List<Cell> slice(ClusterStorageService service, Table table, byte[] key, byte[] superColumn,
                             ColumnSelection selection, Consistency consistency) {
-        return ClusterErrors.join(sliceAsync(service, table, key, superColumn, selection, consistency));
+        return service.errors().join(sliceAsync(service, table, key, superColumn, selection, consistency));
     }
 
     /** As {@link #slice}, answered on the driver's threads; a range slice has many of these in flight. */

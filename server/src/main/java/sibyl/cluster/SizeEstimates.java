@@ -41,7 +41,7 @@ final class SizeEstimates {
         for (Node node : session.getMetadata().getNodes().values()) {
             if (node.getState() != NodeState.UP) continue;
             for (String keyspace : tables.keySet()) {
-                BoundStatement query = ClusterErrors.call(() -> statements.get(QUERY)).bind(keyspace).setNode(node);
+                BoundStatement query = statements.errors().call(() -> statements.get(QUERY)).bind(keyspace).setNode(node);
                 answers.add(AsyncRows.collect(session.executeAsync(query), new AllRows()));
             }
         }
@@ -52,7 +52,7 @@ final class SizeEstimates {
             if (node.getState() != NodeState.UP) continue;
             for (String keyspace : tables.keySet()) {
                 Set<String> wanted = tables.get(keyspace);
-                for (Row row : ClusterErrors.join(answers.get(i++))) {
+                for (Row row : statements.errors().join(answers.get(i++))) {
                     if (!wanted.contains(row.getString(0))) continue;
                     List<BigInteger> range = List.of(new BigInteger(row.getString(1)), new BigInteger(row.getString(2)));
                     rows.merge(range, row.getLong(3), Long::sum);

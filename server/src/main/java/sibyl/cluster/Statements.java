@@ -13,10 +13,16 @@ import java.util.concurrent.ConcurrentMap;
  */
 final class Statements {
     private final CqlSession session;
+    private final ClusterErrors errors;
     private final ConcurrentMap<String, PreparedStatement> prepared = new ConcurrentHashMap<>();
 
-    Statements(CqlSession session) {
+    Statements(CqlSession session, ClusterErrors errors) {
         this.session = session;
+        this.errors = errors;
+    }
+
+    ClusterErrors errors() {
+        return errors;
     }
 
     /**
@@ -28,7 +34,7 @@ final class Statements {
     PreparedStatement get(String cql) {
         PreparedStatement p = prepared.get(cql);
         if (p != null) return p;
-        p = ClusterErrors.call(() -> session.prepare(cql));
+        p = errors.call(() -> session.prepare(cql));
         PreparedStatement raced = prepared.putIfAbsent(cql, p);
         return raced != null ? raced : p;
     }

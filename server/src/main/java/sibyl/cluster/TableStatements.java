@@ -33,7 +33,7 @@ final class TableStatements {
         PreparedStatement prepared(Statements statements) {
             PreparedStatement p = prepared;
             if (p == null) {
-                p = ClusterErrors.call(() -> statements.get(cql));
+                p = statements.errors().call(() -> statements.get(cql));
                 prepared = p;
             }
             return p;

@@ -300,7 +300,7 @@ final class CassandraHandler implements Cassandra.Iface {
         QueryPath query = checkGet(keyspace, keys, path, cl);
         List<String> distinct = List.copyOf(new LinkedHashSet<>(keys));
         return StorageFailures.after(BoundedFanOut.run(distinct.size(), ROWS_IN_FLIGHT,
-                i -> storage.getAsync(keyspace, distinct.get(i), query, level(cl))), cells -> {
+                i -> unlessPast(deadline, () -> storage.getAsync(keyspace, distinct.get(i), query, level(cl)))), cells -> {
                     deadline.check();
                     Map<String, ColumnOrSuperColumn> result = new HashMap<>();
                     for (int i = 0; i < distinct.size(); i++) result.put(distinct.get(i), entry(cells.get(i)));
@@ -339,7 +339,8 @@ final class CassandraHandler implements Cassandra.Iface {
         SliceQuery query = checkSlice(keyspace, keys, parent, predicate, cl);
         List<String> distinct = List.copyOf(new LinkedHashSet<>(keys));
         return StorageFailures.after(BoundedFanOut.run(distinct.size(), ROWS_IN_FLIGHT,
-                i -> storage.getSliceAsync(keyspace, distinct.get(i), query.parent(), query.selection(), level(cl))),
+                i -> unlessPast(deadline, () -> storage.getSliceAsync(keyspace, distinct.get(i), query.parent(),
+                        query.selection(), level(cl)))),
                 slices -> {
                     deadline.check();
                     Map<String, List<ColumnOrSuperColumn>> result = new HashMap<>();
@@ -593,10 +594,21 @@ final class CassandraHandler implements Cassandra.Iface {
             return CompletableFuture.completedFuture(null);
         }
         return StorageFailures.after(BoundedFanOut.run(mutations.size(), ROWS_IN_FLIGHT,
-                i -> storage.applyAsync(mutations.get(i), level(cl))), applied -> {
+                i -> unlessPast(deadline, () -> storage.applyAsync(mutations.get(i), level(cl)))), applied -> {
                     deadline.check();
                     return null;
                 });
+    }
+
+    /**
+     * Starts one row's request of a call of several rows unless the call is already past its deadline, as the
+     * synchronous forms check it before each row: a call that is late starts no further request.
+     */
+    private static <T> CompletableFuture<T> unlessPast(Deadline deadline, Supplier<CompletableFuture<T>> request) {
+        if (deadline.passed()) {
+            return CompletableFuture.failedFuture(new StorageTimeoutException("past RpcTimeoutInMillis", null));
+        }
+        return request.get();
     }
 
     /** A ZERO write: already acknowledged, so a failure can only be logged. */

@@ -14,6 +14,10 @@ final class Deadline {
         this.expiresAtNanos = System.nanoTime() + timeoutMillis * 1_000_000L;
     }
 
+    boolean passed() {
+        return System.nanoTime() - expiresAtNanos > 0;
+    }
+
     void check() throws TimedOutException {
         if (System.nanoTime() - expiresAtNanos > 0) throw new TimedOutException();
     }

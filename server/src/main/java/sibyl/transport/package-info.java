@@ -5,8 +5,10 @@
  * decides the framing from the first bytes ({@link sibyl.transport.WireMode}) and puts in its place a
  * {@link sibyl.transport.FramedMessageDecoder} or {@link sibyl.transport.UnframedMessageDecoder}, which cuts whole
  * messages with a non-blocking {@link sibyl.transport.MessageScanner}; then {@link sibyl.transport.CallDispatcher},
- * which runs the calls one at a time on the worker pool through {@link sibyl.transport.CallRunner} and writes the
- * replies in order.
+ * which runs the calls one at a time through {@link sibyl.transport.CallRunner} and writes the replies in order:
+ * on the network thread for calls that cannot wait ({@link sibyl.transport.CallPlacement}), started there and
+ * answered later from another thread for calls the processor defers ({@link sibyl.transport.DeferringProcessor}),
+ * on the worker pool for the rest.
  * {@link sibyl.transport.ThriftServer} builds all this and owns every thread; the rest of the server supplies a
  * {@link sibyl.transport.ProcessorFactory}.
  *
