@@ -2,8 +2,11 @@ package sibyl.jmx;
 
 import sibyl.service.ColumnFamilyRequests;
 
-/** The requests of one column family as a management bean: reads here are point reads and range scans together. */
-final class ColumnFamilyRequestsStats implements ColumnFamilyRequestsMBean {
+/**
+ * The requests of one column family as a management bean: reads here are point reads and range scans together, as
+ * cfstats has always shown them.
+ */
+class ColumnFamilyRequestsStats implements ColumnFamilyRequestsMBean {
     private final ColumnFamilyRequests requests;
     private final RecentLatency recentReads;
     private final RecentLatency recentWrites;
@@ -15,7 +18,7 @@ final class ColumnFamilyRequestsStats implements ColumnFamilyRequestsMBean {
     }
 
     @Override
-    public String getColumnFamilyName() {
+    public final String getColumnFamilyName() {
         return requests.columnFamily();
     }
 

@@ -3,34 +3,15 @@ package sibyl.jmx;
 /**
  * One column family's figures, under 0.6's object name
  * {@code org.apache.cassandra.db:type=ColumnFamilyStores,keyspace=KS,columnfamily=CF} and with
- * 0.6's attribute names, so monitoring written for 0.6 finds them where it looked.
+ * 0.6's attribute names, so monitoring written for 0.6 finds them where it looked: the requests served
+ * ({@link ColumnFamilyRequestsMBean}) and the store's own figures.
  */
-public interface ColumnFamilyStoreMBean {
-    String getColumnFamilyName();
-
+public interface ColumnFamilyStoreMBean extends ColumnFamilyRequestsMBean {
     /** Column operations in the current memtable. */
     long getMemtableColumnsCount();
 
     /** Serialized bytes written into the current memtable. */
     long getMemtableDataSize();
-
-    /** Reads served since start: get, get_slice and get_count (one per key of a multiget) and range slices. */
-    long getReadCount();
-
-    long getTotalReadLatencyMicros();
-
-    /** Mean read latency since the previous query of this attribute; NaN when there were no reads. */
-    double getRecentReadLatencyMicros();
-
-    /**
-     * Row mutations written to this column family since start; their latency is the whole write at this node,
-     * commit log included.
-     */
-    long getWriteCount();
-
-    long getTotalWriteLatencyMicros();
-
-    double getRecentWriteLatencyMicros();
 
     /** SSTables reads consult now. */
     int getLiveSSTableCount();

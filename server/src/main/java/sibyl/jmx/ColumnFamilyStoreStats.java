@@ -4,25 +4,15 @@ import sibyl.engine.ColumnFamilyStore;
 import sibyl.service.ColumnFamilyRequests;
 
 /**
- * The management view of one {@link ColumnFamilyStore}, with the requests the storage seam counted for
- * it: reads here are point reads and range scans together, as cfstats has always shown them.
+ * The management view of one {@link ColumnFamilyStore}: the requests the storage seam counted for it, and the
+ * store's own figures.
  */
-final class ColumnFamilyStoreStats implements ColumnFamilyStoreMBean {
+final class ColumnFamilyStoreStats extends ColumnFamilyRequestsStats implements ColumnFamilyStoreMBean {
     private final ColumnFamilyStore store;
-    private final ColumnFamilyRequests requests;
-    private final RecentLatency recentReads;
-    private final RecentLatency recentWrites;
 
     ColumnFamilyStoreStats(ColumnFamilyStore store, ColumnFamilyRequests requests) {
+        super(requests);
         this.store = store;
-        this.requests = requests;
-        this.recentReads = new RecentLatency(requests.reads(), requests.rangeScans());
-        this.recentWrites = new RecentLatency(requests.writes());
-    }
-
-    @Override
-    public String getColumnFamilyName() {
-        return store.metadata().name();
     }
 
     @Override
@@ -33,36 +23,6 @@ final class ColumnFamilyStoreStats implements ColumnFamilyStoreMBean {
     @Override
     public long getMemtableDataSize() {
         return store.memtable().throughputBytes();
-    }
-
-    @Override
-    public long getReadCount() {
-        return requests.reads().count() + requests.rangeScans().count();
-    }
-
-    @Override
-    public long getTotalReadLatencyMicros() {
-        return (requests.reads().totalNanos() + requests.rangeScans().totalNanos()) / 1000;
-    }
-
-    @Override
-    public double getRecentReadLatencyMicros() {
-        return recentReads.sinceLastMicros();
-    }
-
-    @Override
-    public long getWriteCount() {
-        return requests.writes().count();
-    }
-
-    @Override
-    public long getTotalWriteLatencyMicros() {
-        return requests.writes().totalMicros();
-    }
-
-    @Override
-    public double getRecentWriteLatencyMicros() {
-        return recentWrites.sinceLastMicros();
     }
 
     @Override

@@ -59,28 +59,11 @@ class ClusterNetworkThreadsTest {
             assertEquals("a", text(bystander.get(KS, "k", path("Standard1", "a"), ONE).getColumn().bufferForName()));
 
             proxy.freeze();
-            List<Future<Long>> pending = new ArrayList<>();
-            for (Callable<Object> read : reads) pending.add(readers.submit(() -> timedOut(read)));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (proxy.held() == 0) { // the reads have reached the cluster
-                assertTrue(System.nanoTime() < deadline, "no read reached the cluster within 30 s");
-                Thread.sleep(10);
-            }
-            long slowest = 0;
-            int answered = 0;
-            while (pending.stream().anyMatch(f -> !f.isDone())) {
-                long start = System.nanoTime();
-                assertEquals("2.2.0", bystander.describe_version());
-                slowest = Math.max(slowest, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-                answered++;
-            }
+            List<Future<Long>> pending = startWaiting(proxy, readers, reads);
+            long slowest = slowestWhile(pending, () -> assertEquals("2.2.0", bystander.describe_version()));
             assertTrue(slowest < PROMPT_MILLIS, "while reads waited for the cluster, another connection waited "
-                    + slowest + " ms for describe_version (" + answered + " calls)");
-            for (Future<Long> f : pending) {
-                long millis = f.get();
-                assertTrue(millis < RPC_TIMEOUT_MILLIS + PROMPT_MILLIS, "a read answered TimedOutException after "
-                        + millis + " ms, past the RPC timeout of " + RPC_TIMEOUT_MILLIS + " ms");
-            }
+                    + slowest + " ms for describe_version");
+            assertAllTimedOutInTime(pending);
 
             proxy.thaw();
             assertEquals("1", text(bystander.get(KS, "k", path("Standard1", "a"), ONE).getColumn().bufferForValue()));
@@ -131,28 +114,11 @@ class ClusterNetworkThreadsTest {
             Cassandra.Client bystander = node.client();
 
             proxy.freeze();
-            List<Future<Long>> pending = new ArrayList<>();
-            for (Callable<Object> call : calls) pending.add(callers.submit(() -> timedOut(call)));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (proxy.held() == 0) { // the calls have reached the cluster
-                assertTrue(System.nanoTime() < deadline, "no call reached the cluster within 30 s");
-                Thread.sleep(10);
-            }
-            long slowest = 0;
-            int answered = 0;
-            while (pending.stream().anyMatch(f -> !f.isDone())) {
-                long start = System.nanoTime();
-                bystander.login(KS, new AuthenticationRequest(Map.of()));
-                slowest = Math.max(slowest, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-                answered++;
-            }
+            List<Future<Long>> pending = startWaiting(proxy, callers, calls);
+            long slowest = slowestWhile(pending, () -> bystander.login(KS, new AuthenticationRequest(Map.of())));
             assertTrue(slowest < PROMPT_MILLIS, "while " + calls.size() + " calls waited for the cluster, a login"
-                    + " (run by one of the 4 workers) waited " + slowest + " ms (" + answered + " logins)");
-            for (Future<Long> f : pending) {
-                long millis = f.get();
-                assertTrue(millis < RPC_TIMEOUT_MILLIS + PROMPT_MILLIS, "a call answered TimedOutException after "
-                        + millis + " ms, past the RPC timeout of " + RPC_TIMEOUT_MILLIS + " ms");
-            }
+                    + " (run by one of the 4 workers) waited " + slowest + " ms");
+            assertAllTimedOutInTime(pending);
 
             proxy.thaw();
             assertEquals("1", text(bystander.get(KS, "k", path("Standard1", "a"), ONE).getColumn().bufferForValue()));
@@ -175,6 +141,43 @@ class ClusterNetworkThreadsTest {
             });
         }
         return reads;
+    }
+
+    /** Starts each call on a thread of its own, each to time out; returns once one has reached the cluster. */
+    private static List<Future<Long>> startWaiting(FreezableProxy proxy, ExecutorService threads,
+                                                   List<Callable<Object>> calls) throws InterruptedException {
+        List<Future<Long>> pending = new ArrayList<>();
+        for (Callable<Object> call : calls) pending.add(threads.submit(() -> timedOut(call)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (proxy.held() == 0) {
+            assertTrue(System.nanoTime() < deadline, "no call reached the cluster within 30 s");
+            Thread.sleep(10);
+        }
+        return pending;
+    }
+
+    @FunctionalInterface
+    private interface Probe {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code probe} again and again while any call is pending; the slowest run, in milliseconds. */
+    private static long slowestWhile(List<Future<Long>> pending, Probe probe) throws Exception {
+        long slowest = 0;
+        while (pending.stream().anyMatch(f -> !f.isDone())) {
+            long start = System.nanoTime();
+            probe.run();
+            slowest = Math.max(slowest, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        }
+        return slowest;
+    }
+
+    private static void assertAllTimedOutInTime(List<Future<Long>> pending) throws Exception {
+        for (Future<Long> f : pending) {
+            long millis = f.get();
+            assertTrue(millis < RPC_TIMEOUT_MILLIS + PROMPT_MILLIS, "a call answered TimedOutException after "
+                    + millis + " ms, past the RPC timeout of " + RPC_TIMEOUT_MILLIS + " ms");
+        }
     }
 
     /** Runs a call that must time out; how long it took, in milliseconds. */
