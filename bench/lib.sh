@@ -1,4 +1,5 @@
-# Shared by bench/run-e2e and bench/run-redis-compare: a throw-away server, stress runs and CPU accounting.
+# Shared by the bench/run-* scripts: a throw-away server (bin/server, or a real Cassandra 3.11), stress runs and CPU
+# accounting.
 # Sourced, not run.
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -150,4 +151,154 @@ run_stress() {
 
 machine_notes() {
   echo "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), load average $(cut -d' ' -f1-3 /proc/loadavg), $(java -version 2>&1 | head -n 1)"
+}
+
+# ---- A real Apache Cassandra 3.11 (the last Thrift server), for bench/run-311-compare ----
+# Its jars come from Maven Central through bench/cassandra311/pom.xml (about 50 jars, fetched on first use).
+
+C311_POM="$BENCH_DIR/cassandra311/pom.xml"
+C311_CLASSPATH_FILE="$BENCH_DIR/cassandra311/target/cassandra.classpath"
+
+# Prints the class path of Cassandra 3.11 (cassandra-all and cassandra-thrift with their dependencies).
+cassandra311_classpath() {
+  if [ ! -s "$C311_CLASSPATH_FILE" ]; then
+    echo "Resolving Apache Cassandra 3.11 from Maven Central (first run)..." >&2
+    mvn -q -B -ntp -f "$C311_POM" generate-resources >&2 || { echo "could not resolve Cassandra 3.11's jars" >&2; return 1; }
+  fi
+  cat "$C311_CLASSPATH_FILE"
+}
+
+# Module opens Java 17 needs for Cassandra (those of its jvm17-server.options).
+C311_JVM17_OPTS=(
+  -Djdk.attach.allowAttachSelf=true
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+  --add-exports java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-exports java.base/sun.nio.ch=ALL-UNNAMED
+  --add-exports java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED
+  --add-exports java.rmi/sun.rmi.registry=ALL-UNNAMED
+  --add-exports java.rmi/sun.rmi.server=ALL-UNNAMED
+  --add-exports java.sql/java.sql=ALL-UNNAMED
+  --add-exports java.base/java.lang.ref=ALL-UNNAMED
+  --add-exports jdk.unsupported/sun.misc=ALL-UNNAMED
+  --add-opens java.base/java.lang.module=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.loader=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.reflect=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.math=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.module=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.util.jar=ALL-UNNAMED
+  --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens java.base/java.io=ALL-UNNAMED
+  --add-opens java.base/java.nio=ALL-UNNAMED
+  --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+  --add-opens java.base/java.util=ALL-UNNAMED
+  --add-opens java.base/java.util.concurrent.atomic=ALL-UNNAMED
+  --add-opens java.base/java.lang=ALL-UNNAMED
+  --add-opens java.base/java.math=ALL-UNNAMED
+  --add-opens java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens java.base/java.net=ALL-UNNAMED
+)
+
+# Starts Cassandra 3.11 as a background job on a fresh directory $1 (data, commit log, cassandra.yaml, logs), on
+# free ports, with its Thrift server as it shipped (rpc_server_type: sync, a thread per connection), a periodic
+# commit log (10 s, as Sibyl's shipped conf), RandomPartitioner (as Sibyl's) and a 1 GB heap (C311_HEAP), then
+# creates Keyspace1 (replication factor 1) with Standard1 (BytesType) over Thrift. Sets SERVER_PID and SERVER_PORT
+# (its Thrift port), so that run_stress and stop_server serve for it as for bin/server. C311_JVM_OPTS goes to its
+# JVM. Waits at most C311_WAIT seconds (default 300) for the Thrift port.
+start_cassandra311() {
+  local dir=$1 cp jamm storage_port ssl_port native_port jmx_port
+  cp=$(cassandra311_classpath) || return 1
+  jamm=$(tr ':' '\n' <<<"$cp" | grep '/jamm-[^/]*\.jar$' | head -n 1)
+  [ -n "$jamm" ] || { echo "no jamm jar on Cassandra 3.11's class path" >&2; return 1; }
+  mkdir -p "$dir/conf" "$dir/logs"
+  SERVER_PORT=$(free_port)
+  storage_port=$(free_port)
+  ssl_port=$(free_port)
+  native_port=$(free_port)
+  jmx_port=$(free_port)
+  cat > "$dir/conf/cassandra.yaml" <<YAML
+# Written by bench/lib.sh start_cassandra311.
+cluster_name: Sibyl bench 3.11
+num_tokens: 256
+partitioner: org.apache.cassandra.dht.RandomPartitioner
+data_file_directories:
+  - $dir/data
+commitlog_directory: $dir/commitlog
+saved_caches_directory: $dir/saved_caches
+hints_directory: $dir/hints
+cdc_raw_directory: $dir/cdc_raw
+commitlog_sync: periodic
+commitlog_sync_period_in_ms: 10000
+seed_provider:
+  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
+    parameters:
+      - seeds: "127.0.0.1"
+listen_address: 127.0.0.1
+rpc_address: 127.0.0.1
+storage_port: $storage_port
+ssl_storage_port: $ssl_port
+start_native_transport: false
+native_transport_port: $native_port
+start_rpc: true
+rpc_port: $SERVER_PORT
+rpc_server_type: sync
+endpoint_snitch: SimpleSnitch
+authenticator: AllowAllAuthenticator
+authorizer: AllowAllAuthorizer
+# On Java 17 it cannot unmap memory-mapped files.
+disk_access_mode: standard
+auto_snapshot: false
+YAML
+  cat > "$dir/conf/logback.xml" <<XML
+<configuration>
+  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
+    <file>$dir/logs/system.log</file>
+    <encoder><pattern>%-5level [%thread] %date{ISO8601} %logger{0}: %msg%n</pattern></encoder>
+  </appender>
+  <root level="INFO"><appender-ref ref="FILE"/></root>
+</configuration>
+XML
+  local heap=${C311_HEAP:-1g}
+  # shellcheck disable=SC2086
+  java -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -Xss512k "-javaagent:$jamm" \
+    "${C311_JVM17_OPTS[@]}" -Djava.net.preferIPv4Stack=true \
+    "-Dcassandra.config=file://$dir/conf/cassandra.yaml" -Dcassandra-foreground=yes \
+    "-Dcassandra.jmx.local.port=$jmx_port" "-Dlogback.configurationFile=$dir/conf/logback.xml" \
+    "-Dcassandra.logdir=$dir/logs" "-Dcassandra.storagedir=$dir" -Dcassandra.skip_wait_for_gossip_to_settle=0 \
+    ${C311_JVM_OPTS:-} -cp "$dir/conf:$cp" org.apache.cassandra.service.CassandraDaemon \
+    > "$dir/logs/console.log" 2>&1 < /dev/null &
+  SERVER_PID=$!
+  local waited=0 limit=$((${C311_WAIT:-300} * 10))
+  until (exec 3<>"/dev/tcp/127.0.0.1/$SERVER_PORT") 2>/dev/null; do
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      echo "Cassandra 3.11 exited before serving Thrift; the last lines of its logs:" >&2
+      tail -n 20 "$dir/logs/console.log" "$dir/logs/system.log" >&2 2>/dev/null || true
+      return 1
+    fi
+    if [ "$waited" -ge "$limit" ]; then
+      echo "Cassandra 3.11 did not open its Thrift port within ${C311_WAIT:-300} s; see $dir/logs/system.log" >&2
+      return 1
+    fi
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  echo "# Cassandra 3.11 serves Thrift on port $SERVER_PORT after $((waited / 10)) s (pid $SERVER_PID, $dir)" >&2
+  java -cp "$cp" "$BENCH_DIR/cassandra311/CreateKeyspace.java" 127.0.0.1 "$SERVER_PORT" Keyspace1 Standard1 >&2
+}
+
+# Like wait_for_compactions, for Cassandra 3.11's directory $1: 3.11 writes SSTables under their final names and
+# lists the unfinished ones in a transaction log (*_txn_*.log) until a flush or compaction completes.
+wait_for_compactions311() {
+  local dir=$1 limit=${2:-1800} last=-1 same=0 now
+  for _ in $(seq 1 "$limit"); do
+    now=$(find "$dir/data" -name '*-Data.db' | wc -l)
+    if [ "$now" = "$last" ] && [ "$(find "$dir/data" -name '*_txn_*.log' | wc -l)" = 0 ]; then
+      same=$((same + 1))
+    else
+      same=0 last=$now
+    fi
+    [ "$same" -ge 15 ] && return 0
+    sleep 1
+  done
 }

@@ -1,5 +1,6 @@
 package sibyl.client.stress;
 
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -70,12 +71,21 @@ final class LoopConnection {
         return channel != null;
     }
 
-    /** Connects (blocking, with a timeout) and registers with the selector for reads. */
+    /**
+     * Connects (blocking, with a timeout), makes the dialect's handshake if it has one and registers with the
+     * selector for reads.
+     *
+     * @throws ClientException if the server refuses the handshake or its reply is not one
+     */
     void open(Selector selector) throws IOException {
         SocketChannel c = SocketChannel.open();
         try {
             c.setOption(StandardSocketOptions.TCP_NODELAY, true);
             c.socket().connect(new InetSocketAddress(host.host(), host.port()), CONNECT_TIMEOUT_MILLIS);
+            StressCall handshake = calls.handshake();
+            if (handshake != null) {
+                handshake(c, handshake);
+            }
             c.configureBlocking(false);
             key = c.register(selector, SelectionKey.OP_READ, this);
         } catch (IOException | RuntimeException e) {
@@ -85,6 +95,41 @@ final class LoopConnection {
         channel = c;
         replyLength = 0;
         unsent = null;
+    }
+
+    /**
+     * Runs {@code handshake} on the still blocking socket, its reply awaited for at most the connect timeout. It
+     * happens at start-up and when a broken connection is reopened, so the event loop waits for it only then.
+     * Only the framed transport has a handshake (the 0.7 dialect requires it).
+     */
+    private void handshake(SocketChannel c, StressCall handshake) throws IOException {
+        request.clear(4);
+        try {
+            handshake.send(client);
+        } catch (TException e) {
+            throw ClientException.wrap(handshake.operation(), e, host);
+        }
+        request.writeFrameLength();
+        ByteBuffer bytes = request.contents();
+        while (bytes.hasRemaining()) {
+            c.write(bytes);
+        }
+        c.socket().setSoTimeout(CONNECT_TIMEOUT_MILLIS); // the socket's streams honour it; the channel would not
+        DataInputStream in = new DataInputStream(c.socket().getInputStream());
+        int frame = in.readInt();
+        if (frame < 0 || frame > maxReplyBytes) {
+            throw new IOException("a reply frame of " + frame + " bytes to " + handshake.operation());
+        }
+        if (reply.length < frame) {
+            reply = new byte[frame];
+        }
+        in.readFully(reply, 0, frame);
+        replyReader.reset(reply, 0, frame);
+        try {
+            handshake.receive(client);
+        } catch (TException | RuntimeException e) {
+            throw ClientException.wrap(handshake.operation(), e, host);
+        }
     }
 
     void close() {

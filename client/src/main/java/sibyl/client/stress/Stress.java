@@ -152,11 +152,19 @@ public final class Stress {
                                                List<LatencyRecorder> recorders, AtomicLong budget, AtomicBoolean stop) {
         List<SibylClient> clients = connectAll();
         List<Runnable> workers = new ArrayList<>();
-        for (int i = 0; i < clients.size(); i++) {
-            LatencyRecorder recorder = new LatencyRecorder();
-            recorders.add(recorder);
-            workers.add(new StressWorker(clients.get(i), new StressCalls(options, keys, options.seed() + i, counters),
-                    recorder, counters, budget, stop, options.pacingNanos()));
+        try {
+            for (int i = 0; i < clients.size(); i++) {
+                LatencyRecorder recorder = new LatencyRecorder();
+                recorders.add(recorder);
+                StressWorker worker = new StressWorker(clients.get(i),
+                        new StressCalls(options, keys, options.seed() + i, counters), recorder, counters, budget, stop,
+                        options.pacingNanos());
+                worker.prepare(); // a refused set_keyspace stops the run here, not as an error per operation
+                workers.add(worker);
+            }
+        } catch (ClientException e) {
+            clients.forEach(SibylClient::close);
+            throw e;
         }
         return workers;
     }
@@ -220,13 +228,14 @@ public final class Stress {
                 ? String.format(Locale.ROOT, "for %.1f s", options.durationSeconds())
                 : options.operationBudget() + " operations";
         return String.format(Locale.ROOT,
-                "Stress: %s on %s.%s at %s, %s, %s, keys 0..%d (%s), %s of %d bytes, CL %s, seed %d",
+                "Stress: %s on %s.%s at %s, %s, %s, keys 0..%d (%s), %s of %d bytes, CL %s, seed %d%s",
                 options.operation().label(), options.keyspace(), options.columnFamily(), options.hosts().get(0)
                         + (options.hosts().size() > 1 ? " (+" + (options.hosts().size() - 1) + " more)" : ""),
                 options.eventLoops() > 0
                         ? options.threads() + " connections on " + Math.min(options.eventLoops(), options.threads())
                                 + " event loops"
                         : options.threads() + " threads", amount, options.numKeys() - 1, keys.label(), shape, options.valueSize(),
-                options.consistency(), options.seed());
+                options.consistency(), options.seed(),
+                options.dialect() == Dialect.V0_6 ? "" : ", dialect " + options.dialect().label());
     }
 }

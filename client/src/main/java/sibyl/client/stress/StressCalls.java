@@ -33,14 +33,22 @@ final class StressCalls {
     private final StressCounters counters;
     private final ColumnParent parent;
     private final SlicePredicate rowPredicate;
+    /** How the calls go on the wire: chosen once per connection, so the per-call path has no dialect test. */
+    private final DialectCodec codec;
 
     StressCalls(StressOptions options, KeyDistribution keys, long seed, StressCounters counters) {
         this.options = options;
+        this.codec = options.dialect().codec(options.keyspace(), options.consistency());
         this.keys = keys;
         this.random = new SplittableRandom(seed);
         this.counters = counters;
         this.parent = new ColumnParent(options.columnFamily());
         this.rowPredicate = Predicates.first(options.superFamily() ? options.supers() : options.columns());
+    }
+
+    /** The call this connection makes once each time it is opened, before any other (set_keyspace); or null. */
+    StressCall handshake() {
+        return codec.handshake();
     }
 
     StressCall next() {
@@ -83,12 +91,12 @@ final class StressCalls {
 
             @Override
             public void send(Cassandra.Client client) throws TException {
-                client.send_batch_mutate(options.keyspace(), mutations, options.consistency());
+                codec.sendBatchMutate(client, mutations);
             }
 
             @Override
             public void receive(Cassandra.Client client) throws TException {
-                client.recv_batch_mutate();
+                codec.receiveBatchMutate(client);
             }
         };
     }
@@ -103,12 +111,12 @@ final class StressCalls {
 
             @Override
             public void send(Cassandra.Client client) throws TException {
-                client.send_get_slice(options.keyspace(), k, parent, rowPredicate, options.consistency());
+                codec.sendGetSlice(client, k, parent, rowPredicate);
             }
 
             @Override
             public void receive(Cassandra.Client client) throws TException {
-                verify(key, client.recv_get_slice());
+                verify(key, codec.receiveGetSlice(client));
             }
         };
     }
@@ -123,12 +131,12 @@ final class StressCalls {
 
             @Override
             public void send(Cassandra.Client client) throws TException {
-                client.send_get_range_slices(options.keyspace(), parent, rowPredicate, range, options.consistency());
+                codec.sendGetRangeSlices(client, parent, rowPredicate, range);
             }
 
             @Override
             public void receive(Cassandra.Client client) throws TException {
-                for (KeySlice row : client.recv_get_range_slices()) {
+                for (KeySlice row : codec.receiveGetRangeSlices(client)) {
                     verify(Payload.keyIndex(row.getKey()), row.getColumns());
                 }
             }
@@ -152,12 +160,12 @@ final class StressCalls {
 
             @Override
             public void send(Cassandra.Client client) throws TException {
-                client.send_multiget_slice(options.keyspace(), keyList, parent, rowPredicate, options.consistency());
+                codec.sendMultigetSlice(client, keyList, parent, rowPredicate);
             }
 
             @Override
             public void receive(Cassandra.Client client) throws TException {
-                client.recv_multiget_slice().forEach((k, row) -> verify(Payload.keyIndex(k), row));
+                codec.receiveMultigetSlice(client).forEach((k, row) -> verify(Payload.keyIndex(k), row));
             }
         };
     }

@@ -52,6 +52,9 @@ final class StressEventLoop implements Runnable {
                 close();
                 throw new ClientException(ClientException.Kind.CONNECTION, "connect to " + c.host(),
                         c.host() + ": " + e.getMessage(), e);
+            } catch (ClientException e) {
+                close(); // the handshake was refused
+                throw e;
             }
         }
     }
@@ -156,6 +159,9 @@ final class StressEventLoop implements Runnable {
                     c.open(selector);
                 } catch (IOException e) {
                     broken(c, ClientException.wrapIo("connect to " + c.host(), e, c.host()), now);
+                    continue;
+                } catch (ClientException e) {
+                    broken(c, e, now);
                     continue;
                 }
                 startNext(c, now);

@@ -14,7 +14,7 @@ record StressOptions(
         int valueSize, boolean superFamily, int supers, ConsistencyLevel consistency, String distribution,
         double stdevFraction, double readRatio, int rangeCount, int keysPerMultiget, String keyspace,
         String columnFamily, List<HostAddress> hosts, boolean framed, double intervalSeconds, String csvFile,
-        boolean verify, long seed, int timeoutSeconds, int eventLoops, Double rate) {
+        boolean verify, long seed, int timeoutSeconds, int eventLoops, Double rate, Dialect dialect) {
 
     static final String USAGE = """
             Usage: stress [options]
@@ -46,6 +46,11 @@ record StressOptions(
                                        (default localhost)
               -p, --port PORT          (default 9160)
                   --framed             framed transport
+                  --dialect D          0.6 (default): Cassandra 0.6's calls, as Sibyl serves them;
+                                       0.7: those of Cassandra 0.7 to 3.11 (set_keyspace once per
+                                       connection, then calls without a keyspace), to measure a real
+                                       Cassandra 3.11 with the same client; needs --framed and
+                                       consistency ONE, QUORUM, ALL or ANY
               -i, --interval SECONDS   progress report interval (default 1)
                   --csv FILE           also write each interval as a CSV row to FILE
                   --verify             check the values read; count mismatches
@@ -64,7 +69,7 @@ record StressOptions(
             Option.value("-K", "--keyspace"), Option.value("-C", "--column-family"), Option.value("-h", "--host"),
             Option.value("-p", "--port"), Option.flag("--framed"), Option.value("-i", "--interval"),
             Option.value("--csv"), Option.flag("--verify"), Option.value("--seed"), Option.value("--timeout"),
-            Option.value("--event-loops"), Option.value("--rate"));
+            Option.value("--event-loops"), Option.value("--rate"), Option.value("--dialect"));
 
     /** The options of a command line {@link #COMMAND_LINE} parsed. */
     static StressOptions of(Arguments args) {
@@ -93,10 +98,12 @@ record StressOptions(
         int timeout = args.nonNegativeInt("--timeout", 10);
         int eventLoops = args.positiveInt("--event-loops", 0);
         Double rate = args.has("--rate") ? args.positiveDouble("--rate", 0) : null;
+        Dialect dialect = args.value("--dialect", Dialect::parse, Dialect.V0_6);
+        dialect.check(args.has("--framed"), consistency);
         return new StressOptions(operation, numKeys, count, duration, threads, columns, valueSize, superFamily,
                 supers, consistency, distribution.toLowerCase(Locale.ROOT), stdev, readRatio, rangeCount,
                 keysPerMultiget, keyspace, columnFamily, hosts, args.has("--framed"), interval,
-                args.value("--csv", null), args.has("--verify"), seed, timeout, eventLoops, rate);
+                args.value("--csv", null), args.has("--verify"), seed, timeout, eventLoops, rate, dialect);
     }
 
     /**

@@ -3,6 +3,7 @@ package sibyl.client.stress;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.cassandra.thrift.Cassandra;
 import sibyl.client.ClientException;
 import sibyl.client.SibylClient;
 
@@ -18,6 +19,10 @@ final class StressWorker implements Runnable {
     private final AtomicBoolean stop;
     /** Nanoseconds from one operation's start to the next under --rate; 0 for none. */
     private final long pacingNanos;
+    /** The dialect's once-per-connection call (set_keyspace), or null. */
+    private final StressCall handshake;
+    /** The generated client the handshake last ran on: a reconnect makes a new one, which needs it again. */
+    private Cassandra.Client prepared;
 
     StressWorker(SibylClient client, StressCalls calls, LatencyRecorder recorder, StressCounters counters,
                  AtomicLong budget, AtomicBoolean stop, long pacingNanos) {
@@ -28,6 +33,28 @@ final class StressWorker implements Runnable {
         this.counters = counters;
         this.budget = budget;
         this.stop = stop;
+        this.handshake = calls.handshake();
+    }
+
+    /**
+     * Makes the dialect's handshake on the connection unless it had it already; called before each operation, and
+     * once at start-up so that a refused one (an unknown keyspace, say) stops the run before it begins.
+     *
+     * @throws ClientException if the connection cannot be opened or the handshake is refused
+     */
+    void prepare() {
+        if (handshake == null) {
+            return;
+        }
+        Cassandra.Client current = client.thrift();
+        if (current != prepared) {
+            client.call(handshake.operation(), c -> {
+                handshake.send(c);
+                handshake.receive(c);
+                return null;
+            });
+            prepared = current;
+        }
     }
 
     @Override
@@ -39,8 +66,9 @@ final class StressWorker implements Runnable {
                     slot = waitFor(slot);
                 }
                 StressCall call = calls.next();
-                long start = System.nanoTime();
                 try {
+                    prepare();
+                    long start = System.nanoTime();
                     client.call(call.operation(), c -> {
                         call.send(c);
                         call.receive(c);
