@@ -60,32 +60,21 @@ final class CallRunner {
      * @throws VirtualMachineError a fatal error out of the processor (other than a stack overflow, which has unwound)
      */
     boolean run(TProcessor processor, CallCodec codec, ThriftCall call, ByteBuf reply, SocketAddress peer) {
-        int bodyStart = call.mode() == WireMode.FRAMED ? WireMode.FRAME_HEADER_BYTES : 0;
-        reply.clear();
-        reply.writeZero(bodyStart);
-        TProtocol in = codec.begin(call.message(), reply);
+        int bodyStart = bodyStart(call);
+        TProtocol in = begin(codec, call, reply);
         TProtocol out = codec.out();
         try {
             processor.process(in, out);
         } catch (TTransportException e) {
-            // The handler does no I/O, so this came from reading the message: the generated readers check a
-            // field's type but not a container's element types, so arguments of the wrong shape can run past
-            // the end of the message. libthrift answers arguments it cannot read with PROTOCOL_ERROR.
-            LOG.debug("Unreadable arguments of {} from {}: {}", call.methodName(), peer, e.getMessage());
             reply.writerIndex(bodyStart);
             if (!call.isOneway()) {
-                writeException(out, call, TApplicationException.PROTOCOL_ERROR, "Cannot read the arguments of "
-                        + call.methodName() + ": " + e.getMessage());
+                writeUnreadable(out, call, e, peer);
             }
         } catch (Throwable t) {
-            if (t instanceof VirtualMachineError fatal && !(t instanceof StackOverflowError)) {
-                throw fatal;
-            }
-            LOG.error("Internal error processing {} for {}", call.methodName(), peer, t);
+            rethrowIfFatal(t);
             reply.writerIndex(bodyStart);
             if (!call.isOneway()) {
-                writeException(out, call, TApplicationException.INTERNAL_ERROR,
-                        "Internal error processing " + call.methodName());
+                writeInternalError(out, call, t, peer);
             }
         } finally {
             codec.end();
@@ -93,9 +82,7 @@ final class CallRunner {
         if (reply.writerIndex() == bodyStart) {
             return false;
         }
-        if (bodyStart > 0) {
-            reply.setInt(0, reply.writerIndex() - bodyStart);
-        }
+        frame(reply, bodyStart);
         return true;
     }
 
@@ -108,20 +95,13 @@ final class CallRunner {
      */
     CompletionStage<DeferringProcessor.Reply> start(DeferringProcessor processor, CallCodec codec, ThriftCall call,
                                                     ByteBuf reply, SocketAddress peer) {
-        reply.clear();
-        reply.writeZero(call.mode() == WireMode.FRAMED ? WireMode.FRAME_HEADER_BYTES : 0);
-        TProtocol in = codec.begin(call.message(), reply);
+        TProtocol in = begin(codec, call, reply);
         try {
             return processor.start(in);
         } catch (TTransportException e) {
-            LOG.debug("Unreadable arguments of {} from {}: {}", call.methodName(), peer, e.getMessage());
-            return CompletableFuture.completedFuture(out -> writeException(out, call,
-                    TApplicationException.PROTOCOL_ERROR, "Cannot read the arguments of " + call.methodName() + ": "
-                            + e.getMessage()));
+            return CompletableFuture.completedFuture(out -> writeUnreadable(out, call, e, peer));
         } catch (Throwable t) {
-            if (t instanceof VirtualMachineError fatal && !(t instanceof StackOverflowError)) {
-                throw fatal;
-            }
+            rethrowIfFatal(t);
             return CompletableFuture.failedFuture(t);
         }
     }
@@ -134,7 +114,7 @@ final class CallRunner {
      */
     boolean finish(CallCodec codec, ThriftCall call, DeferringProcessor.Reply result, Throwable failure,
                    ByteBuf reply, SocketAddress peer) {
-        int bodyStart = call.mode() == WireMode.FRAMED ? WireMode.FRAME_HEADER_BYTES : 0;
+        int bodyStart = bodyStart(call);
         TProtocol out = codec.out();
         try {
             if (call.isOneway()) {
@@ -144,27 +124,63 @@ final class CallRunner {
                 try {
                     result.writeTo(out);
                 } catch (Throwable t) {
-                    if (t instanceof VirtualMachineError fatal && !(t instanceof StackOverflowError)) {
-                        throw fatal;
-                    }
+                    rethrowIfFatal(t);
                     failure = t;
                 }
             }
             if (failure != null) {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
-                LOG.error("Internal error processing {} for {}", call.methodName(), peer, cause);
                 reply.writerIndex(bodyStart);
-                writeException(out, call, TApplicationException.INTERNAL_ERROR,
-                        "Internal error processing " + call.methodName());
+                writeInternalError(out, call, failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure, peer);
             }
         } finally {
             codec.end();
         }
+        frame(reply, bodyStart);
+        return true;
+    }
+
+    /** Where a reply's message begins: after the frame length, for a framed call. */
+    private static int bodyStart(ThriftCall call) {
+        return call.mode() == WireMode.FRAMED ? WireMode.FRAME_HEADER_BYTES : 0;
+    }
+
+    /** Readies {@code codec} for the call, its reply to go into {@code reply}, emptied but for the frame length. */
+    private static TProtocol begin(CallCodec codec, ThriftCall call, ByteBuf reply) {
+        reply.clear();
+        reply.writeZero(bodyStart(call));
+        return codec.begin(call.message(), reply);
+    }
+
+    /** Sets a framed reply's length, once its body is written. */
+    private static void frame(ByteBuf reply, int bodyStart) {
         if (bodyStart > 0) {
             reply.setInt(0, reply.writerIndex() - bodyStart);
         }
-        return true;
+    }
+
+    /** A fatal error goes on up; a stack overflow has unwound and is answered like any other failure. */
+    private static void rethrowIfFatal(Throwable t) {
+        if (t instanceof VirtualMachineError fatal && !(t instanceof StackOverflowError)) {
+            throw fatal;
+        }
+    }
+
+    /**
+     * The handler does no I/O, so a transport exception came from reading the message: the generated readers check
+     * a field's type but not a container's element types, so arguments of the wrong shape can run past the end of
+     * the message. libthrift answers arguments it cannot read with PROTOCOL_ERROR.
+     */
+    private static void writeUnreadable(TProtocol out, ThriftCall call, TTransportException e, SocketAddress peer) {
+        LOG.debug("Unreadable arguments of {} from {}: {}", call.methodName(), peer, e.getMessage());
+        writeException(out, call, TApplicationException.PROTOCOL_ERROR, "Cannot read the arguments of "
+                + call.methodName() + ": " + e.getMessage());
+    }
+
+    private static void writeInternalError(TProtocol out, ThriftCall call, Throwable t, SocketAddress peer) {
+        LOG.error("Internal error processing {} for {}", call.methodName(), peer, t);
+        writeException(out, call, TApplicationException.INTERNAL_ERROR, "Internal error processing "
+                + call.methodName());
     }
 
     /**
@@ -176,7 +192,7 @@ final class CallRunner {
         if (call.isOneway()) {
             return null;
         }
-        int bodyStart = call.mode() == WireMode.FRAMED ? WireMode.FRAME_HEADER_BYTES : 0;
+        int bodyStart = bodyStart(call);
         ByteBuf reply = allocator.buffer(INITIAL_REPLY_BYTES);
         reply.writeZero(bodyStart);
         String method = call.methodName();
@@ -190,9 +206,7 @@ final class CallRunner {
             reply.release();
             throw new IllegalStateException("writing to memory cannot fail", e);
         }
-        if (bodyStart > 0) {
-            reply.setInt(0, reply.writerIndex() - bodyStart);
-        }
+        frame(reply, bodyStart);
         return reply;
     }
 
