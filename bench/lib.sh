@@ -98,10 +98,19 @@ sstables() {
 # leaves the count alone for minutes while it runs; a run measured meanwhile shares the CPU with it and counts its
 # CPU time as its own.
 wait_for_compactions() {
-  local dir=$1 limit=${2:-1800} last=-1 same=0 now
+  wait_until_settled "$1" "${2:-1800}" "! -name tmp-*" "-name tmp-*"
+}
+
+# The loop of wait_for_compactions and wait_for_compactions311: waits, at most $2 seconds, until the count of
+# *-Data.db files under $1/data (with the find tests $3 as well) has stayed the same for 15 s with no file matching
+# the find tests $4 (SSTables or transactions under way).
+wait_until_settled() {
+  local dir=$1 limit=$2 last=-1 same=0 now
   for _ in $(seq 1 "$limit"); do
-    now=$(sstables "$dir")
-    if [ "$now" = "$last" ] && [ "$(find "$dir/data" -name 'tmp-*' | wc -l)" = 0 ]; then
+    # shellcheck disable=SC2086 # $3 and $4 are find tests, one word each
+    now=$(set -f; find "$dir/data" -name '*-Data.db' $3 | wc -l)
+    # shellcheck disable=SC2086
+    if [ "$now" = "$last" ] && [ "$(set -f; find "$dir/data" $4 | wc -l)" = 0 ]; then
       same=$((same + 1))
     else
       same=0 last=$now
@@ -290,15 +299,5 @@ XML
 # Like wait_for_compactions, for Cassandra 3.11's directory $1: 3.11 writes SSTables under their final names and
 # lists the unfinished ones in a transaction log (*_txn_*.log) until a flush or compaction completes.
 wait_for_compactions311() {
-  local dir=$1 limit=${2:-1800} last=-1 same=0 now
-  for _ in $(seq 1 "$limit"); do
-    now=$(find "$dir/data" -name '*-Data.db' | wc -l)
-    if [ "$now" = "$last" ] && [ "$(find "$dir/data" -name '*_txn_*.log' | wc -l)" = 0 ]; then
-      same=$((same + 1))
-    else
-      same=0 last=$now
-    fi
-    [ "$same" -ge 15 ] && return 0
-    sleep 1
-  done
+  wait_until_settled "$1" "${2:-1800}" "" "-name *_txn_*.log"
 }
