@@ -47,7 +47,7 @@ final class LocalNode {
         return Path.of(System.getProperty("sibyl.home", "..")).toAbsolutePath().normalize();
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }

@@ -3,8 +3,6 @@ package sibyl.client.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,27 +47,17 @@ class NodeToolClusterModeIT {
     private static Process server;
     private static Path cassandraDir;
 
-    private static Path home() {
-        return Path.of(System.getProperty("sibyl.home", "..")).toAbsolutePath().normalize();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     @BeforeAll
     static void start() throws Exception {
-        cqlPort = freePort();
-        thriftPort = freePort();
-        jmxPort = freePort();
+        cqlPort = LocalNode.freePort();
+        thriftPort = LocalNode.freePort();
+        jmxPort = LocalNode.freePort();
         cassandraDir = dir.resolve("cassandra");
         Result cassandra = cassandraLocal("start", "1");
         assertEquals(0, cassandra.status(), cassandra.output());
 
         Path conf = Files.createDirectories(dir.resolve("conf"));
-        String xml = Files.readString(home().resolve("conf/cluster/storage-conf.xml"))
+        String xml = Files.readString(LocalNode.home().resolve("conf/cluster/storage-conf.xml"))
                 .replaceFirst("<ThriftPort>\\d+</ThriftPort>", "<ThriftPort>" + thriftPort + "</ThriftPort>")
                 .replaceFirst("<ThriftAddress>[^<]*</ThriftAddress>", "<ThriftAddress>127.0.0.1</ThriftAddress>")
                 .replaceFirst("<ListenAddress>[^<]*</ListenAddress>", "<ListenAddress>127.0.0.1</ListenAddress>")
@@ -79,9 +67,9 @@ class NodeToolClusterModeIT {
                 .replaceFirst("<ContactPoint>127\\.0\\.0\\.2:9042</ContactPoint>", "")
                 .replace("var/", dir.toAbsolutePath() + "/var/");
         Files.writeString(conf.resolve("storage-conf.xml"), xml);
-        Files.copy(home().resolve("conf/logback.xml"), conf.resolve("logback.xml"));
+        Files.copy(LocalNode.home().resolve("conf/logback.xml"), conf.resolve("logback.xml"));
         Path out = dir.resolve("server.out");
-        ProcessBuilder pb = new ProcessBuilder(home().resolve("bin/server").toString(), "-f", "--conf", conf.toString())
+        ProcessBuilder pb = new ProcessBuilder(LocalNode.home().resolve("bin/server").toString(), "-f", "--conf", conf.toString())
                 .redirectErrorStream(true).redirectOutput(out.toFile());
         pb.environment().put("JVM_OPTS", "-Xms64m -Xmx512m -XX:TieredStopAtLevel=1");
         server = pb.start();
@@ -116,17 +104,17 @@ class NodeToolClusterModeIT {
     }
 
     private static Result cassandraLocal(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(home().resolve("bin/cassandra-local").toString()));
+        List<String> cmd = new ArrayList<>(List.of(LocalNode.home().resolve("bin/cassandra-local").toString()));
         cmd.addAll(List.of(args));
         return run(cmd, Map.of("CASSANDRA_LOCAL_DIR", cassandraDir.toString(),
                 "CASSANDRA_LOCAL_NATIVE_PORT", String.valueOf(cqlPort),
-                "CASSANDRA_LOCAL_STORAGE_PORT", String.valueOf(freePort()),
-                "CASSANDRA_LOCAL_JMX_PORT", String.valueOf(freePort()),
+                "CASSANDRA_LOCAL_STORAGE_PORT", String.valueOf(LocalNode.freePort()),
+                "CASSANDRA_LOCAL_JMX_PORT", String.valueOf(LocalNode.freePort()),
                 "CASSANDRA_LOCAL_HEAP", "256m"));
     }
 
     private static Result nodetool(String... command) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(home().resolve("bin/nodetool").toString(), "-h", "127.0.0.1", "-p",
+        List<String> cmd = new ArrayList<>(List.of(LocalNode.home().resolve("bin/nodetool").toString(), "-h", "127.0.0.1", "-p",
                 String.valueOf(jmxPort)));
         cmd.addAll(List.of(command));
         return run(cmd, Map.of());

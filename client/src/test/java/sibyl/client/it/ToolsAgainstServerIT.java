@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,28 +37,18 @@ class ToolsAgainstServerIT {
     private static int jmxPort;
     private static ProcessHandle server;
 
-    private static Path home() {
-        return Path.of(System.getProperty("sibyl.home", "..")).toAbsolutePath().normalize();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     @BeforeAll
     static void startServer() throws Exception {
-        thriftPort = freePort();
-        jmxPort = freePort();
+        thriftPort = LocalNode.freePort();
+        jmxPort = LocalNode.freePort();
         Path conf = Files.createDirectories(dir.resolve("conf"));
-        String xml = Files.readString(home().resolve("conf/storage-conf.xml"))
+        String xml = Files.readString(LocalNode.home().resolve("conf/storage-conf.xml"))
                 .replaceFirst("<ThriftPort>\\d+</ThriftPort>", "<ThriftPort>" + thriftPort + "</ThriftPort>")
                 .replaceFirst("<ThriftAddress>[^<]*</ThriftAddress>", "<ThriftAddress>127.0.0.1</ThriftAddress>")
                 .replaceFirst("<JmxPort>\\d+</JmxPort>", "<JmxPort>" + jmxPort + "</JmxPort>")
                 .replace("var/", dir.toAbsolutePath() + "/var/");
         Files.writeString(conf.resolve("storage-conf.xml"), xml);
-        Files.copy(home().resolve("conf/logback.xml"), conf.resolve("logback.xml"));
+        Files.copy(LocalNode.home().resolve("conf/logback.xml"), conf.resolve("logback.xml"));
         Path pidfile = dir.resolve("sibyl.pid");
         Result started = run(List.of("bin/server", "-p", pidfile.toString(), "--conf", conf.toString()), null);
         assertEquals(0, started.status(), started.output());
@@ -79,7 +67,7 @@ class ToolsAgainstServerIT {
 
     private static Result run(List<String> command, String stdin) throws Exception {
         List<String> cmd = new ArrayList<>(command);
-        cmd.set(0, home().resolve(cmd.get(0)).toString());
+        cmd.set(0, LocalNode.home().resolve(cmd.get(0)).toString());
         Path out = Files.createTempFile(dir, "out", ".txt");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
         if (stdin == null) pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
@@ -304,7 +292,7 @@ class ToolsAgainstServerIT {
 
     @Test
     void nodetoolSaysWhenItCannotReachTheNode() throws Exception {
-        Result r = run(List.of("bin/nodetool", "-h", "127.0.0.1", "-p", String.valueOf(freePort()), "info"), null);
+        Result r = run(List.of("bin/nodetool", "-h", "127.0.0.1", "-p", String.valueOf(LocalNode.freePort()), "info"), null);
         assertEquals(1, r.status(), r.output());
         assertTrue(r.output().contains("cannot reach 127.0.0.1:"), r.output());
     }
