@@ -47,8 +47,11 @@ import sibyl.db.WriteLog;
  * configured with the same directory cannot write over each other.
  * A new segment is begun when the active one has reached CommitLogRotationThresholdInMB (it
  * may overshoot by one write). Files are created with their header fsynced and their directory
- * entry synced. Entries are only ever appended; a write that fails is cut off again, so what is
- * on disk is always whole entries, perhaps followed by a torn tail from a crash.
+ * entry synced. Entries are only ever appended, through memory-mapped windows that grow the file
+ * ahead of them ({@link CommitLogSegment}): the file of a segment not closed cleanly ends in zeros,
+ * which replay takes for the end; closing cuts the file back to its last entry. A write that fails
+ * is cut off again, so what is on disk is always whole entries, perhaps followed by zeros or by a
+ * torn tail from a crash.
  *
  * <h2>Replay</h2>
  * {@link #open} lists the segments already there and begins a new one after them;
@@ -485,7 +488,7 @@ public final class CommitLog implements WriteLog {
 
     private void beginSegment() throws IOException {
         long id = Math.max(System.currentTimeMillis(), lastId + 1);
-        CommitLogSegment segment = CommitLogSegment.create(directory, id);
+        CommitLogSegment segment = CommitLogSegment.create(directory, id, segmentSizeBytes);
         lastId = id;
         segments.put(id, segment);
         active = segment;

@@ -97,6 +97,9 @@ final class SegmentReader {
             long entries = 0;
             while (offset < size) {
                 long left = size - offset;
+                if (zerosToTheEnd(window, offset, size)) {
+                    return new Outcome(entries, offset, -1, null); // the unwritten rest of a segment's last window
+                }
                 if (left < LogEntry.OVERHEAD) {
                     return new Outcome(entries, offset, offset, "torn entry: only " + left + " bytes left");
                 }
@@ -124,6 +127,32 @@ final class SegmentReader {
             }
             return new Outcome(entries, offset, -1, null);
         }
+    }
+
+    /**
+     * Whether the file holds only zeros from {@code offset} on: what a segment that was not closed holds after its
+     * last entry (its mapped window grew the file ahead of the entries). No entry begins with a zero length, so zeros
+     * where framing should be are the end when nothing but zeros follows; zeros followed by anything else are damage.
+     */
+    private static boolean zerosToTheEnd(Window window, long offset, long size) throws IOException {
+        ByteBuffer framing = window.slice(offset, (int) Math.min(LogEntry.OVERHEAD, size - offset));
+        if (framing == null) return false;
+        while (framing.hasRemaining()) {
+            if (framing.get() != 0) return false; // an entry's framing: the common case, decided here
+        }
+        for (long at = offset; at < size; ) {
+            int n = (int) Math.min(WINDOW, size - at);
+            ByteBuffer bytes = window.slice(at, n);
+            if (bytes == null) return false;
+            while (bytes.remaining() >= Long.BYTES) {
+                if (bytes.getLong() != 0) return false;
+            }
+            while (bytes.hasRemaining()) {
+                if (bytes.get() != 0) return false;
+            }
+            at += n;
+        }
+        return true;
     }
 
     /** Sequential reads of a channel through one reused buffer, refilled as the reader moves on. */

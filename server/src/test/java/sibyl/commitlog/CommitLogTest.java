@@ -1,5 +1,6 @@
 package sibyl.commitlog;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +10,7 @@ import static sibyl.commitlog.LogFixture.B;
 import static sibyl.commitlog.LogFixture.BATCH;
 import static sibyl.commitlog.LogFixture.KS;
 import static sibyl.commitlog.LogFixture.PERIODIC;
+import static sibyl.commitlog.LogFixture.SCHEMA;
 import static sibyl.commitlog.LogFixture.keys;
 import static sibyl.commitlog.LogFixture.replayKeys;
 import static sibyl.commitlog.LogFixture.write;
@@ -21,10 +23,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import sibyl.db.Column;
+import sibyl.db.ColumnFamily;
 import sibyl.db.LogPosition;
+import sibyl.db.ResolvedMutation;
 import sibyl.db.WriteFailedException;
 import sibyl.testing.LogCapture;
 
@@ -37,9 +43,9 @@ class CommitLogTest {
         try (CommitLog log = CommitLog.open(dir, PERIODIC, 1024)) {
             for (String k : keys("k", 0, 200)) log.append(write(k));
             assertTrue(log.segmentFiles().size() > 5, "rotated: " + log.segmentFiles());
-            for (Path f : log.segmentFiles()) {
-                assertTrue(Files.size(f) < 1024 + 200, f + " stays near the threshold: " + Files.size(f));
-            }
+        }
+        for (Path f : segmentsOnDisk()) {
+            assertTrue(Files.size(f) < 1024 + 200, f + " stays near the threshold: " + Files.size(f));
         }
         assertEquals(keys("k", 0, 200), replayKeys(dir));
     }
@@ -78,11 +84,64 @@ class CommitLogTest {
         long size = Files.size(segment);
         try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
             f.seek(size);
-            f.write(new byte[]{0, 0, 0}); // three bytes of a length that was never finished
+            f.write(new byte[]{0, 0, 1}); // three bytes of a length that was never finished
         }
         try (LogCapture logs = new LogCapture(CommitLogReplayer.class)) {
             assertEquals(keys("k", 0, 3), replayKeys(dir));
             assertOneDamageLine(logs, segment);
+        }
+    }
+
+    @Test
+    void aSegmentNotClosedEndsInZerosThatReplayTakesForItsEnd() throws IOException {
+        try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
+            for (String k : keys("k", 0, 20)) log.append(write(k));
+            Path active = log.segmentFiles().get(0);
+            assertTrue(Files.size(active) > log.position().offset(), "the mapped window grew the file ahead of the entries");
+            try (LogCapture logs = new LogCapture(CommitLogReplayer.class)) {
+                assertEquals(keys("k", 0, 20), replayOnly(log)); // as a restart after kill -9 sees the files
+                assertEquals(List.of(), logs.messages(Level.WARN));
+            }
+        }
+        Path segment = segmentsOnDisk().get(0);
+        assertEquals(entryStarts(segment).get(20), Files.size(segment), "closing cut the file back to its last entry");
+    }
+
+    @Test
+    void zerosFollowedByEntriesAreDamageNotTheEnd() throws IOException {
+        Path segment = writeKeys(20);
+        long tenth = entryStarts(segment).get(10);
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+            f.seek(tenth);
+            f.write(new byte[LogEntry.OVERHEAD]); // a framing lost to zeros, entries after it intact
+        }
+        try (LogCapture logs = new LogCapture(CommitLogReplayer.class)) {
+            assertEquals(keys("k", 0, 10), replayKeys(dir));
+            assertOneDamageLine(logs, segment);
+        }
+    }
+
+    @Test
+    void entriesLargerThanAWindowCrossIntoTheNextAndSyncWhole() throws IOException {
+        byte[] big = new byte[300_000]; // several of the smallest windows
+        for (int i = 0; i < big.length; i++) big[i] = (byte) (i * 31 + 7);
+        List<byte[]> values = new ArrayList<>();
+        for (SyncMode mode : List.of(BATCH, PERIODIC)) {
+            Path at = Files.createDirectories(dir.resolve(mode.getClass().getSimpleName()));
+            try (CommitLog log = CommitLog.open(at, mode, 100_000)) {
+                log.append(write("small"));
+                log.append(new ResolvedMutation(KS, "big", List.of(ColumnFamily.empty(A)
+                        .withCell(Column.live(new byte[]{'c'}, big, 1)))));
+                log.append(write("after"));
+                assertEquals(2, log.segmentFiles().size(), "the big entry passed the threshold: a new segment after it");
+            }
+            values.clear();
+            try (CommitLog log = CommitLog.open(at, PERIODIC, 1 << 20)) {
+                log.recover(ks -> ks.equals(KS) ? Optional.of(SCHEMA) : Optional.empty(),
+                        m -> values.add(((Column) m.columnFamilies().get(0).cells().iterator().next()).value()));
+            }
+            assertEquals(3, values.size(), mode.toString());
+            assertArrayEquals(big, values.get(1), mode.toString());
         }
     }
 
