@@ -24,10 +24,10 @@ import sibyl.db.LogPosition;
  * <h2>Writing through a mapping</h2>
  * Entries are copied into the file through memory-mapped windows of {@value #WINDOW_BYTES} bytes
  * (smaller for small rotation thresholds), each written with zeros and mapped past the last as the
- * log reaches it, which grows the file. A copy into a mapped page lands in the page cache as a write system call's bytes
- * would, so an entry survives the process being killed as soon as it is copied; a sync forces the
- * mapped ranges written since the last one. In periodic mode this takes the system call off every
- * write, and the time the log's lock is held down to a memory copy.
+ * log reaches it, which grows the file. A copy into a mapped page lands in the page cache as the
+ * bytes of a write system call would, so an entry survives the process being killed as soon as it
+ * is copied; a sync forces the mapped ranges written since the last one. In periodic mode this
+ * takes the system call off every write, and the time the log's lock is held down to a memory copy.
  *
  * <p>So the file of a segment that was not closed (the process was killed) ends in zeros up to its
  * last window's end; {@link SegmentReader} reads zeros where the next entry's framing would be as
