@@ -149,7 +149,8 @@ final class Dialect07Codec implements DialectCodec {
         out.writeString(key);
         out.writeFieldEnd();
         writeStruct(out, INSERT_PARENT, parent);
-        writeStruct(out, INSERT_COLUMN, new Column().setName(path.getColumn()).setValue(value).setTimestamp(timestamp));
+        writeStruct(out, INSERT_COLUMN,
+                new Column().setName(path.getColumn()).setValue(value).setTimestamp(timestamp));
         writeLevel(out, INSERT_LEVEL);
         end(out);
     }

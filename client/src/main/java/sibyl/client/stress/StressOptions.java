@@ -22,8 +22,8 @@ record StressOptions(
                                        get_column (default insert). insert is batch_mutate of a row's
                                        columns, read get_slice of them; insert_column is the plain
                                        Thrift insert of one column, C0 (in super column S0 with -y
-                                       super), get_column the plain get of that column, so their -c
-                                       is 1 and their --supers 1, the default for them
+                                       super), get_column the plain get of that column; both take
+                                       only -c 1 and --supers 1, their defaults
               -n, --num-keys N         keys 0..N-1, written as 0000000123 (default 1000000)
                   --count N            operations to run (default: as many as keys)
               -d, --duration SECONDS   run this long instead of a number of operations

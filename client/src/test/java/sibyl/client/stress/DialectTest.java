@@ -205,7 +205,8 @@ class DialectTest {
         assertEquals(new ColumnOrSuperColumn().setColumn(stored), codec.receiveGet(client));
 
         codec.sendGet(client, "absent", path);
-        reply(TMessageType.REPLY, 2, "get", out -> new Cassandra.get_result().setNfe(new NotFoundException()).write(out));
+        reply(TMessageType.REPLY, 2, "get",
+                out -> new Cassandra.get_result().setNfe(new NotFoundException()).write(out));
         assertThrows(NotFoundException.class, () -> codec.receiveGet(client));
 
         codec.sendInsert(client, "k", path, new byte[] {7}, 5);
