@@ -158,6 +158,37 @@ run_stress() {
   rm -f "$timing"
 }
 
+# bin/stress's options for a workload of bench/run-e2e, run-ab and run-rounds (one table, so the names mean the same
+# in each). On an unknown name: a line on stderr naming the script, status 2.
+#   insert1    batch_mutate of a row of 1 column         insertcol  Thrift's plain insert of 1 column (C0)
+#   insert10   batch_mutate of a row of 10 columns       read1      get_slice of the first column of a row
+#   insert100  batch_mutate of a row of 100 columns      getcol     Thrift's plain get of 1 column (C0)
+#   read10     get_slice of the first 10 columns         range100   get_range_slices of 100 rows of 10 columns
+#   mixed      50% read10, 50% insert10
+# insertcol writes the column and value insert1 writes, so getcol and read1 read what either wrote.
+stress_workload() {
+  case "$1" in
+    insert1) echo "-o insert -c 1" ;;
+    insert10) echo "-o insert -c 10" ;;
+    insert100) echo "-o insert -c 100" ;;
+    insertcol) echo "-o insert_column" ;;
+    read1) echo "-o read -c 1" ;;
+    read10) echo "-o read -c 10" ;;
+    getcol) echo "-o get_column" ;;
+    range100) echo "-o range_slice -c 10 --range-count 100" ;;
+    mixed) echo "-o mixed -c 10 --read-ratio 0.5" ;;
+    *) echo "bench/$(basename "$0"): unknown workload '$1'; use insert1, insert10, insert100, insertcol, read1," \
+         "read10, getcol, range100 or mixed" >&2
+       return 2 ;;
+  esac
+}
+
+# Exits 2 unless every name in the list $1 is a workload of stress_workload.
+check_workloads() {
+  local w
+  for w in $1; do stress_workload "$w" > /dev/null || exit 2; done
+}
+
 machine_notes() {
   echo "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), load average $(cut -d' ' -f1-3 /proc/loadavg), $(java -version 2>&1 | head -n 1)"
 }

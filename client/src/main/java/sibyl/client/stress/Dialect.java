@@ -3,8 +3,9 @@ package sibyl.client.stress;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 
 /**
- * The Thrift dialect bin/stress speaks. The structs its calls carry (Column, Mutation, ColumnParent,
- * SlicePredicate, KeyRange, KeySlice) have the same field ids and wire types in both; the calls themselves differ.
+ * The Thrift dialect bin/stress speaks. The structs its calls carry (Column, Mutation, ColumnParent, ColumnPath,
+ * SlicePredicate, KeyRange, KeySlice, ColumnOrSuperColumn) have the same field ids and wire types in both; the calls
+ * themselves differ.
  */
 enum Dialect {
     /** Cassandra 0.6, Sibyl's: every call names its keyspace; keys are strings. */

@@ -1,10 +1,12 @@
 package sibyl.client.stress;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnParent;
+import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.KeyRange;
 import org.apache.cassandra.thrift.KeySlice;
@@ -36,6 +38,27 @@ final class Dialect06Codec implements DialectCodec {
     @Override
     public void receiveBatchMutate(Cassandra.Client client) throws TException {
         client.recv_batch_mutate();
+    }
+
+    @Override
+    public void sendInsert(Cassandra.Client client, String key, ColumnPath path, byte[] value, long timestamp)
+            throws TException {
+        client.send_insert(keyspace, key, path, ByteBuffer.wrap(value), timestamp, level);
+    }
+
+    @Override
+    public void receiveInsert(Cassandra.Client client) throws TException {
+        client.recv_insert();
+    }
+
+    @Override
+    public void sendGet(Cassandra.Client client, String key, ColumnPath path) throws TException {
+        client.send_get(keyspace, key, path, level);
+    }
+
+    @Override
+    public ColumnOrSuperColumn receiveGet(Cassandra.Client client) throws TException {
+        return client.recv_get();
     }
 
     @Override

@@ -3,8 +3,10 @@ package sibyl.client.stress;
 import java.util.List;
 import java.util.Map;
 import org.apache.cassandra.thrift.Cassandra;
+import org.apache.cassandra.thrift.Column;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnParent;
+import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.InvalidRequestException;
 import org.apache.cassandra.thrift.KeyRange;
@@ -39,6 +41,15 @@ final class Dialect07Codec implements DialectCodec {
 
     private static final TField BATCH_MUTATE_MUTATION_MAP = new TField("mutation_map", TType.MAP, (short) 1);
     private static final TField BATCH_MUTATE_LEVEL = new TField("consistency_level", TType.I32, (short) 2);
+
+    private static final TField INSERT_KEY = new TField("key", TType.STRING, (short) 1);
+    private static final TField INSERT_PARENT = new TField("column_parent", TType.STRUCT, (short) 2);
+    private static final TField INSERT_COLUMN = new TField("column", TType.STRUCT, (short) 3);
+    private static final TField INSERT_LEVEL = new TField("consistency_level", TType.I32, (short) 4);
+
+    private static final TField GET_KEY = new TField("key", TType.STRING, (short) 1);
+    private static final TField GET_PATH = new TField("column_path", TType.STRUCT, (short) 2);
+    private static final TField GET_LEVEL = new TField("consistency_level", TType.I32, (short) 3);
 
     private static final TField GET_SLICE_KEY = new TField("key", TType.STRING, (short) 1);
     private static final TField MULTIGET_SLICE_KEYS = new TField("keys", TType.LIST, (short) 1);
@@ -123,6 +134,65 @@ final class Dialect07Codec implements DialectCodec {
         if (result.te != null) {
             throw result.te;
         }
+    }
+
+    /** 0.7's insert: the path's column family and super column become a ColumnParent, its column a Column. */
+    @Override
+    public void sendInsert(Cassandra.Client client, String key, ColumnPath path, byte[] value, long timestamp)
+            throws TException {
+        ColumnParent parent = new ColumnParent(path.getColumn_family());
+        if (path.isSetSuper_column()) {
+            parent.setSuper_column(path.getSuper_column());
+        }
+        TProtocol out = begin(client, "insert");
+        out.writeFieldBegin(INSERT_KEY);
+        out.writeString(key);
+        out.writeFieldEnd();
+        writeStruct(out, INSERT_PARENT, parent);
+        writeStruct(out, INSERT_COLUMN,
+                new Column().setName(path.getColumn()).setValue(value).setTimestamp(timestamp));
+        writeLevel(out, INSERT_LEVEL);
+        end(out);
+    }
+
+    @Override
+    public void receiveInsert(Cassandra.Client client) throws TException {
+        Cassandra.insert_result result = new Cassandra.insert_result();
+        readReply(client.getInputProtocol(), "insert", result);
+        if (result.ire != null) {
+            throw result.ire;
+        }
+        if (result.ue != null) {
+            throw result.ue;
+        }
+        if (result.te != null) {
+            throw result.te;
+        }
+    }
+
+    @Override
+    public void sendGet(Cassandra.Client client, String key, ColumnPath path) throws TException {
+        TProtocol out = begin(client, "get");
+        out.writeFieldBegin(GET_KEY);
+        out.writeString(key);
+        out.writeFieldEnd();
+        writeStruct(out, GET_PATH, path);
+        writeLevel(out, GET_LEVEL);
+        end(out);
+    }
+
+    /** 0.7's get_result has 0.6's fields: 0 success, 1 ire, 2 nfe, 3 ue, 4 te. */
+    @Override
+    public ColumnOrSuperColumn receiveGet(Cassandra.Client client) throws TException {
+        Cassandra.get_result result = new Cassandra.get_result();
+        readReply(client.getInputProtocol(), "get", result);
+        if (result.isSetSuccess()) {
+            return result.success;
+        }
+        if (result.nfe != null) {
+            throw result.nfe;
+        }
+        throw failure("get", result.ire, result.ue, result.te);
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnParent;
+import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.KeyRange;
 import org.apache.cassandra.thrift.KeySlice;
 import org.apache.cassandra.thrift.Mutation;
@@ -24,6 +25,21 @@ interface DialectCodec {
             throws TException;
 
     void receiveBatchMutate(Cassandra.Client client) throws TException;
+
+    /**
+     * The plain insert of one column, the column named by {@code path} (column family, optional super column,
+     * column): 0.6's insert carries the path, value and timestamp; 0.7's a ColumnParent and a Column.
+     */
+    void sendInsert(Cassandra.Client client, String key, ColumnPath path, byte[] value, long timestamp)
+            throws TException;
+
+    void receiveInsert(Cassandra.Client client) throws TException;
+
+    /** The plain get of the column {@code path} names. */
+    void sendGet(Cassandra.Client client, String key, ColumnPath path) throws TException;
+
+    /** The column read; a NotFoundException when the row has no such column. */
+    ColumnOrSuperColumn receiveGet(Cassandra.Client client) throws TException;
 
     void sendGetSlice(Cassandra.Client client, String key, ColumnParent parent, SlicePredicate predicate)
             throws TException;

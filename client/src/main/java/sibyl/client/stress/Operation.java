@@ -13,15 +13,24 @@ enum Operation {
     /** multiget_slice of several rows. */
     MULTIGET,
     /** reads and inserts, in the proportion --read-ratio. */
-    MIXED;
+    MIXED,
+    /** The plain insert of one column: C0 of the row (in super column S0 with -y super). */
+    INSERT_COLUMN,
+    /** The plain get of one column: the C0 that insert and insert_column write. */
+    GET_COLUMN;
 
     static Operation parse(String s) {
         try {
             return valueOf(s.toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown operation '" + s
-                    + "'; use insert, read, range_slice, multiget or mixed");
+                    + "'; use insert, read, range_slice, multiget, mixed, insert_column or get_column");
         }
+    }
+
+    /** Whether each call carries one column, named by a ColumnPath: Thrift's insert and get. */
+    boolean singleColumn() {
+        return this == INSERT_COLUMN || this == GET_COLUMN;
     }
 
     String label() {

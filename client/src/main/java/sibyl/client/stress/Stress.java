@@ -17,8 +17,8 @@ import sibyl.client.tool.CommandLine.Arguments;
 
 /**
  * A load generator for the Cassandra 0.6 interface in the manner of 0.6's py_stress: threads with a
- * connection each run inserts, reads, range slices or multigets for a number of operations or a time,
- * and a line of throughput and latency is printed every interval.
+ * connection each run inserts, reads, range slices, multigets, or plain inserts and gets of one column, for a
+ * number of operations or a time, and a line of throughput and latency is printed every interval.
  */
 public final class Stress {
     /** The largest reply an event-loop connection accepts: the client library's default limit. */

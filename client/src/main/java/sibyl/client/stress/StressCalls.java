@@ -11,9 +11,11 @@ import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.Column;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnParent;
+import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.KeyRange;
 import org.apache.cassandra.thrift.KeySlice;
 import org.apache.cassandra.thrift.Mutation;
+import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.cassandra.thrift.SuperColumn;
 import org.apache.thrift.TException;
@@ -33,6 +35,10 @@ final class StressCalls {
     private final StressCounters counters;
     private final ColumnParent parent;
     private final SlicePredicate rowPredicate;
+    /** The one column insert_column writes and get_column reads: C0, in S0 of a super column family. */
+    private final ColumnPath columnPath;
+    /** The super column that column is in: 0 for S0, -1 in a standard column family (as {@link Payload#value}). */
+    private final int columnPathSuper;
     /** How the calls go on the wire: chosen once per connection, so the per-call path has no dialect test. */
     private final DialectCodec codec;
 
@@ -44,6 +50,11 @@ final class StressCalls {
         this.counters = counters;
         this.parent = new ColumnParent(options.columnFamily());
         this.rowPredicate = Predicates.first(options.superFamily() ? options.supers() : options.columns());
+        this.columnPath = new ColumnPath(options.columnFamily()).setColumn(Payload.columnName(0));
+        if (options.superFamily()) {
+            columnPath.setSuper_column(Payload.superColumnName(0));
+        }
+        this.columnPathSuper = options.superFamily() ? 0 : -1;
     }
 
     /** The call this connection makes once each time it is opened, before any other (set_keyspace); or null. */
@@ -61,6 +72,8 @@ final class StressCalls {
             case READ -> read(keys.next(random));
             case RANGE_SLICE -> rangeSlice(keys.next(random));
             case MULTIGET -> multiget();
+            case INSERT_COLUMN -> insertColumn(keys.next(random));
+            case GET_COLUMN -> getColumn(keys.next(random));
             default -> throw new AssertionError(op);
         };
     }
@@ -97,6 +110,62 @@ final class StressCalls {
             @Override
             public void receive(Cassandra.Client client) throws TException {
                 codec.receiveBatchMutate(client);
+            }
+        };
+    }
+
+    /** Thrift's insert of the one column a batch_mutate of the row with -c 1 writes, with the same value. */
+    private StressCall insertColumn(long key) {
+        String k = Payload.key(key);
+        byte[] value = Payload.value(key, columnPathSuper, 0, options.valueSize());
+        long timestamp = SibylClient.nowMicros();
+        return new StressCall() {
+            @Override
+            public String operation() {
+                return "insert into " + options.keyspace() + "." + options.columnFamily() + " key '" + k + "'";
+            }
+
+            @Override
+            public void send(Cassandra.Client client) throws TException {
+                codec.sendInsert(client, k, columnPath, value, timestamp);
+            }
+
+            @Override
+            public void receive(Cassandra.Client client) throws TException {
+                codec.receiveInsert(client);
+            }
+        };
+    }
+
+    /**
+     * Thrift's get of that column. A row without it is answered with NotFoundException, which is not a failure of
+     * the call: with --verify it counts as a missing row, as an empty get_slice does.
+     */
+    private StressCall getColumn(long key) {
+        String k = Payload.key(key);
+        return new StressCall() {
+            @Override
+            public String operation() {
+                return "get from " + options.keyspace() + "." + options.columnFamily() + " key '" + k + "'";
+            }
+
+            @Override
+            public void send(Cassandra.Client client) throws TException {
+                codec.sendGet(client, k, columnPath);
+            }
+
+            @Override
+            public void receive(Cassandra.Client client) throws TException {
+                ColumnOrSuperColumn read;
+                try {
+                    read = codec.receiveGet(client);
+                } catch (NotFoundException e) {
+                    if (options.verify()) {
+                        counters.missingRows.increment();
+                    }
+                    return;
+                }
+                verifyColumn(key, read);
             }
         };
     }
@@ -202,6 +271,18 @@ final class StressCalls {
         }
         if (bad > 0) {
             counters.mismatches.add(bad);
+        }
+    }
+
+    /** Compares the column a get returned with the one an insert of {@code key} writes (only with --verify). */
+    private void verifyColumn(long key, ColumnOrSuperColumn read) {
+        if (!options.verify() || key < 0) {
+            return;
+        }
+        Column c = read.getColumn();
+        if (c == null || Payload.nameIndex(c.getName()) != 0
+                || !Arrays.equals(c.getValue(), Payload.value(key, columnPathSuper, 0, options.valueSize()))) {
+            counters.mismatches.increment();
         }
     }
 

@@ -18,7 +18,12 @@ record StressOptions(
 
     static final String USAGE = """
             Usage: stress [options]
-              -o, --operation OP       insert, read, range_slice, multiget or mixed (default insert)
+              -o, --operation OP       insert, read, range_slice, multiget, mixed, insert_column or
+                                       get_column (default insert). insert is batch_mutate of a row's
+                                       columns, read get_slice of them; insert_column is the plain
+                                       Thrift insert of one column, C0 (in super column S0 with -y
+                                       super), get_column the plain get of that column; both take
+                                       only -c 1 and --supers 1, their defaults
               -n, --num-keys N         keys 0..N-1, written as 0000000123 (default 1000000)
                   --count N            operations to run (default: as many as keys)
               -d, --duration SECONDS   run this long instead of a number of operations
@@ -34,8 +39,8 @@ record StressOptions(
               -y, --family-type TYPE   standard or super (default standard)
                   --supers N           super columns per row with -y super (default 1)
               -e, --consistency LEVEL  ZERO, ONE, QUORUM, DCQUORUM, DCQUORUMSYNC, ALL, ANY (default ONE)
-                  --distribution D     uniform, gaussian or sequential (default: sequential for insert,
-                                       uniform otherwise)
+                  --distribution D     uniform, gaussian or sequential (default: sequential for insert
+                                       and insert_column, uniform otherwise)
                   --stdev F            gaussian: standard deviation as a fraction of N (default 0.1)
                   --read-ratio F       mixed: fraction of operations that read (default 0.5)
                   --range-count N      range_slice: rows per call (default 100)
@@ -78,12 +83,16 @@ record StressOptions(
         Long count = args.has("--count") ? args.positiveLong("--count", 0) : null;
         Double duration = args.has("--duration") ? args.positiveDouble("--duration", 0) : null;
         int threads = args.positiveInt("--threads", 50);
-        int columns = args.positiveInt("--columns", 5);
+        int columns = args.positiveInt("--columns", operation.singleColumn() ? 1 : 5);
         int valueSize = args.nonNegativeInt("--value-size", 34);
         boolean superFamily = args.value("--family-type", StressOptions::familyType, false);
         int supers = args.positiveInt("--supers", 1);
+        if (operation.singleColumn() && (columns != 1 || supers != 1)) {
+            throw new IllegalArgumentException("-o " + operation.label() + " sends one column per call; "
+                    + (columns != 1 ? "-c must be 1, not " + columns : "--supers must be 1, not " + supers));
+        }
         ConsistencyLevel consistency = args.value("--consistency", StressOptions::consistency, ConsistencyLevel.ONE);
-        String distribution = args.value("--distribution", operation == Operation.INSERT ? "sequential" : "uniform");
+        String distribution = args.value("--distribution", isWrite(operation) ? "sequential" : "uniform");
         double stdev = args.positiveDouble("--stdev", 0.1);
         KeyDistribution.of(distribution, numKeys, stdev); // validates the name
         double readRatio = args.fraction("--read-ratio", 0.5);
@@ -120,6 +129,10 @@ record StressOptions(
             return null;
         }
         return count != null ? count : numKeys;
+    }
+
+    private static boolean isWrite(Operation operation) {
+        return operation == Operation.INSERT || operation == Operation.INSERT_COLUMN;
     }
 
     private static boolean familyType(String v) {

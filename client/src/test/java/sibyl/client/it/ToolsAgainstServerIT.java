@@ -1,5 +1,6 @@
 package sibyl.client.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -268,6 +269,87 @@ class ToolsAgainstServerIT {
                 .matcher(cfstats.output());
         assertTrue(writes.find(), cfstats.output());
         assertEquals(400, Integer.parseInt(writes.group(1)), cfstats.output());
+    }
+
+    /** A bin/stress run's "Done:" and "Verify:" figures: operations, errors, mismatches, missing rows. */
+    private static long[] stressFigures(Result r, String operation) {
+        Matcher done = Pattern.compile("Done: (\\d+) " + operation + " operations in .*, (\\d+) errors")
+                .matcher(r.output());
+        assertTrue(done.find(), r.output());
+        Matcher verify = Pattern.compile("Verify: (\\d+) mismatched columns, (\\d+) missing rows").matcher(r.output());
+        assertTrue(verify.find(), r.output());
+        return new long[] {Long.parseLong(done.group(1)), Long.parseLong(done.group(2)),
+            Long.parseLong(verify.group(1)), Long.parseLong(verify.group(2))};
+    }
+
+    private static Result stress(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bin/stress", "-p", String.valueOf(thriftPort), "-h", "127.0.0.1",
+                "--seed", "11"));
+        cmd.addAll(List.of(args));
+        return run(cmd, null);
+    }
+
+    @Test
+    void stressPlainInsertAndGetOfOneColumnReadBackWhatTheyWrote() throws Exception {
+        // Keys 0..299 of Standard1 and Super1 are used by no other test here (the cli's rows are 'cli-user').
+        for (String family : List.of("standard", "super")) {
+            Result insert = stress("-o", "insert_column", "-y", family, "-n", "300", "-t", "4");
+            assertEquals(0, insert.status(), insert.output());
+            assertTrue(insert.output().contains("Done: 300 insert_column operations in "), insert.output());
+            assertTrue(insert.output().contains(", 0 errors"), insert.output());
+
+            for (String[] loops : List.of(new String[0], new String[] {"--event-loops", "2"})) {
+                List<String> args = new ArrayList<>(List.of("-o", "get_column", "-y", family, "-n", "300", "-t", "4",
+                        "--count", "300", "--distribution", "sequential", "--verify"));
+                args.addAll(List.of(loops));
+                Result get = stress(args.toArray(String[]::new));
+                assertEquals(0, get.status(), get.output());
+                assertArrayEquals(new long[] {300, 0, 0, 0}, stressFigures(get, "get_column"), get.output());
+                // get_slice of one column reads the same column back.
+                args.set(1, "read");
+                args.addAll(List.of("-c", "1"));
+                Result read = stress(args.toArray(String[]::new));
+                assertEquals(0, read.status(), read.output());
+                assertArrayEquals(new long[] {300, 0, 0, 0}, stressFigures(read, "read"), read.output());
+            }
+
+            // Keys 300..399 were never written: each get is answered NotFoundException, a missing row, no error;
+            // a value of another size is a mismatch in every column read.
+            Result beyond = stress("-o", "get_column", "-y", family, "-n", "400", "-t", "2", "--verify",
+                    "--distribution", "sequential");
+            assertEquals(0, beyond.status(), beyond.output());
+            assertArrayEquals(new long[] {400, 0, 0, 100}, stressFigures(beyond, "get_column"), beyond.output());
+            Result wrong = stress("-o", "get_column", "-y", family, "-n", "300", "-t", "2", "-S", "35", "--verify",
+                    "--distribution", "sequential", "--event-loops", "1");
+            assertEquals(1, wrong.status(), wrong.output());
+            assertArrayEquals(new long[] {300, 0, 300, 0}, stressFigures(wrong, "get_column"), wrong.output());
+        }
+
+        // Each plain insert wrote exactly one column: C0 of each row (of S0 in Super1).
+        try (TSocket socket = new TSocket("127.0.0.1", thriftPort, 10_000)) {
+            socket.open();
+            Cassandra.Client client = new Cassandra.Client(new TBinaryProtocol(socket));
+            SlicePredicate all = new SlicePredicate().setSlice_range(
+                    new SliceRange(java.nio.ByteBuffer.allocate(0), java.nio.ByteBuffer.allocate(0), false, 100));
+            KeyRange range = new KeyRange(1000).setStart_key("").setEnd_key("");
+            List<KeySlice> rows = client.get_range_slices("Keyspace1", new ColumnParent("Standard1"), all, range,
+                    ConsistencyLevel.ONE);
+            rows.removeIf(row -> row.getKey().equals("cli-user"));
+            assertEquals(300, rows.size());
+            for (KeySlice row : rows) {
+                assertEquals(1, row.getColumnsSize(), row.getKey());
+                assertEquals("C0", new String(row.getColumns().get(0).getColumn().getName()), row.getKey());
+            }
+            List<KeySlice> supers = client.get_range_slices("Keyspace1", new ColumnParent("Super1"), all, range,
+                    ConsistencyLevel.ONE);
+            supers.removeIf(row -> row.getKey().equals("cli-user"));
+            assertEquals(300, supers.size());
+            for (KeySlice row : supers) {
+                assertEquals(1, row.getColumnsSize(), row.getKey());
+                assertEquals("S0", new String(row.getColumns().get(0).getSuper_column().getName()), row.getKey());
+                assertEquals(1, row.getColumns().get(0).getSuper_column().getColumnsSize(), row.getKey());
+            }
+        }
     }
 
     @Test

@@ -16,10 +16,12 @@ import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.Column;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnParent;
+import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.InvalidRequestException;
 import org.apache.cassandra.thrift.KeyRange;
 import org.apache.cassandra.thrift.Mutation;
+import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.cassandra.thrift.TimedOutException;
 import org.apache.thrift.TApplicationException;
@@ -71,6 +73,7 @@ class DialectTest {
             switch (f.type) {
                 case TType.STRING -> field += "=" + in.readString();
                 case TType.I32 -> field += "=" + in.readI32();
+                case TType.I64 -> field += "=" + in.readI64();
                 default -> TProtocolUtil.skip(in, f.type);
             }
             fields.add(field);
@@ -86,6 +89,7 @@ class DialectTest {
         return switch (type) {
             case TType.STRING -> "STRING";
             case TType.I32 -> "I32";
+            case TType.I64 -> "I64";
             case TType.STRUCT -> "STRUCT";
             case TType.LIST -> "LIST";
             case TType.MAP -> "MAP";
@@ -115,6 +119,105 @@ class DialectTest {
 
         codec.sendBatchMutate(client, mutations(7, "0000000009"));
         assertEquals(new Call("batch_mutate", TMessageType.CALL, 5, List.of("1:MAP", "2:I32=2")), readCall());
+    }
+
+    @Test
+    void thePlainInsertAndGetNumberTheirArgumentsAs311Does() throws TException {
+        ColumnPath path = new ColumnPath("Standard1").setColumn(new byte[] {'C', '0'});
+        codec.sendInsert(client, "0000000042", path, new byte[] {'v'}, 1234);
+        // insert(1: key, 2: column_parent, 3: column, 4: consistency_level)
+        assertEquals(new Call("insert", TMessageType.CALL, 1,
+                List.of("1:STRING=0000000042", "2:STRUCT", "3:STRUCT", "4:I32=2")), readCall());
+
+        codec.sendGet(client, "0000000042", path);
+        // get(1: key, 2: column_path, 3: consistency_level)
+        assertEquals(new Call("get", TMessageType.CALL, 2, List.of("1:STRING=0000000042", "2:STRUCT", "3:I32=2")),
+                readCall());
+    }
+
+    @Test
+    void thePlainCallsOf06CarryTheKeyspaceAndThePath() throws TException {
+        DialectCodec codec06 = Dialect.V0_6.codec("Keyspace1", ConsistencyLevel.QUORUM);
+        ColumnPath path = new ColumnPath("Standard1").setColumn(new byte[] {'C', '0'});
+        codec06.sendInsert(client, "0000000042", path, new byte[] {'v'}, 1234);
+        // 0.6: insert(1: keyspace, 2: key, 3: column_path, 4: value, 5: timestamp, 6: consistency_level)
+        assertEquals(new Call("insert", TMessageType.CALL, 1, List.of("1:STRING=Keyspace1", "2:STRING=0000000042",
+                "3:STRUCT", "4:STRING=v", "5:I64=1234", "6:I32=2")), readCall());
+        codec06.sendGet(client, "0000000042", path);
+        // 0.6: get(1: keyspace, 2: key, 3: column_path, 4: consistency_level)
+        assertEquals(new Call("get", TMessageType.CALL, 2, List.of("1:STRING=Keyspace1", "2:STRING=0000000042",
+                "3:STRUCT", "4:I32=2")), readCall());
+    }
+
+    @Test
+    void thePlainInsertSendsTheSuperColumnInItsParentAndTheColumnWhole() throws TException {
+        ColumnPath path = new ColumnPath("Super1").setSuper_column(new byte[] {'S', '0'})
+                .setColumn(new byte[] {'C', '0'});
+        codec.sendInsert(client, "k", path, new byte[] {1, 2, 3}, 99);
+        TProtocol in = new TBinaryProtocol(requests);
+        in.readMessageBegin();
+        in.readStructBegin();
+        in.readFieldBegin();
+        assertEquals("k", in.readString());
+        in.readFieldEnd();
+        in.readFieldBegin();
+        ColumnParent parent = new ColumnParent();
+        parent.read(in);
+        assertEquals(new ColumnParent("Super1").setSuper_column(new byte[] {'S', '0'}), parent);
+        in.readFieldEnd();
+        in.readFieldBegin();
+        Column column = new Column();
+        column.read(in);
+        assertEquals(new Column().setName(new byte[] {'C', '0'}).setValue(new byte[] {1, 2, 3}).setTimestamp(99),
+                column);
+        in.readFieldEnd();
+        assertEquals(4, in.readFieldBegin().id);
+        in.readI32();
+        in.readFieldEnd();
+        assertEquals(TType.STOP, in.readFieldBegin().type);
+        in.readStructEnd();
+        in.readMessageEnd();
+
+        codec.sendGet(client, "k", path);
+        in.readMessageBegin();
+        in.readStructBegin();
+        in.readFieldBegin();
+        assertEquals("k", in.readString());
+        in.readFieldEnd();
+        in.readFieldBegin();
+        ColumnPath pathRead = new ColumnPath();
+        pathRead.read(in);
+        assertEquals(path, pathRead);
+        in.readFieldEnd();
+        assertEquals(3, in.readFieldBegin().id);
+        assertEquals(ConsistencyLevel.QUORUM.getValue(), in.readI32());
+        in.readFieldEnd();
+        assertEquals(TType.STOP, in.readFieldBegin().type);
+    }
+
+    @Test
+    void thePlainCallsRepliesAreRead() throws TException {
+        ColumnPath path = new ColumnPath("Standard1").setColumn(new byte[] {'C', '0'});
+        codec.sendGet(client, "k", path);
+        Column stored = new Column().setName(new byte[] {'C', '0'}).setValue(new byte[] {7}).setTimestamp(5);
+        reply(TMessageType.REPLY, 1, "get",
+                out -> new Cassandra.get_result().setSuccess(new ColumnOrSuperColumn().setColumn(stored)).write(out));
+        assertEquals(new ColumnOrSuperColumn().setColumn(stored), codec.receiveGet(client));
+
+        codec.sendGet(client, "absent", path);
+        reply(TMessageType.REPLY, 2, "get",
+                out -> new Cassandra.get_result().setNfe(new NotFoundException()).write(out));
+        assertThrows(NotFoundException.class, () -> codec.receiveGet(client));
+
+        codec.sendInsert(client, "k", path, new byte[] {7}, 5);
+        reply(TMessageType.REPLY, 3, "insert", out -> new Cassandra.insert_result().write(out));
+        codec.receiveInsert(client);
+
+        codec.sendInsert(client, "k", path, new byte[] {7}, 5);
+        reply(TMessageType.REPLY, 4, "insert", out -> new Cassandra.insert_result()
+                .setIre(new InvalidRequestException("unconfigured columnfamily Standard1")).write(out));
+        assertEquals("unconfigured columnfamily Standard1",
+                assertThrows(InvalidRequestException.class, () -> codec.receiveInsert(client)).getWhy());
     }
 
     @Test
@@ -334,6 +437,22 @@ class DialectTest {
         assertTrue(unknown.err().startsWith("stress: unknown dialect '0.8'"), unknown.err());
     }
 
+    @Test
+    void thePlainCallsTakeOneColumn() {
+        Run help = stress("--help");
+        assertTrue(help.out().contains("insert_column is the plain"), help.out());
+        for (String op : List.of("insert_column", "get_column")) {
+            Run columns = stress("-o", op, "-c", "5", "-n", "10");
+            assertEquals(2, columns.status(), columns.out());
+            assertEquals("stress: -o " + op + " sends one column per call; -c must be 1, not 5 "
+                    + "(--help shows the usage)\n", columns.err());
+            Run supers = stress("-o", op, "-y", "super", "--supers", "2", "-n", "10");
+            assertEquals(2, supers.status(), supers.out());
+            assertTrue(supers.err().startsWith("stress: -o " + op + " sends one column per call; --supers must be "
+                    + "1, not 2"), supers.err());
+        }
+    }
+
     // ---- whole runs against a 3.11 stand-in ----
 
     private static Run stress07(Fake07Server server, String... args) {
@@ -375,6 +494,38 @@ class DialectTest {
             }
             assertEquals(List.of(), server.violations());
             assertEquals(server.connectionsAccepted(), server.keyspacesSet());
+        }
+    }
+
+    @Test
+    void thePlainInsertAndGetRunInBothClientModesAndReadBackWhatWasWritten() throws Exception {
+        try (Fake07Server server = new Fake07Server(0)) {
+            for (String family : List.of("standard", "super")) {
+                String cf = family.equals("super") ? "Super1" : "Standard1";
+                Run insert = stress07(server, "-o", "insert_column", "-y", family, "-n", "300", "-t", "3");
+                assertEquals(0, insert.status(), insert.out() + insert.err());
+                assertTrue(insert.out().contains("Done: 300 insert_column operations"), insert.out());
+                assertEquals(300, server.data().rowCount(FakeCassandra.KEYSPACE, cf));
+                assertEquals(300, server.data().columnCount(FakeCassandra.KEYSPACE, cf), family);
+                for (String loopCount : List.of("0", "2")) {
+                    Run get = stress07(server, "-o", "get_column", "-y", family, "-n", "300", "-t", "4",
+                            "--count", "200", "--verify", "--event-loops", loopCount);
+                    assertEquals(0, get.status(), get.out() + get.err());
+                    assertTrue(get.out().contains("Done: 200 get_column operations in"), get.out());
+                    assertTrue(get.out().contains("Verify: 0 mismatched columns, 0 missing rows"), get.out());
+                    // What get_slice of one column reads back is the same column.
+                    Run read = stress07(server, "-o", "read", "-c", "1", "-y", family, "-n", "300", "-t", "2",
+                            "--count", "100", "--verify", "--event-loops", loopCount);
+                    assertTrue(read.out().contains("Verify: 0 mismatched columns, 0 missing rows"), read.out());
+                }
+                // Keys never written: the get answers NotFoundException, a missing row, not an error.
+                Run beyond = stress07(server, "-o", "get_column", "-y", family, "-n", "400", "-t", "2",
+                        "--distribution", "sequential", "--verify");
+                assertEquals(0, beyond.status(), beyond.out() + beyond.err());
+                assertTrue(beyond.out().contains("Verify: 0 mismatched columns, 100 missing rows"), beyond.out());
+                assertTrue(beyond.out().contains(", 0 errors"), beyond.out());
+            }
+            assertEquals(List.of(), server.violations());
         }
     }
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,11 +18,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.cassandra.thrift.Cassandra;
+import org.apache.cassandra.thrift.Column;
 import org.apache.cassandra.thrift.ColumnParent;
+import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.InvalidRequestException;
 import org.apache.cassandra.thrift.KeyRange;
 import org.apache.cassandra.thrift.Mutation;
+import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TBase;
@@ -42,7 +46,8 @@ import sibyl.client.fake.FakeCassandra;
 
 /**
  * A stand-in for a Cassandra 3.11 Thrift server, for bin/stress's --dialect 0.7: framed, a thread per connection,
- * set_keyspace per connection, then batch_mutate, get_slice, multiget_slice and get_range_slices whose arguments are
+ * set_keyspace per connection, then batch_mutate, insert, get, get_slice, multiget_slice and get_range_slices whose
+ * arguments are
  * read field by field with a plain protocol reader, each field id and wire type checked against 3.11's IDL (as
  * cassandra-thrift 3.11.19's generated classes declare them). A call that breaks that IDL is answered with a
  * TApplicationException and recorded in {@link #violations()}. The data is kept by a {@link FakeCassandra}.
@@ -204,6 +209,40 @@ final class Fake07Server implements AutoCloseable {
                 }
                 yield r;
             }
+            case "insert" -> {
+                Map<Short, Object> args = readArgs(in, method, Map.of((short) 1, TType.STRING, (short) 2, TType.STRUCT,
+                        (short) 3, TType.STRUCT, (short) 4, TType.I32));
+                Cassandra.insert_result r = new Cassandra.insert_result();
+                ColumnParent parent = (ColumnParent) args.get((short) 2);
+                Column column = (Column) args.get((short) 3);
+                // 0.6's insert names the column by a path; 0.7's by a parent and the column's own name.
+                ColumnPath path = new ColumnPath(parent.getColumn_family()).setColumn(column.getName());
+                if (parent.isSetSuper_column()) {
+                    path.setSuper_column(parent.getSuper_column());
+                }
+                try {
+                    data.insert(need(keyspace), (String) args.get((short) 1), path,
+                            ByteBuffer.wrap(column.getValue()), column.getTimestamp(),
+                            level(args.get((short) 4)));
+                } catch (InvalidRequestException e) {
+                    r.setIre(e);
+                }
+                yield r;
+            }
+            case "get" -> {
+                Map<Short, Object> args = readArgs(in, method, Map.of((short) 1, TType.STRING, (short) 2, TType.STRUCT,
+                        (short) 3, TType.I32));
+                Cassandra.get_result r = new Cassandra.get_result();
+                try {
+                    r.setSuccess(data.get(need(keyspace), (String) args.get((short) 1),
+                            (ColumnPath) args.get((short) 2), level(args.get((short) 3))));
+                } catch (InvalidRequestException e) {
+                    r.setIre(e);
+                } catch (NotFoundException e) {
+                    r.setNfe(e);
+                }
+                yield r;
+            }
             case "get_slice" -> {
                 Map<Short, Object> args = readArgs(in, method, Map.of((short) 1, TType.STRING, (short) 2, TType.STRUCT,
                         (short) 3, TType.STRUCT, (short) 4, TType.I32));
@@ -346,6 +385,9 @@ final class Fake07Server implements AutoCloseable {
                     case "get_slice/2", "multiget_slice/2", "get_range_slices/1" -> new ColumnParent();
                     case "get_slice/3", "multiget_slice/3", "get_range_slices/2" -> new SlicePredicate();
                     case "get_range_slices/3" -> new KeyRange();
+                    case "insert/2" -> new ColumnParent();
+                    case "insert/3" -> new Column();
+                    case "get/2" -> new ColumnPath();
                     default -> throw new TProtocolException(method + " has no struct field " + id);
                 };
                 struct.read(in);
@@ -357,7 +399,7 @@ final class Fake07Server implements AutoCloseable {
     }
 
     private static byte[] bytes(TProtocol in) throws TException {
-        java.nio.ByteBuffer b = in.readBinary();
+        ByteBuffer b = in.readBinary();
         byte[] out = new byte[b.remaining()];
         b.get(out);
         return out;

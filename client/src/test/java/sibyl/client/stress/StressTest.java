@@ -100,6 +100,72 @@ class StressTest {
     }
 
     @Test
+    void thePlainInsertWritesOneColumnPerKeyThatGetAndGetSliceReadBack() {
+        Run insert = stress("-o", "insert_column", "-n", "500", "-t", "4", "-S", "20");
+        assertEquals(0, insert.status(), insert.out() + insert.err());
+        assertEquals(500, insert.reported());
+        assertTrue(insert.out().startsWith("Stress: insert_column on Keyspace1.Standard1"), insert.out());
+        assertEquals(500, server.handler().rowCount(FakeCassandra.KEYSPACE, "Standard1"));
+        assertEquals(500, server.handler().columnCount(FakeCassandra.KEYSPACE, "Standard1"));
+        for (String loops : List.of("0", "2")) {
+            for (String[] op : List.of(new String[] {"-o", "get_column"}, new String[] {"-o", "read", "-c", "1"})) {
+                Run r = stress(concat(concat(op, new String[] {"-n", "500", "-t", "3", "-S", "20", "--count", "300",
+                    "--verify"}), loops(loops)));
+                assertEquals(0, r.status(), op[1] + ": " + r.out() + r.err());
+                assertEquals(300, r.reported(), op[1]);
+                assertEquals(0, r.verify()[0], op[1] + " mismatches");
+                assertEquals(0, r.verify()[1], op[1] + " missing rows");
+            }
+        }
+        // The plain get reads C0 of what a batch_mutate of several columns wrote too.
+        assertEquals(0, stress("-n", "600", "-t", "2", "-c", "3", "-S", "20", "--distribution", "sequential")
+                .status());
+        Run get = stress("-o", "get_column", "-n", "600", "-t", "2", "-S", "20", "--verify");
+        assertEquals(0, get.verify()[0]);
+        assertEquals(0, get.verify()[1]);
+    }
+
+    @Test
+    void thePlainGetCountsWrongValuesAndMissingColumns() {
+        assertEquals(0, stress("-o", "insert_column", "-n", "100", "-t", "2", "-S", "10").status());
+        for (String loops : List.of("0", "1")) {
+            Run wrongSize = stress(concat(new String[] {"-o", "get_column", "-n", "100", "-t", "2", "-S", "12",
+                "--verify", "--distribution", "sequential"}, loops(loops)));
+            assertEquals(1, wrongSize.status(), "mismatches fail the run");
+            assertEquals(100, wrongSize.verify()[0], "every column read");
+            Run beyond = stress(concat(new String[] {"-o", "get_column", "-n", "250", "-t", "2", "-S", "10",
+                "--verify", "--distribution", "sequential"}, loops(loops)));
+            assertEquals(0, beyond.status(), "missing columns alone do not fail the run: " + beyond.out());
+            assertEquals(0, beyond.reportedErrors(), "a NotFoundException is an answer, not an error");
+            assertEquals(150, beyond.verify()[1], "keys 100..249 were never written");
+            assertEquals(0, beyond.verify()[0]);
+        }
+        Run refused = stress("-o", "insert_column", "-n", "20", "-t", "2", "-C", "NoSuchFamily");
+        assertEquals(1, refused.status());
+        assertEquals(20, refused.reportedErrors());
+        assertTrue(refused.out().contains("First error: insert into Keyspace1.NoSuchFamily key '"), refused.out());
+    }
+
+    @Test
+    void thePlainCallsInASuperColumnFamilyUseSuperColumnS0() {
+        Run r = stress("-o", "insert_column", "-y", "super", "-n", "200", "-t", "4");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertEquals(200, server.handler().columnCount(FakeCassandra.KEYSPACE, "Super1"));
+        for (String loops : List.of("0", "2")) {
+            Run get = stress(concat(new String[] {"-o", "get_column", "-y", "super", "-n", "200", "-t", "4",
+                "--verify"}, loops(loops)));
+            assertEquals(0, get.status(), get.out() + get.err());
+            assertEquals(0, get.verify()[0]);
+            assertEquals(0, get.verify()[1]);
+            // A batch_mutate of one super column of one column wrote the same: get_slice reads it back.
+            Run read = stress(concat(new String[] {"-o", "read", "-y", "super", "-c", "1", "-n", "200", "-t", "4",
+                "--verify"}, loops(loops)));
+            assertEquals(0, read.verify()[0]);
+            assertEquals(0, read.verify()[1]);
+        }
+    }
+
+    @Test
     void verifyCountsWrongValuesAndMissingRows() {
         assertEquals(0, stress("-n", "100", "-t", "2", "-c", "2", "-S", "10").status());
         Run wrongSize = stress("-o", "read", "-n", "100", "-t", "2", "-c", "2", "-S", "12", "--verify",
@@ -216,6 +282,11 @@ class StressTest {
             // fifteen times over its cores the client itself managed 235-300 a second.
             assertTrue(r.reported() >= 200 && r.reported() <= 810, loops + " loops: " + r.reported());
         }
+    }
+
+    /** bin/stress's options for {@code loops} event loops; "0" for a thread per connection (no option). */
+    private static String[] loops(String loops) {
+        return loops.equals("0") ? new String[0] : new String[] {"--event-loops", loops};
     }
 
     private static String[] concat(String[] a, String[] b) {
