@@ -125,15 +125,7 @@ final class Dialect07Codec implements DialectCodec {
     public void receiveBatchMutate(Cassandra.Client client) throws TException {
         Cassandra.batch_mutate_result result = new Cassandra.batch_mutate_result();
         readReply(client.getInputProtocol(), "batch_mutate", result);
-        if (result.ire != null) {
-            throw result.ire;
-        }
-        if (result.ue != null) {
-            throw result.ue;
-        }
-        if (result.te != null) {
-            throw result.te;
-        }
+        throwDeclared(result.ire, result.ue, result.te);
     }
 
     /** 0.7's insert: the path's column family and super column become a ColumnParent, its column a Column. */
@@ -159,15 +151,7 @@ final class Dialect07Codec implements DialectCodec {
     public void receiveInsert(Cassandra.Client client) throws TException {
         Cassandra.insert_result result = new Cassandra.insert_result();
         readReply(client.getInputProtocol(), "insert", result);
-        if (result.ire != null) {
-            throw result.ire;
-        }
-        if (result.ue != null) {
-            throw result.ue;
-        }
-        if (result.te != null) {
-            throw result.te;
-        }
+        throwDeclared(result.ire, result.ue, result.te);
     }
 
     @Override
@@ -338,6 +322,14 @@ final class Dialect07Codec implements DialectCodec {
     }
 
     /** What a result without success carries, as the generated client throws it. */
+    /** A void call's reply: the first of its declared exceptions the server set, if any, is thrown. */
+    private static void throwDeclared(TException ire, TException ue, TException te) throws TException {
+        TException declared = ire != null ? ire : ue != null ? ue : te;
+        if (declared != null) {
+            throw declared;
+        }
+    }
+
     private static TException failure(String method, TException ire, TException ue, TException te) {
         if (ire != null) {
             return ire;
