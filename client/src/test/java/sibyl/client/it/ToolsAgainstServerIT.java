@@ -251,17 +251,9 @@ class ToolsAgainstServerIT {
         assertTrue(done.find(), stress.output());
         assertEquals(400, Integer.parseInt(done.group(1)));
 
-        try (TSocket socket = new TSocket("127.0.0.1", thriftPort, 10_000)) {
-            socket.open();
-            Cassandra.Client client = new Cassandra.Client(new TBinaryProtocol(socket));
-            SlicePredicate all = new SlicePredicate().setSlice_range(
-                    new SliceRange(java.nio.ByteBuffer.allocate(0), java.nio.ByteBuffer.allocate(0), false, 100));
-            KeyRange range = new KeyRange(1000).setStart_key("").setEnd_key("");
-            List<KeySlice> rows = client.get_range_slices("Keyspace1", new ColumnParent("Standard2"), all, range,
-                    ConsistencyLevel.ONE);
-            assertEquals(400, rows.size());
-            for (KeySlice row : rows) assertEquals(3, row.getColumnsSize(), row.getKey());
-        }
+        List<KeySlice> rows = allRows("Standard2");
+        assertEquals(400, rows.size());
+        for (KeySlice row : rows) assertEquals(3, row.getColumnsSize(), row.getKey());
 
         Result cfstats = nodetool("cfstats");
         assertEquals(0, cfstats.status(), cfstats.output());
@@ -280,6 +272,19 @@ class ToolsAgainstServerIT {
         assertTrue(verify.find(), r.output());
         return new long[] {Long.parseLong(done.group(1)), Long.parseLong(done.group(2)),
             Long.parseLong(verify.group(1)), Long.parseLong(verify.group(2))};
+    }
+
+    /** The rows of {@code columnFamily} in Keyspace1 (1000 at most, 100 columns each), on a connection of its own. */
+    private static List<KeySlice> allRows(String columnFamily) throws Exception {
+        try (TSocket socket = new TSocket("127.0.0.1", thriftPort, 10_000)) {
+            socket.open();
+            Cassandra.Client client = new Cassandra.Client(new TBinaryProtocol(socket));
+            SlicePredicate all = new SlicePredicate().setSlice_range(
+                    new SliceRange(java.nio.ByteBuffer.allocate(0), java.nio.ByteBuffer.allocate(0), false, 100));
+            KeyRange range = new KeyRange(1000).setStart_key("").setEnd_key("");
+            return new ArrayList<>(client.get_range_slices("Keyspace1", new ColumnParent(columnFamily), all, range,
+                    ConsistencyLevel.ONE));
+        }
     }
 
     private static Result stress(String... args) throws Exception {
@@ -326,29 +331,20 @@ class ToolsAgainstServerIT {
         }
 
         // Each plain insert wrote exactly one column: C0 of each row (of S0 in Super1).
-        try (TSocket socket = new TSocket("127.0.0.1", thriftPort, 10_000)) {
-            socket.open();
-            Cassandra.Client client = new Cassandra.Client(new TBinaryProtocol(socket));
-            SlicePredicate all = new SlicePredicate().setSlice_range(
-                    new SliceRange(java.nio.ByteBuffer.allocate(0), java.nio.ByteBuffer.allocate(0), false, 100));
-            KeyRange range = new KeyRange(1000).setStart_key("").setEnd_key("");
-            List<KeySlice> rows = client.get_range_slices("Keyspace1", new ColumnParent("Standard1"), all, range,
-                    ConsistencyLevel.ONE);
-            rows.removeIf(row -> row.getKey().equals("cli-user"));
-            assertEquals(300, rows.size());
-            for (KeySlice row : rows) {
-                assertEquals(1, row.getColumnsSize(), row.getKey());
-                assertEquals("C0", new String(row.getColumns().get(0).getColumn().getName()), row.getKey());
-            }
-            List<KeySlice> supers = client.get_range_slices("Keyspace1", new ColumnParent("Super1"), all, range,
-                    ConsistencyLevel.ONE);
-            supers.removeIf(row -> row.getKey().equals("cli-user"));
-            assertEquals(300, supers.size());
-            for (KeySlice row : supers) {
-                assertEquals(1, row.getColumnsSize(), row.getKey());
-                assertEquals("S0", new String(row.getColumns().get(0).getSuper_column().getName()), row.getKey());
-                assertEquals(1, row.getColumns().get(0).getSuper_column().getColumnsSize(), row.getKey());
-            }
+        List<KeySlice> rows = allRows("Standard1");
+        rows.removeIf(row -> row.getKey().equals("cli-user"));
+        assertEquals(300, rows.size());
+        for (KeySlice row : rows) {
+            assertEquals(1, row.getColumnsSize(), row.getKey());
+            assertEquals("C0", new String(row.getColumns().get(0).getColumn().getName()), row.getKey());
+        }
+        List<KeySlice> supers = allRows("Super1");
+        supers.removeIf(row -> row.getKey().equals("cli-user"));
+        assertEquals(300, supers.size());
+        for (KeySlice row : supers) {
+            assertEquals(1, row.getColumnsSize(), row.getKey());
+            assertEquals("S0", new String(row.getColumns().get(0).getSuper_column().getName()), row.getKey());
+            assertEquals(1, row.getColumns().get(0).getSuper_column().getColumnsSize(), row.getKey());
         }
     }
 

@@ -25,6 +25,7 @@ import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.cassandra.thrift.TimedOutException;
 import org.apache.thrift.TApplicationException;
+import org.apache.thrift.TBase;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TField;
@@ -157,20 +158,11 @@ class DialectTest {
         TProtocol in = new TBinaryProtocol(requests);
         in.readMessageBegin();
         in.readStructBegin();
-        in.readFieldBegin();
-        assertEquals("k", in.readString());
-        in.readFieldEnd();
-        in.readFieldBegin();
-        ColumnParent parent = new ColumnParent();
-        parent.read(in);
-        assertEquals(new ColumnParent("Super1").setSuper_column(new byte[] {'S', '0'}), parent);
-        in.readFieldEnd();
-        in.readFieldBegin();
-        Column column = new Column();
-        column.read(in);
+        assertEquals("k", keyField(in));
+        assertEquals(new ColumnParent("Super1").setSuper_column(new byte[] {'S', '0'}),
+                structField(in, new ColumnParent()));
         assertEquals(new Column().setName(new byte[] {'C', '0'}).setValue(new byte[] {1, 2, 3}).setTimestamp(99),
-                column);
-        in.readFieldEnd();
+                structField(in, new Column()));
         assertEquals(4, in.readFieldBegin().id);
         in.readI32();
         in.readFieldEnd();
@@ -181,14 +173,8 @@ class DialectTest {
         codec.sendGet(client, "k", path);
         in.readMessageBegin();
         in.readStructBegin();
-        in.readFieldBegin();
-        assertEquals("k", in.readString());
-        in.readFieldEnd();
-        in.readFieldBegin();
-        ColumnPath pathRead = new ColumnPath();
-        pathRead.read(in);
-        assertEquals(path, pathRead);
-        in.readFieldEnd();
+        assertEquals("k", keyField(in));
+        assertEquals(path, structField(in, new ColumnPath()));
         assertEquals(3, in.readFieldBegin().id);
         assertEquals(ConsistencyLevel.QUORUM.getValue(), in.readI32());
         in.readFieldEnd();
@@ -228,19 +214,9 @@ class DialectTest {
         TProtocol in = new TBinaryProtocol(requests);
         in.readMessageBegin();
         in.readStructBegin();
-        assertEquals(TType.STRING, in.readFieldBegin().type);
-        assertEquals("k", in.readString());
-        in.readFieldEnd();
-        in.readFieldBegin();
-        ColumnParent parentRead = new ColumnParent();
-        parentRead.read(in);
-        assertEquals(parent, parentRead);
-        in.readFieldEnd();
-        in.readFieldBegin();
-        SlicePredicate predicateRead = new SlicePredicate();
-        predicateRead.read(in);
-        assertEquals(predicate, predicateRead);
-        in.readFieldEnd();
+        assertEquals("k", keyField(in));
+        assertEquals(parent, structField(in, new ColumnParent()));
+        assertEquals(predicate, structField(in, new SlicePredicate()));
         assertEquals(4, in.readFieldBegin().id);
         assertEquals(ConsistencyLevel.QUORUM.getValue(), in.readI32());
         in.readFieldEnd();
@@ -292,6 +268,22 @@ class DialectTest {
     }
 
     /** Writes a reply message whose result struct {@code body} writes. */
+    /** Reads a call's next argument, the row key: a string field. */
+    private static String keyField(TProtocol in) throws TException {
+        assertEquals(TType.STRING, in.readFieldBegin().type);
+        String key = in.readString();
+        in.readFieldEnd();
+        return key;
+    }
+
+    /** Reads a call's next argument, a struct, into {@code into}. */
+    private static <T extends TBase<?, ?>> T structField(TProtocol in, T into) throws TException {
+        assertEquals(TType.STRUCT, in.readFieldBegin().type);
+        into.read(in);
+        in.readFieldEnd();
+        return into;
+    }
+
     private void reply(byte type, int seqid, String name, ThriftWriter body) throws TException {
         TProtocol out = new TBinaryProtocol(replies);
         out.writeMessageBegin(new TMessage(name, type, seqid));
