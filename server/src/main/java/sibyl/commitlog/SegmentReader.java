@@ -97,15 +97,16 @@ final class SegmentReader {
             long entries = 0;
             while (offset < size) {
                 long left = size - offset;
-                if (zerosToTheEnd(window, offset, size)) {
-                    return new Outcome(entries, offset, -1, null); // the unwritten rest of a segment's last window
-                }
                 if (left < LogEntry.OVERHEAD) {
+                    if (zerosToTheEnd(window, offset, size)) return new Outcome(entries, offset, -1, null);
                     return new Outcome(entries, offset, offset, "torn entry: only " + left + " bytes left");
                 }
                 ByteBuffer framing = window.slice(offset, LogEntry.OVERHEAD);
                 int length = framing.getInt();
                 int crc = framing.getInt();
+                if (length == 0 && crc == 0 && zerosToTheEnd(window, offset + LogEntry.OVERHEAD, size)) {
+                    return new Outcome(entries, offset, -1, null); // the unwritten rest of a segment's last window
+                }
                 if (length <= 0 || length > left - LogEntry.OVERHEAD) {
                     return new Outcome(entries, offset, offset, "torn or corrupt entry: length " + length
                             + " does not fit the " + (left - LogEntry.OVERHEAD) + " bytes left");
@@ -135,11 +136,6 @@ final class SegmentReader {
      * where framing should be are the end when nothing but zeros follows; zeros followed by anything else are damage.
      */
     private static boolean zerosToTheEnd(Window window, long offset, long size) throws IOException {
-        ByteBuffer framing = window.slice(offset, (int) Math.min(LogEntry.OVERHEAD, size - offset));
-        if (framing == null) return false;
-        while (framing.hasRemaining()) {
-            if (framing.get() != 0) return false; // an entry's framing: the common case, decided here
-        }
         for (long at = offset; at < size; ) {
             int n = (int) Math.min(WINDOW, size - at);
             ByteBuffer bytes = window.slice(at, n);
