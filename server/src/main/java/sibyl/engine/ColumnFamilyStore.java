@@ -2,6 +2,7 @@ package sibyl.engine;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,7 @@ import sibyl.db.CacheCapacity;
 import sibyl.db.CacheConfig;
 import sibyl.db.Cell;
 import sibyl.db.Change;
+import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
 import sibyl.db.InvalidQueryException;
@@ -37,8 +39,9 @@ import sibyl.io.SSTableReader;
 /**
  * The rows of one column family on this node: the memtable written to now, memtables being
  * flushed, and SSTables. Every read merges the versions all of them hold; a point read asks only
- * the SSTables whose key range and bloom filter may hold the key, and reads of a slice read only
- * the column index blocks the slice needs.
+ * the SSTables whose key range and bloom filter may hold the key, a read of named columns stops
+ * at the first SSTable older than the versions it has found, and reads of a slice read only the
+ * column index blocks the slice needs.
  *
  * <p>The set of sources is an immutable {@link View} replaced as a whole (switch, flush done,
  * compaction done), so a reader sees one consistent set. SSTables in a view hold one reference,
@@ -58,10 +61,19 @@ public final class ColumnFamilyStore {
      * The sources of one moment: the memtable written to, memtables being flushed (oldest first)
      * and the live SSTables (oldest first).
      */
-    private record View(Memtable memtable, List<PendingFlush> flushing, List<SSTableReader> sstables) {
+    private record View(Memtable memtable, List<PendingFlush> flushing, List<SSTableReader> sstables,
+                        List<SSTableReader> newestFirst) {
         View {
             flushing = List.copyOf(flushing);
             sstables = List.copyOf(sstables);
+            newestFirst = List.copyOf(newestFirst);
+        }
+
+        /** {@code newestFirst}: the SSTables by their newest timestamp, highest first, for {@link #readNames}. */
+        View(Memtable memtable, List<PendingFlush> flushing, List<SSTableReader> sstables) {
+            this(memtable, flushing, sstables, sstables.stream()
+                    .sorted(Comparator.comparingLong((SSTableReader r) -> r.statistics().maxTimestamp()).reversed())
+                    .toList());
         }
     }
 
@@ -422,18 +434,21 @@ public final class ColumnFamilyStore {
     }
 
     /**
-     * At least the part of the row a selection under {@code superColumn} needs: the whole row when
-     * the row cache is on (filling it on a miss), else the parts {@link #readParts} reads.
+     * At least the part of the row a selection under {@code superColumn} needs: the cached row,
+     * or the whole row when the row cache admits it ({@link RowCache#admits}, filling it), else
+     * the parts {@link #readParts} reads.
      */
     private ColumnFamily readRow(DecoratedKey key, byte[] superColumn, ColumnSelection selection) {
         RowCache cache = rowCache;
         if (cache.isEnabled()) {
             ColumnFamily cached = cache.get(key);
             if (cached != null) return cached;
-            RowCache.Reservation reservation = cache.reserve(key);
-            ColumnFamily row = getRow(key);
-            cache.fill(key, reservation, row);
-            return row;
+            if (cache.admits(key)) {
+                RowCache.Reservation reservation = cache.reserve(key);
+                ColumnFamily row = getRow(key);
+                cache.fill(key, reservation, row);
+                return row;
+            }
         }
         return readParts(key, superColumn, selection);
     }
@@ -479,6 +494,7 @@ public final class ColumnFamilyStore {
      */
     private ColumnFamily readParts(DecoratedKey key, byte[] superColumn, ColumnSelection selection) {
         if (superColumn == null && selection instanceof ColumnSelection.Range range) return readCounted(key, range);
+        if (!metadata.isSuper() && selection instanceof ColumnSelection.Names names) return readNames(key, names);
         // Below a super column the SSTable selects that super column whole.
         ColumnSelection stored = superColumn == null ? selection : ColumnSelection.names(superColumn);
         try (ReadView v = new ReadView()) {
@@ -489,6 +505,36 @@ public final class ColumnFamilyStore {
             }
             return merged;
         }
+    }
+
+    /**
+     * Named columns of a standard row: the memtables, then the SSTables from the newest timestamp
+     * down, stopping at the first SSTable whose newest timestamp is below the version already
+     * found of every name (or below a row tombstone found): nothing in it or in any SSTable after
+     * it can win over those versions (a tie could, see {@link sibyl.db.Column#reconcile}, so an
+     * SSTable whose newest timestamp equals a found one is still read). A column rewritten
+     * since the last flush is answered from the memtable alone, however many SSTables hold the
+     * row; the answer is the one merging every source gives.
+     */
+    private ColumnFamily readNames(DecoratedKey key, ColumnSelection.Names names) {
+        try (ReadView v = new ReadView()) {
+            ColumnFamily merged = null;
+            for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
+            for (SSTableReader r : v.view.newestFirst()) {
+                if (merged != null && settled(merged, names, r.statistics().maxTimestamp())) break;
+                if (r.mayContain(key)) merged = merge(merged, counted(r.readSlice(key, names)));
+            }
+            return merged;
+        }
+    }
+
+    /** Whether nothing at or below {@code timestamp} can change what {@code row} answers for {@code names}. */
+    private static boolean settled(ColumnFamily row, ColumnSelection.Names names, long timestamp) {
+        if (row.isMarkedForDelete() && row.deletion().markedForDeleteAt() > timestamp) return true;
+        for (byte[] name : names.names()) {
+            if (!(row.cell(name) instanceof Column c) || c.timestamp() <= timestamp) return false;
+        }
+        return true;
     }
 
     /**

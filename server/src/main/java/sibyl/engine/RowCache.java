@@ -17,6 +17,12 @@ import sibyl.dht.DecoratedKey;
  * <p>A read that misses must not cache a row a concurrent write has already moved past. So it
  * first reserves the key with a unique placeholder, then reads the sources, then swaps its row in
  * only if its placeholder is still there; a write in between removes the placeholder.
+ *
+ * <p>Once the cache is full, a missed row enters it only when it is read a second time soon
+ * after ({@link #admits}): a cache much smaller than the rows being read would otherwise read
+ * every missed row whole from every source, only to evict a row that was worth keeping. Rows
+ * read once then go the way of reads of an uncached column family, which read only the columns
+ * they select. While the cache has room, every missed row enters it, as in 0.6.
  */
 public final class RowCache {
     /** A read's reservation of a key it is about to fill. */
@@ -28,6 +34,12 @@ public final class RowCache {
     private volatile int capacity; // written under this
     private final Map<DecoratedKey, Object> entries; // guarded by this; ColumnFamily or Reservation
     private final AtomicLong hits = new AtomicLong();
+    /**
+     * The doorkeeper of {@link #admits}: slot {@code hash & (length - 1)} holds the hash (made
+     * non-zero) of the last missed key that fell there. Read and written without locks: a lost
+     * update only delays or hastens one admission.
+     */
+    private volatile int[] recentMisses = new int[0];
     private final AtomicLong requests = new AtomicLong();
 
     /** @param capacity rows kept; 0 disables the cache */
@@ -86,6 +98,38 @@ public final class RowCache {
             return row;
         }
         return null;
+    }
+
+    /**
+     * Whether a read that missed {@code key} should read the whole row and cache it: always
+     * while the cache has room; once it is full, only for a key that missed recently too (one of
+     * roughly the last {@link #doorkeeperSlots} misses).
+     */
+    public boolean admits(DecoratedKey key) {
+        int capacity;
+        synchronized (this) {
+            capacity = this.capacity;
+            if (entries.size() < capacity) return true;
+        }
+        int[] slots = recentMisses;
+        int wanted = doorkeeperSlots(capacity);
+        if (slots.length != wanted) recentMisses = slots = new int[wanted];
+        int hash = key.hashCode();
+        hash ^= hash >>> 16;
+        int slot = hash & (slots.length - 1);
+        int mark = hash | 1;
+        if (slots[slot] == mark) {
+            slots[slot] = 0;
+            return true;
+        }
+        slots[slot] = mark;
+        return false;
+    }
+
+    /** Eight slots a cached row, at least 1024 and at most 2^20 (4 MiB), a power of two. */
+    static int doorkeeperSlots(int capacity) {
+        long wanted = Math.max(1024L, Math.min(1L << 20, 8L * capacity));
+        return Integer.highestOneBit((int) wanted - 1) << 1;
     }
 
     /** Reserves {@code key} for a read about to fill it. */
