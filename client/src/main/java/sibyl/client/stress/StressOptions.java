@@ -24,11 +24,10 @@ record StressOptions(
             Usage: stress [options]
               -o, --operation OP       insert, read, range_slice, multiget, mixed, insert_column or
                                        get_column (default insert; insert_column with --redis). insert
-                                       is batch_mutate of a row's
-                                       columns, read get_slice of them; insert_column is the plain
-                                       Thrift insert of one column, C0 (in super column S0 with -y
-                                       super), get_column the plain get of that column; both take
-                                       only -c 1 and --supers 1, their defaults
+                                       is batch_mutate of a row's columns, read get_slice of them;
+                                       insert_column is the plain Thrift insert of one column, C0 (in
+                                       super column S0 with -y super), get_column the plain get of
+                                       that column; both take only -c 1 and --supers 1, their defaults
               -n, --num-keys N         keys 0..N-1, written as 0000000123 (default 1000000)
                   --count N            operations to run (default: as many as keys)
               -d, --duration SECONDS   run this long instead of a number of operations
