@@ -132,12 +132,18 @@ stop_server() {
 # RUN_P99 (ms), RUN_ERRORS, RUN_SERVER_US (server CPU µs per op) and RUN_STRESS_US (bin/stress's CPU µs per op,
 # JVM start included). The stress output goes to $RUN_LOG.
 run_stress() {
-  local before after t0 stress_cpu
-  before=$(cpu_ticks "$SERVER_PID")
-  local timing
+  run_stress_at "$SERVER_PID" "$SERVER_PORT" "$@"
+}
+
+# run_stress against another server: the process $1, whose CPU time is counted, listening on port $2 (a
+# redis-server, say, with --redis among the options that follow).
+run_stress_at() {
+  local pid=$1 port=$2 before after stress_cpu timing
+  shift 2
+  before=$(cpu_ticks "$pid")
   timing=$(mktemp)
-  /usr/bin/time -f "%U %S" -o "$timing" "$STRESS_HOME/bin/stress" -p "$SERVER_PORT" "$@" > "$RUN_LOG" 2>&1 || true
-  after=$(cpu_ticks "$SERVER_PID")
+  /usr/bin/time -f "%U %S" -o "$timing" "$STRESS_HOME/bin/stress" -p "$port" "$@" > "$RUN_LOG" 2>&1 || true
+  after=$(cpu_ticks "$pid")
   local done_line lat_line
   done_line=$(grep '^Done:' "$RUN_LOG" | tail -n 1)
   lat_line=$(grep '^Latency' "$RUN_LOG" | tail -n 1)
@@ -145,6 +151,7 @@ run_stress() {
     echo "bin/stress $* failed:" >&2
     tail -n 20 "$RUN_LOG" >&2
     RUN_OPS=0 RUN_OPS_S=0 RUN_P50=- RUN_P99=- RUN_ERRORS=- RUN_SERVER_US=- RUN_STRESS_US=-
+    rm -f "$timing"
     return 1
   fi
   RUN_OPS=$(sed -E 's/^Done: ([0-9]+) .*/\1/' <<<"$done_line")

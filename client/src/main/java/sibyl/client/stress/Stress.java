@@ -18,7 +18,8 @@ import sibyl.client.tool.CommandLine.Arguments;
 /**
  * A load generator for the Cassandra 0.6 interface in the manner of 0.6's py_stress: threads with a
  * connection each run inserts, reads, range slices, multigets, or plain inserts and gets of one column, for a
- * number of operations or a time, and a line of throughput and latency is printed every interval.
+ * number of operations or a time, and a line of throughput and latency is printed every interval. With --redis the
+ * plain inserts and gets go to a Redis server as SET and GET, so that Redis is measured with the same client.
  */
 public final class Stress {
     /** The largest reply an event-loop connection accepts: the client library's default limit. */
@@ -221,21 +222,38 @@ public final class Stress {
     }
 
     private String banner(KeyDistribution keys) {
+        if (options.redis()) {
+            return String.format(Locale.ROOT, "Stress: %s as Redis %s at %s, %s, %s, keys 0..%d (%s), values of %d "
+                    + "bytes, seed %d", options.operation().label(),
+                    options.operation() == Operation.INSERT_COLUMN ? "SET" : "GET", hostsLabel(), connectionsLabel(),
+                    amountLabel(), options.numKeys() - 1, keys.label(), options.valueSize(), options.seed());
+        }
         String shape = options.superFamily()
                 ? options.supers() + " super columns of " + options.columns() + " columns"
                 : options.columns() + " columns";
-        String amount = options.durationSeconds() != null
-                ? String.format(Locale.ROOT, "for %.1f s", options.durationSeconds())
-                : options.operationBudget() + " operations";
         return String.format(Locale.ROOT,
                 "Stress: %s on %s.%s at %s, %s, %s, keys 0..%d (%s), %s of %d bytes, CL %s, seed %d%s",
-                options.operation().label(), options.keyspace(), options.columnFamily(), options.hosts().get(0)
-                        + (options.hosts().size() > 1 ? " (+" + (options.hosts().size() - 1) + " more)" : ""),
-                options.eventLoops() > 0
-                        ? options.threads() + " connections on " + Math.min(options.eventLoops(), options.threads())
-                                + " event loops"
-                        : options.threads() + " threads", amount, options.numKeys() - 1, keys.label(), shape, options.valueSize(),
+                options.operation().label(), options.keyspace(), options.columnFamily(), hostsLabel(),
+                connectionsLabel(), amountLabel(), options.numKeys() - 1, keys.label(), shape, options.valueSize(),
                 options.consistency(), options.seed(),
                 options.dialect() == Dialect.V0_6 ? "" : ", dialect " + options.dialect().label());
+    }
+
+    private String hostsLabel() {
+        List<HostAddress> hosts = options.hosts();
+        return hosts.get(0) + (hosts.size() > 1 ? " (+" + (hosts.size() - 1) + " more)" : "");
+    }
+
+    private String connectionsLabel() {
+        return options.eventLoops() > 0
+                ? options.threads() + " connections on " + Math.min(options.eventLoops(), options.threads())
+                        + " event loops"
+                : options.threads() + " threads";
+    }
+
+    private String amountLabel() {
+        return options.durationSeconds() != null
+                ? String.format(Locale.ROOT, "for %.1f s", options.durationSeconds())
+                : options.operationBudget() + " operations";
     }
 }

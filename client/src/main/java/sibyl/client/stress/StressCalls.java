@@ -44,7 +44,7 @@ final class StressCalls {
 
     StressCalls(StressOptions options, KeyDistribution keys, long seed, StressCounters counters) {
         this.options = options;
-        this.codec = options.dialect().codec(options.keyspace(), options.consistency());
+        this.codec = options.codec();
         this.keys = keys;
         this.random = new SplittableRandom(seed);
         this.counters = counters;
@@ -114,7 +114,10 @@ final class StressCalls {
         };
     }
 
-    /** Thrift's insert of the one column a batch_mutate of the row with -c 1 writes, with the same value. */
+    /**
+     * Thrift's insert of the one column a batch_mutate of the row with -c 1 writes, with the same value; with --redis,
+     * SET of the row key to that value.
+     */
     private StressCall insertColumn(long key) {
         String k = Payload.key(key);
         byte[] value = Payload.value(key, columnPathSuper, 0, options.valueSize());
@@ -122,7 +125,8 @@ final class StressCalls {
         return new StressCall() {
             @Override
             public String operation() {
-                return "insert into " + options.keyspace() + "." + options.columnFamily() + " key '" + k + "'";
+                return options.redis() ? "SET " + k
+                        : "insert into " + options.keyspace() + "." + options.columnFamily() + " key '" + k + "'";
             }
 
             @Override
@@ -138,15 +142,17 @@ final class StressCalls {
     }
 
     /**
-     * Thrift's get of that column. A row without it is answered with NotFoundException, which is not a failure of
-     * the call: with --verify it counts as a missing row, as an empty get_slice does.
+     * Thrift's get of that column (GET of the row key with --redis). A row without it is answered with
+     * NotFoundException (Redis's nil, as the codec gives it), which is not a failure of the call: with --verify it
+     * counts as a missing row, as an empty get_slice does.
      */
     private StressCall getColumn(long key) {
         String k = Payload.key(key);
         return new StressCall() {
             @Override
             public String operation() {
-                return "get from " + options.keyspace() + "." + options.columnFamily() + " key '" + k + "'";
+                return options.redis() ? "GET " + k
+                        : "get from " + options.keyspace() + "." + options.columnFamily() + " key '" + k + "'";
             }
 
             @Override

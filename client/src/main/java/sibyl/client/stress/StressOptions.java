@@ -14,16 +14,20 @@ record StressOptions(
         int valueSize, boolean superFamily, int supers, ConsistencyLevel consistency, String distribution,
         double stdevFraction, double readRatio, int rangeCount, int keysPerMultiget, String keyspace,
         String columnFamily, List<HostAddress> hosts, boolean framed, double intervalSeconds, String csvFile,
-        boolean verify, long seed, int timeoutSeconds, int eventLoops, Double rate, Dialect dialect) {
+        boolean verify, long seed, int timeoutSeconds, int eventLoops, Double rate, Dialect dialect,
+        boolean redis) {
+
+    /** Where Redis listens unless told otherwise. */
+    static final int REDIS_DEFAULT_PORT = 6379;
 
     static final String USAGE = """
             Usage: stress [options]
               -o, --operation OP       insert, read, range_slice, multiget, mixed, insert_column or
-                                       get_column (default insert). insert is batch_mutate of a row's
-                                       columns, read get_slice of them; insert_column is the plain
-                                       Thrift insert of one column, C0 (in super column S0 with -y
-                                       super), get_column the plain get of that column; both take
-                                       only -c 1 and --supers 1, their defaults
+                                       get_column (default insert; insert_column with --redis). insert
+                                       is batch_mutate of a row's columns, read get_slice of them;
+                                       insert_column is the plain Thrift insert of one column, C0 (in
+                                       super column S0 with -y super), get_column the plain get of
+                                       that column; both take only -c 1 and --supers 1, their defaults
               -n, --num-keys N         keys 0..N-1, written as 0000000123 (default 1000000)
                   --count N            operations to run (default: as many as keys)
               -d, --duration SECONDS   run this long instead of a number of operations
@@ -49,13 +53,18 @@ record StressOptions(
               -C, --column-family CF   (default Standard1, or Super1 with -y super)
               -h, --host HOST[,HOST..] servers; threads spread over them, each failing over to the next
                                        (default localhost)
-              -p, --port PORT          (default 9160)
+              -p, --port PORT          (default 9160; 6379 with --redis)
                   --framed             framed transport
                   --dialect D          0.6 (default): Cassandra 0.6's calls, as Sibyl serves them;
                                        0.7: those of Cassandra 0.7 to 3.11 (set_keyspace once per
                                        connection, then calls without a keyspace), to measure a real
                                        Cassandra 3.11 with the same client; needs --framed and
                                        consistency ONE, QUORUM, ALL or ANY
+                  --redis              speak Redis's RESP2 to a Redis server instead of Thrift, to measure
+                                       it with the same client: insert_column sends SET <key> <value>,
+                                       get_column GET <key>, with the keys and values (-S) the Thrift
+                                       calls send; takes no other operation, and none of -y, --supers,
+                                       -e, -K, -C, --framed, --dialect
               -i, --interval SECONDS   progress report interval (default 1)
                   --csv FILE           also write each interval as a CSV row to FILE
                   --verify             check the values read; count mismatches
@@ -74,11 +83,16 @@ record StressOptions(
             Option.value("-K", "--keyspace"), Option.value("-C", "--column-family"), Option.value("-h", "--host"),
             Option.value("-p", "--port"), Option.flag("--framed"), Option.value("-i", "--interval"),
             Option.value("--csv"), Option.flag("--verify"), Option.value("--seed"), Option.value("--timeout"),
-            Option.value("--event-loops"), Option.value("--rate"), Option.value("--dialect"));
+            Option.value("--event-loops"), Option.value("--rate"), Option.value("--dialect"), Option.flag("--redis"));
 
     /** The options of a command line {@link #COMMAND_LINE} parsed. */
     static StressOptions of(Arguments args) {
-        Operation operation = args.value("--operation", Operation::parse, Operation.INSERT);
+        boolean redis = args.has("--redis");
+        Operation operation = args.value("--operation", Operation::parse,
+                redis ? Operation.INSERT_COLUMN : Operation.INSERT);
+        if (redis) {
+            checkRedis(args, operation);
+        }
         long numKeys = args.positiveLong("--num-keys", 1_000_000);
         Long count = args.has("--count") ? args.positiveLong("--count", 0) : null;
         Double duration = args.has("--duration") ? args.positiveDouble("--duration", 0) : null;
@@ -100,7 +114,7 @@ record StressOptions(
         int keysPerMultiget = args.positiveInt("--keys-per-multiget", 10);
         String keyspace = args.value("--keyspace", "Keyspace1");
         String columnFamily = args.value("--column-family", superFamily ? "Super1" : "Standard1");
-        int port = args.positiveInt("--port", HostAddress.DEFAULT_PORT);
+        int port = args.positiveInt("--port", redis ? REDIS_DEFAULT_PORT : HostAddress.DEFAULT_PORT);
         List<HostAddress> hosts = HostAddress.parseList(args.value("--host", "localhost"), port);
         double interval = args.positiveDouble("--interval", 1);
         long seed = args.longValue("--seed", System.nanoTime());
@@ -112,7 +126,33 @@ record StressOptions(
         return new StressOptions(operation, numKeys, count, duration, threads, columns, valueSize, superFamily,
                 supers, consistency, distribution.toLowerCase(Locale.ROOT), stdev, readRatio, rangeCount,
                 keysPerMultiget, keyspace, columnFamily, hosts, args.has("--framed"), interval,
-                args.value("--csv", null), args.has("--verify"), seed, timeout, eventLoops, rate, dialect);
+                args.value("--csv", null), args.has("--verify"), seed, timeout, eventLoops, rate, dialect, redis);
+    }
+
+    /**
+     * Refuses what --redis cannot send: operations other than SET and GET, and the options of Cassandra's data model
+     * and transport, which Redis has no counterpart of (a run would silently ignore them).
+     */
+    private static void checkRedis(Arguments args, Operation operation) {
+        if (!operation.singleColumn()) {
+            throw new IllegalArgumentException("--redis sends SET and GET only: use -o insert_column or -o get_column, "
+                    + "not -o " + operation.label());
+        }
+        String[][] cassandraOnly = {
+            {"--family-type", "-y", "super columns"}, {"--supers", "--supers", "super columns"},
+            {"--consistency", "-e", "consistency levels"}, {"--keyspace", "-K", "keyspaces"},
+            {"--column-family", "-C", "column families"}, {"--framed", "--framed", "Thrift framing"},
+            {"--dialect", "--dialect", "Thrift dialects"}};
+        for (String[] option : cassandraOnly) {
+            if (args.has(option[0])) {
+                throw new IllegalArgumentException("--redis takes no " + option[1] + ": Redis has no " + option[2]);
+            }
+        }
+    }
+
+    /** How this run's calls go on the wire: a new codec, for one connection. */
+    DialectCodec codec() {
+        return redis ? new RespCodec() : dialect.codec(keyspace, consistency);
     }
 
     /**
