@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
@@ -24,7 +22,6 @@ import sibyl.db.SliceReader;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.RandomPartitioner;
 import sibyl.io.SSTableReader;
-import sibyl.io.SizeTieredBuckets;
 
 /**
  * A slice with a count over a wide row spread over several SSTables and the memtable reads only
@@ -50,14 +47,8 @@ class CountedSliceTest {
     @BeforeEach
     void open() throws Exception {
         EngineFixture.Settings options = EngineFixture.options(dir, 1L << 30, 864_000, COLUMN_INDEX_SIZE);
-        EngineSettings defaults = options.engine();
-        // No background compaction: the SSTables stay as written and nothing else reads them.
-        EngineSettings settings = new EngineSettings(defaults.dataDirectories(), defaults.indexInterval(),
-                defaults.columnIndexSize(), defaults.memtableLimits(), defaults.gcGraceSeconds(),
-                new SizeTieredBuckets(32, 32, 0.5, 1.5, 0), defaults.maxPendingFlushes(), defaults.flushRetryDelay(),
-                defaults.compactionRetryDelay(), defaults.clock(), null, defaults.fileAccess(),
-                defaults.snapshotBeforeCompaction());
-        db = LocalStorageService.open(partitioner, List.of(SCHEMA), options.log(), settings);
+        db = LocalStorageService.open(partitioner, List.of(SCHEMA), options.log(),
+                EngineFixture.withoutCompaction(options.engine()));
     }
 
     @AfterEach

@@ -22,6 +22,7 @@ import sibyl.db.RowSlice;
 import sibyl.db.SuperColumn;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.RandomPartitioner;
+import sibyl.io.SizeTieredBuckets;
 import sibyl.testing.TestConf;
 
 /** A durable store in a temporary directory with small memtables, and ways to look at all it holds. */
@@ -58,6 +59,14 @@ final class EngineFixture {
                 d.maxPendingFlushes(), d.flushRetryDelay(), d.compactionRetryDelay(), d.clock(), null, d.fileAccess(),
                 d.snapshotBeforeCompaction());
         return new Settings(new CommitLogSettings(dir.resolve("commitlog"), PERIODIC, 256 << 10), engine);
+    }
+
+    /** {@code e} with no background compaction: the SSTables stay as flushed, and nothing else reads them. */
+    static EngineSettings withoutCompaction(EngineSettings e) {
+        return new EngineSettings(e.dataDirectories(), e.indexInterval(), e.columnIndexSize(), e.memtableLimits(),
+                e.gcGraceSeconds(), new SizeTieredBuckets(32, 32, 0.5, 1.5, 0), e.maxPendingFlushes(),
+                e.flushRetryDelay(), e.compactionRetryDelay(), e.clock(), e.savedCachesDirectory(), e.fileAccess(),
+                e.snapshotBeforeCompaction());
     }
 
     /** {@link #SCHEMA} with each column family passed through {@code change} (to give it caches, say). */

@@ -24,7 +24,6 @@ import sibyl.db.SliceReader;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
 import sibyl.io.SSTableReader;
-import sibyl.io.SizeTieredBuckets;
 
 /**
  * Reads of named columns of a standard row stop at the first SSTable too old to hold a newer
@@ -48,13 +47,8 @@ class NamedReadTest {
 
     private LocalStorageService open(Path dir, List<KSMetaData> schema) throws Exception {
         EngineFixture.Settings options = EngineFixture.options(dir, 1L << 30, 864_000, 4096);
-        EngineSettings d = options.engine();
-        // No background compaction: the SSTables stay as written.
-        EngineSettings settings = new EngineSettings(d.dataDirectories(), d.indexInterval(), d.columnIndexSize(),
-                d.memtableLimits(), d.gcGraceSeconds(), new SizeTieredBuckets(32, 32, 0.5, 1.5, 0),
-                d.maxPendingFlushes(), d.flushRetryDelay(), d.compactionRetryDelay(), d.clock(), null, d.fileAccess(),
-                d.snapshotBeforeCompaction());
-        return LocalStorageService.open(partitioner, schema, options.log(), settings);
+        return LocalStorageService.open(partitioner, schema, options.log(),
+                EngineFixture.withoutCompaction(options.engine()));
     }
 
     @AfterEach
