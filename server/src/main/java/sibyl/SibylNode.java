@@ -140,7 +140,7 @@ public final class SibylNode implements AutoCloseable {
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
         ThriftServer thrift = new ThriftServer(thriftBindAddress(conf.thriftAddress()), conf.thriftPort(), limits,
-                conf.concurrentReads() + conf.concurrentWrites(), processors);
+                conf.thriftNetworkThreads(), conf.concurrentReads() + conf.concurrentWrites(), processors);
         try {
             thrift.start();
         } catch (RuntimeException | InterruptedException e) {

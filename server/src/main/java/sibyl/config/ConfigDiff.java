@@ -96,6 +96,7 @@ public final class ConfigDiff {
         c.restartOnly("ConcurrentWrites", StorageConf::concurrentWrites, FRONT_END);
         c.restartOnly("ThriftMaxMessageLengthInMB", StorageConf::thriftMaxMessageLengthInMB, FRONT_END);
         c.restartOnly("ThriftMaxConnections", StorageConf::thriftMaxConnections, FRONT_END);
+        c.restartOnly("ThriftNetworkThreads", StorageConf::thriftNetworkThreads, FRONT_END);
         c.restartOnly("ThriftIdleTimeoutInSeconds", StorageConf::thriftIdleTimeoutInSeconds, FRONT_END);
         c.restartOnly("DiskAccessMode", conf -> conf.diskAccessMode().configName(), SSTABLES);
         c.restartOnly("IndexInterval", StorageConf::indexInterval, SSTABLES);

@@ -67,6 +67,7 @@ public final class StorageConf {
     private final boolean snapshotBeforeCompaction;
     private final int thriftMaxMessageLengthInMB;
     private final int thriftMaxConnections;
+    private final int thriftNetworkThreads;
     private final int thriftIdleTimeoutInSeconds;
     private final int jmxPort;
     private final int metricsPort;
@@ -103,6 +104,7 @@ public final class StorageConf {
         this.snapshotBeforeCompaction = b.snapshotBeforeCompaction;
         this.thriftMaxMessageLengthInMB = b.thriftMaxMessageLengthInMB;
         this.thriftMaxConnections = b.thriftMaxConnections;
+        this.thriftNetworkThreads = b.thriftNetworkThreads;
         this.thriftIdleTimeoutInSeconds = b.thriftIdleTimeoutInSeconds;
         this.jmxPort = b.jmxPort;
         this.metricsPort = b.metricsPort;
@@ -256,6 +258,11 @@ public final class StorageConf {
         return thriftMaxConnections;
     }
 
+    /** Sibyl: ThriftNetworkThreads, the threads reading and writing client connections; 0 for one per processor. */
+    public int thriftNetworkThreads() {
+        return thriftNetworkThreads;
+    }
+
     /** Sibyl: ThriftIdleTimeoutInSeconds, close a client connection idle this long; 0 = never. */
     public int thriftIdleTimeoutInSeconds() {
         return thriftIdleTimeoutInSeconds;
@@ -325,6 +332,7 @@ public final class StorageConf {
         private boolean snapshotBeforeCompaction;
         private int thriftMaxMessageLengthInMB = DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB;
         private int thriftMaxConnections = DEFAULT_THRIFT_MAX_CONNECTIONS;
+        private int thriftNetworkThreads;
         private int thriftIdleTimeoutInSeconds = DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS;
         private int jmxPort = DEFAULT_JMX_PORT;
         private int metricsPort = DEFAULT_METRICS_PORT;
@@ -463,6 +471,11 @@ public final class StorageConf {
 
         public Builder thriftMaxMessageLengthInMB(int value) {
             this.thriftMaxMessageLengthInMB = value;
+            return this;
+        }
+
+        public Builder thriftNetworkThreads(int value) {
+            this.thriftNetworkThreads = value;
             return this;
         }
 

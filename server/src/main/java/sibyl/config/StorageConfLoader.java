@@ -77,7 +77,7 @@ public final class StorageConfLoader {
             "ColumnIndexSizeInKB", "MemtableThroughputInMB", "MemtableOperationsInMillions",
             "MemtableFlushAfterMinutes", "ConcurrentReads", "ConcurrentWrites", "CommitLogSync",
             "CommitLogSyncPeriodInMS", "CommitLogSyncBatchWindowInMS", "GCGraceSeconds",
-            "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds", "JmxPort",
+            "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds", "ThriftNetworkThreads", "JmxPort",
             "SnapshotBeforeCompaction", "MetricsPort", "Cluster");
     private static final Set<String> GLOBAL_ELEMENTS = union(USED_ELEMENTS, UnusedSettings.ELEMENTS);
 
@@ -256,6 +256,7 @@ public final class StorageConfLoader {
         conf.thriftMaxMessageLengthInMB(storage.integer("ThriftMaxMessageLengthInMB", DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB, 1,
                 MAX_MESSAGE_LENGTH_IN_MB));
         conf.thriftMaxConnections(storage.integer("ThriftMaxConnections", DEFAULT_THRIFT_MAX_CONNECTIONS, 1, ANY));
+        conf.thriftNetworkThreads(storage.integer("ThriftNetworkThreads", 0, 0, ANY));
         conf.thriftIdleTimeoutInSeconds(storage.integer("ThriftIdleTimeoutInSeconds", DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS, 0, ANY));
         conf.jmxPort(storage.integer("JmxPort", DEFAULT_JMX_PORT, 0, MAX_PORT));
         conf.metricsPort(storage.integer("MetricsPort", DEFAULT_METRICS_PORT, 0, MAX_PORT));

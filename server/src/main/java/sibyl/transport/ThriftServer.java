@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * of a connection at a time, so replies go out in request order. Input that is not Thrift, or breaks the
  * {@link TransportLimits}, closes that one connection.
  *
- * <p>Threads: one accepting, one network thread per available processor, {@code workerThreads} workers; all
- * are released by {@link #close()}.
+ * <p>Threads: one accepting, {@code networkThreads} network threads (by default one per available processor),
+ * {@code workerThreads} workers; all are released by {@link #close()}.
  */
 public final class ThriftServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ThriftServer.class);
@@ -53,6 +53,7 @@ public final class ThriftServer implements AutoCloseable {
     private final int port;
     private final TransportLimits limits;
     private final int workerThreads;
+    private final int networkThreads;
     private final ProcessorFactory processorFactory;
 
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
@@ -69,12 +70,22 @@ public final class ThriftServer implements AutoCloseable {
     private volatile Channel serverChannel;
     private volatile boolean closing;
 
-    /**
-     * @param host address to listen on; null or empty for all interfaces
-     * @param port port to listen on; 0 for any free port (see {@link #boundAddress()})
-     */
+    /** A server with one network thread per available processor; see the other constructor. */
     public ThriftServer(String host, int port, TransportLimits limits, int workerThreads,
             ProcessorFactory processorFactory) {
+        this(host, port, limits, 0, workerThreads, processorFactory);
+    }
+
+    /**
+     * @param host           address to listen on; null or empty for all interfaces
+     * @param port           port to listen on; 0 for any free port (see {@link #boundAddress()})
+     * @param networkThreads threads reading and writing the connections; 0 for one per available processor
+     */
+    public ThriftServer(String host, int port, TransportLimits limits, int networkThreads, int workerThreads,
+            ProcessorFactory processorFactory) {
+        if (networkThreads < 0) {
+            throw new IllegalArgumentException("networkThreads must be 0 (one per processor) or more, not " + networkThreads);
+        }
         if (port < 0 || port > 0xffff) {
             throw new IllegalArgumentException("port must be from 0 to 65535, not " + port);
         }
@@ -85,6 +96,7 @@ public final class ThriftServer implements AutoCloseable {
         this.port = port;
         this.limits = Objects.requireNonNull(limits, "limits");
         this.workerThreads = workerThreads;
+        this.networkThreads = networkThreads;
         this.processorFactory = Objects.requireNonNull(processorFactory, "processorFactory");
         this.connectionLimiter = new ConnectionLimiter(limits.maxConnections());
         this.runner = new CallRunner(limits.maxMessageBytes());
@@ -104,7 +116,7 @@ public final class ThriftServer implements AutoCloseable {
         // Netty's native epoll transport where it loads (Linux on the architectures netty-all ships it for): fewer
         // system calls and less garbage per read and write than the JDK's selector. NIO elsewhere.
         boolean epoll = Epoll.isAvailable();
-        int ioThreads = Runtime.getRuntime().availableProcessors();
+        int ioThreads = networkThreads > 0 ? networkThreads : Runtime.getRuntime().availableProcessors();
         acceptGroup = epoll ? new EpollEventLoopGroup(1, new DefaultThreadFactory("sibyl-thrift-accept"))
                 : new NioEventLoopGroup(1, new DefaultThreadFactory("sibyl-thrift-accept"));
         ioGroup = epoll ? new EpollEventLoopGroup(ioThreads, new DefaultThreadFactory("sibyl-thrift-io"))

@@ -59,6 +59,7 @@ class ShippedConfigurationTest {
         assertEquals(864000, conf.gcGraceSeconds());
         assertEquals(16, conf.thriftMaxMessageLengthInMB());
         assertEquals(1024, conf.thriftMaxConnections());
+        assertEquals(0, conf.thriftNetworkThreads());
         assertEquals(0, conf.thriftIdleTimeoutInSeconds());
         assertEquals(8080, conf.jmxPort());
         assertEquals(0, conf.metricsPort());

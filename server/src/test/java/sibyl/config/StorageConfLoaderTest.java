@@ -47,6 +47,7 @@ class StorageConfLoaderTest {
         assertFalse(conf.snapshotBeforeCompaction());
         assertEquals(16, conf.thriftMaxMessageLengthInMB());
         assertEquals(1024, conf.thriftMaxConnections());
+        assertEquals(0, conf.thriftNetworkThreads());
         assertEquals(0, conf.thriftIdleTimeoutInSeconds());
         assertEquals(8080, conf.jmxPort());
         assertEquals(0, conf.metricsPort());
@@ -285,6 +286,7 @@ class StorageConfLoaderTest {
                 <JobJarFileLocation>/jobs</JobJarFileLocation>
                 <ThriftMaxMessageLengthInMB>64</ThriftMaxMessageLengthInMB>
                 <ThriftMaxConnections>10</ThriftMaxConnections>
+                <ThriftNetworkThreads>1</ThriftNetworkThreads>
                 <ThriftIdleTimeoutInSeconds>300</ThriftIdleTimeoutInSeconds>
                 <JmxPort>9090</JmxPort>
                 <ControlPort>7002</ControlPort>
@@ -311,6 +313,7 @@ class StorageConfLoaderTest {
         assertEquals(0, conf.gcGraceSeconds());
         assertEquals(64, conf.thriftMaxMessageLengthInMB());
         assertEquals(10, conf.thriftMaxConnections());
+        assertEquals(1, conf.thriftNetworkThreads());
         assertEquals(300, conf.thriftIdleTimeoutInSeconds());
         assertEquals(9090, conf.jmxPort());
         assertTrue(conf.snapshotBeforeCompaction());
@@ -357,6 +360,7 @@ class StorageConfLoaderTest {
             Map.entry("GCGraceSeconds", StorageConf::gcGraceSeconds),
             Map.entry("ThriftMaxMessageLengthInMB", StorageConf::thriftMaxMessageLengthInMB),
             Map.entry("ThriftMaxConnections", StorageConf::thriftMaxConnections),
+            Map.entry("ThriftNetworkThreads", StorageConf::thriftNetworkThreads),
             Map.entry("ThriftIdleTimeoutInSeconds", StorageConf::thriftIdleTimeoutInSeconds),
             Map.entry("JmxPort", StorageConf::jmxPort));
 

@@ -341,7 +341,7 @@ class StorageConfRefusalTest {
             "RowWarningThresholdInMB", "SlicedBufferSizeInKB", "ColumnIndexSizeInKB", "MemtableThroughputInMB",
             "BinaryMemtableThroughputInMB", "MemtableFlushAfterMinutes", "ConcurrentReads", "ConcurrentWrites",
             "GCGraceSeconds", "ThriftMaxMessageLengthInMB", "ThriftMaxConnections", "ThriftIdleTimeoutInSeconds",
-            "JmxPort", "MetricsPort");
+            "ThriftNetworkThreads", "JmxPort", "MetricsPort");
 
     /** The global settings 0.6 read as decimals (Double.parseDouble), but for CommitLogSyncBatchWindowInMS. */
     private static final List<String> DECIMALS =
@@ -448,7 +448,8 @@ class StorageConfRefusalTest {
         "GCGraceSeconds, -1, cannot be negative",
         "ThriftMaxMessageLengthInMB, 0, between 1 and 2047",
         "ThriftMaxConnections, 0, must be positive",
-        "ThriftIdleTimeoutInSeconds, -1, cannot be negative"})
+        "ThriftIdleTimeoutInSeconds, -1, cannot be negative",
+        "ThriftNetworkThreads, -1, cannot be negative"})
     void numberOutOfRange(String element, String value, String problem) {
         refused(dir, minimalPlus("<" + element + ">" + value + "</" + element + ">"), "Storage/" + element, problem);
     }

@@ -143,6 +143,28 @@ class ThriftServerLifecycleTest {
         }
     }
 
+    @Test
+    void connectionsShareTheConfiguredNumberOfNetworkThreads() throws Exception {
+        for (int threads : List.of(1, 3)) {
+            ThriftServer server = new ThriftServer("127.0.0.1", 0, new TransportLimits(1024, 10, 0), threads, 1,
+                    connection -> new Cassandra.Processor<>(new StubCassandra()));
+            server.start();
+            try (RawClient a = new RawClient(server.boundAddress());
+                 RawClient b = new RawClient(server.boundAddress());
+                 RawClient c = new RawClient(server.boundAddress())) {
+                for (RawClient client : List.of(a, b, c)) ThriftServerTest.assertDescribeVersionWorks(client, false);
+                // Netty starts a network thread when the first connection is handed to it, in turn.
+                assertEquals(threads, serverThreads().stream().filter(name -> name.startsWith(THREAD_PREFIX + "io-"))
+                        .count(), () -> "network threads among " + serverThreads());
+            } finally {
+                server.close();
+            }
+            awaitNoServerThreads();
+        }
+        assertThrows(IllegalArgumentException.class, () -> new ThriftServer(null, 0, new TransportLimits(1024, 10, 0),
+                -1, 1, connection -> new Cassandra.Processor<>(new StubCassandra())));
+    }
+
     private static void awaitNoServerThreads() {
         Await.until("the servers' threads have ended", Duration.ofSeconds(20), () -> serverThreads().isEmpty());
     }
