@@ -173,7 +173,10 @@ class TwoNodeRingTest {
             assertEquals(List.of(), thriftLog.messages(Level.ERROR), "internal errors");
             List<String> firsts = clusterLog.messages(Level.WARN).stream()
                     .filter(m -> m.startsWith("The cluster fails requests")).toList();
-            assertTrue(firsts.size() <= 2, "one line per Sibyl node for the burst, not one per request: " + firsts);
+            // A burst ends once no request has failed for 10 s (FailureLog). Each Sibyl node fails QUORUM calls
+            // after the kill, and again after the restart until node 1 sees node 2 up; the restart itself takes
+            // longer than 10 s, in which only calls at ONE are made, so each node may open a second burst then.
+            assertTrue(firsts.size() <= 4, "at most two bursts per Sibyl node, not one line per request: " + firsts);
             System.out.println("TwoNodeRingTest: " + load);
         }
         assertAllAcknowledgedReadBack();
