@@ -69,7 +69,7 @@ public final class ColumnFamilyStore {
             newestFirst = List.copyOf(newestFirst);
         }
 
-        /** {@code newestFirst}: the SSTables by their newest timestamp, highest first, for {@link #readNames}. */
+        /** {@code newestFirst}: the SSTables by their newest timestamp, highest first, for {@link #readParts}. */
         View(Memtable memtable, List<PendingFlush> flushing, List<SSTableReader> sstables) {
             this(memtable, flushing, sstables, sstables.stream()
                     .sorted(Comparator.comparingLong((SSTableReader r) -> r.statistics().maxTimestamp()).reversed())
@@ -490,39 +490,25 @@ public final class ColumnFamilyStore {
 
     /**
      * Merged from every source: memtables give their whole row, SSTables only the column index
-     * blocks the selection meets.
+     * blocks the selection meets. SSTables are read from the newest timestamp down; a read of
+     * named columns of a standard row stops at the first SSTable whose newest timestamp is below
+     * the version already found of every name (or below a row tombstone found): nothing in it or
+     * in any SSTable after it can win over those versions (a tie could, see
+     * {@link sibyl.db.Column#reconcile}, so an SSTable whose newest timestamp equals a found one is
+     * still read). A column rewritten since the last flush is answered from the memtable alone,
+     * however many SSTables hold the row; the answer is the one merging every source gives.
      */
     private ColumnFamily readParts(DecoratedKey key, byte[] superColumn, ColumnSelection selection) {
         if (superColumn == null && selection instanceof ColumnSelection.Range range) return readCounted(key, range);
-        if (!metadata.isSuper() && selection instanceof ColumnSelection.Names names) return readNames(key, names);
         // Below a super column the SSTable selects that super column whole.
         ColumnSelection stored = superColumn == null ? selection : ColumnSelection.names(superColumn);
-        try (ReadView v = new ReadView()) {
-            ColumnFamily merged = null;
-            for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
-            for (SSTableReader r : v.view.sstables()) {
-                if (r.mayContain(key)) merged = merge(merged, counted(r.readSlice(key, stored)));
-            }
-            return merged;
-        }
-    }
-
-    /**
-     * Named columns of a standard row: the memtables, then the SSTables from the newest timestamp
-     * down, stopping at the first SSTable whose newest timestamp is below the version already
-     * found of every name (or below a row tombstone found): nothing in it or in any SSTable after
-     * it can win over those versions (a tie could, see {@link sibyl.db.Column#reconcile}, so an
-     * SSTable whose newest timestamp equals a found one is still read). A column rewritten
-     * since the last flush is answered from the memtable alone, however many SSTables hold the
-     * row; the answer is the one merging every source gives.
-     */
-    private ColumnFamily readNames(DecoratedKey key, ColumnSelection.Names names) {
+        ColumnSelection.Names settles = !metadata.isSuper() && stored instanceof ColumnSelection.Names n ? n : null;
         try (ReadView v = new ReadView()) {
             ColumnFamily merged = null;
             for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
             for (SSTableReader r : v.view.newestFirst()) {
-                if (merged != null && settled(merged, names, r.statistics().maxTimestamp())) break;
-                if (r.mayContain(key)) merged = merge(merged, counted(r.readSlice(key, names)));
+                if (settles != null && merged != null && settled(merged, settles, r.statistics().maxTimestamp())) break;
+                if (r.mayContain(key)) merged = merge(merged, counted(r.readSlice(key, stored)));
             }
             return merged;
         }
