@@ -28,8 +28,9 @@ import org.apache.thrift.protocol.TType;
  * a batch, which made up a sixth of all the bytes a 100-column batch_mutate allocated.
  *
  * <p>Field headers are read as TBinaryProtocol's readFieldBegin reads them (a type byte, then an
- * i16 id unless the type is STOP), so this applies only to that exact protocol class; any other
- * protocol is decoded by the generated code. Deletions and super columns, rare in large batches,
+ * i16 id unless the type is STOP), so this applies only to that protocol and its subclasses, which
+ * read headers alike (the transport's reads field headers into shared TFields); any other protocol
+ * is decoded by the generated code. Deletions and super columns, rare in large batches,
  * are decoded by the generated code as well.
  */
 final class BatchMutateArgs extends Cassandra.batch_mutate_args {
@@ -43,7 +44,7 @@ final class BatchMutateArgs extends Cassandra.batch_mutate_args {
 
     @Override
     public void read(TProtocol in) throws TException {
-        if (in.getClass() != TBinaryProtocol.class) {
+        if (!(in instanceof TBinaryProtocol)) {
             super.read(in);
             return;
         }

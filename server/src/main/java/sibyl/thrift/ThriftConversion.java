@@ -33,11 +33,11 @@ final class ThriftConversion {
     // ---- requests
 
     static QueryPath path(ColumnPath p) {
-        return new QueryPath(p.getColumn_family(), p.getSuper_column(), p.getColumn());
+        return new QueryPath(p.getColumn_family(), bytes(p.super_column), bytes(p.column));
     }
 
     static QueryPath parent(ColumnParent p) {
-        return new QueryPath(p.getColumn_family(), p.getSuper_column(), null);
+        return new QueryPath(p.getColumn_family(), bytes(p.super_column), null);
     }
 
     static ColumnSelection selection(SlicePredicate p) {
@@ -46,7 +46,7 @@ final class ThriftConversion {
     }
 
     static ColumnSelection.Range range(SliceRange r) {
-        return ColumnSelection.range(r.getStart(), r.getFinish(), r.isReversed(), r.getCount());
+        return ColumnSelection.range(bytes(r.start), bytes(r.finish), r.isReversed(), r.getCount());
     }
 
     static RowRange rowRange(KeyRange r, Partitioner partitioner) {
@@ -82,7 +82,7 @@ final class ThriftConversion {
     static void addDeletion(RowMutation.Builder m, CFMetaData cf, Deletion d) {
         String name = cf.name();
         long ts = d.getTimestamp();
-        byte[] sc = d.getSuper_column();
+        byte[] sc = bytes(d.super_column);
         SlicePredicate p = d.getPredicate();
         if (p == null) {
             if (sc != null) m.deleteSuperColumn(name, sc, ts);
@@ -104,16 +104,16 @@ final class ThriftConversion {
 
     /** insert: a column of a standard CF, or a subcolumn when the path names a super column. */
     static void addInsert(RowMutation.Builder m, ColumnPath p, byte[] value, long ts) {
-        byte[] sc = p.getSuper_column();
-        if (sc == null) m.write(p.getColumn_family(), p.getColumn(), value, ts);
-        else m.write(p.getColumn_family(), sc, p.getColumn(), value, ts);
+        byte[] sc = bytes(p.super_column);
+        if (sc == null) m.write(p.getColumn_family(), bytes(p.column), value, ts);
+        else m.write(p.getColumn_family(), sc, bytes(p.column), value, ts);
     }
 
     /** remove: row, super column, column or subcolumn tombstone, by how deep the path goes. */
     static void addRemoval(RowMutation.Builder m, ColumnPath p, long ts) {
         String cf = p.getColumn_family();
-        byte[] sc = p.getSuper_column();
-        byte[] column = p.getColumn();
+        byte[] sc = bytes(p.super_column);
+        byte[] column = bytes(p.column);
         if (column != null) {
             if (sc != null) m.deleteSubcolumn(cf, sc, column, ts);
             else m.deleteColumn(cf, column, ts);
@@ -134,7 +134,10 @@ final class ThriftConversion {
             sibyl.db.SuperColumn sc = (sibyl.db.SuperColumn) cell;
             List<Column> columns = new ArrayList<>(sc.subcolumnCount());
             for (sibyl.db.Column c : sc.subcolumns()) columns.add(column(c));
-            out.setSuper_column(new SuperColumn(ByteBuffer.wrap(sc.name()), columns));
+            SuperColumn reply = new SuperColumn();
+            reply.name = ByteBuffer.wrap(sc.name());
+            reply.columns = columns;
+            out.setSuper_column(reply);
         }
         return out;
     }
@@ -151,12 +154,24 @@ final class ThriftConversion {
         return out;
     }
 
+    /**
+     * A reply's column over the db layer's arrays, which never change: the generated constructors (of
+     * SuperColumn too) copy every name and value they are given, which a reply, only ever written out,
+     * does not need.
+     */
     private static Column column(sibyl.db.Column c) {
-        return new Column(ByteBuffer.wrap(c.name()), ByteBuffer.wrap(c.value()), c.timestamp());
+        Column out = new Column();
+        out.name = ByteBuffer.wrap(c.name());
+        out.value = ByteBuffer.wrap(c.value());
+        return out.setTimestamp(c.timestamp());
     }
 
-    /** The remaining bytes of {@code b} in an array of their own; {@code b} is not changed. Null for null. */
-    private static byte[] bytes(ByteBuffer b) {
+    /**
+     * The remaining bytes of {@code b} in an array of their own; {@code b} is not changed. Null for null.
+     * Requests' binary fields are read through this rather than the generated getters, which copy twice
+     * and wrap each copy.
+     */
+    static byte[] bytes(ByteBuffer b) {
         if (b == null) return null;
         byte[] out = new byte[b.remaining()];
         b.get(b.position(), out);

@@ -112,13 +112,13 @@ final class ThriftValidation {
     /** The ColumnParent of slices, counts and range slices. */
     CFMetaData validateColumnParent(String keyspace, ColumnParent parent) throws InvalidRequestException {
         CFMetaData cf = columnFamily(keyspace, parent.getColumn_family());
-        validatePath(PathShape.PARENT, cf, wrap(parent.getSuper_column()), null);
+        validatePath(PathShape.PARENT, cf, parent.super_column, null);
         return cf;
     }
 
     private CFMetaData validatePath(PathShape shape, String keyspace, ColumnPath path) throws InvalidRequestException {
         CFMetaData cf = columnFamily(keyspace, path.getColumn_family());
-        validatePath(shape, cf, wrap(path.getSuper_column()), wrap(path.getColumn()));
+        validatePath(shape, cf, path.super_column, path.column);
         return cf;
     }
 
@@ -151,20 +151,21 @@ final class ThriftValidation {
         if (names && range) {
             throw new InvalidRequestException("predicate column_names and slice_range may not both be present");
         }
-        ByteBuffer superColumn = wrap(parent.getSuper_column());
+        ByteBuffer superColumn = parent.super_column;
         if (names) validateNames(cf, superColumn, predicate.getColumn_names());
         else validateRange(cf, superColumn, predicate.getSlice_range());
     }
 
     private void validateRange(CFMetaData cf, ByteBuffer superColumn, SliceRange range) throws InvalidRequestException {
         AbstractType comparator = comparatorFor(cf, superColumn != null);
-        byte[] start = range.getStart();
-        byte[] finish = range.getFinish();
-        validateBytes(comparator, ByteBuffer.wrap(start));
-        validateBytes(comparator, ByteBuffer.wrap(finish));
+        ByteBuffer start = range.start;
+        ByteBuffer finish = range.finish;
+        validateBytes(comparator, start);
+        validateBytes(comparator, finish);
         if (range.getCount() < 0) throw new InvalidRequestException("get_slice requires non-negative count");
         AbstractType traversal = range.isReversed() ? comparator.reversed() : comparator;
-        if (start.length > 0 && finish.length > 0 && traversal.compare(start, finish) > 0) {
+        if (start.hasRemaining() && finish.hasRemaining()
+                && traversal.compare(ThriftConversion.bytes(start), ThriftConversion.bytes(finish)) > 0) {
             throw new InvalidRequestException("range finish must come after start in the order of traversal");
         }
     }
@@ -275,7 +276,7 @@ final class ThriftValidation {
     private void validateDeletion(String keyspace, String cfName, CFMetaData known, Deletion deletion)
             throws InvalidRequestException {
         CFMetaData cf = known != null ? known : columnFamily(keyspace, cfName);
-        ByteBuffer superColumn = wrap(deletion.getSuper_column());
+        ByteBuffer superColumn = deletion.super_column;
         SlicePredicate predicate = deletion.getPredicate();
         if (predicate != null) {
             if (!predicate.isSetColumn_names() && !predicate.isSetSlice_range()) {
@@ -346,7 +347,4 @@ final class ThriftValidation {
         return underSuperColumn && cf.isSuper() ? cf.subcomparator() : cf.comparator();
     }
 
-    private static ByteBuffer wrap(byte[] name) {
-        return name == null ? null : ByteBuffer.wrap(name);
-    }
 }

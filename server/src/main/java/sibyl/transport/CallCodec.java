@@ -19,7 +19,7 @@ final class CallCodec {
     private static final byte[] NO_BYTES = new byte[0];
 
     private final TMemoryInputTransport input;
-    private final TBinaryProtocol in;
+    private final CallInputProtocol in;
     private final ByteBufTransport output = new ByteBufTransport(null);
     private final TBinaryProtocol out = new TBinaryProtocol(output);
 
@@ -30,7 +30,7 @@ final class CallCodec {
         } catch (TTransportException e) {
             throw new IllegalStateException("a memory transport over no bytes cannot fail", e);
         }
-        this.in = new TBinaryProtocol(input, maxMessageBytes, maxMessageBytes, false, true);
+        this.in = new CallInputProtocol(input, maxMessageBytes, maxMessageBytes);
     }
 
     /** Readies the codec for {@code message}, writing its reply to {@code reply}; returns the input protocol. */
