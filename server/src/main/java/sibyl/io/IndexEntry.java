@@ -98,18 +98,18 @@ record IndexEntry(String key, long dataOffset, int rowLength, long position) {
     }
 
     /**
-     * The entry of {@code encodedKey} in a stretch of consecutive entries read into memory, or
-     * null. Entries of other keys are skipped by comparing raw bytes, without decoding or
+     * The entry of {@code encodedKey} in a stretch of consecutive entries read into the first
+     * {@code length} bytes of {@code stretch}, or null. Entries of other keys are skipped by comparing raw bytes, without decoding or
      * checking them (opening the SSTable checked every entry once); the entry found is checked.
      *
      * @param stretchStart where the stretch lies in the index file
      */
-    static IndexEntry find(byte[] stretch, long stretchStart, byte[] encodedKey, Path file) {
+    static IndexEntry find(byte[] stretch, int length, long stretchStart, byte[] encodedKey, Path file) {
         int at = 0;
-        while (at < stretch.length) {
-            int keyLength = at + 2 <= stretch.length ? ((stretch[at] & 0xff) << 8) | (stretch[at + 1] & 0xff) : -1;
+        while (at < length) {
+            int keyLength = at + 2 <= length ? ((stretch[at] & 0xff) << 8) | (stretch[at + 1] & 0xff) : -1;
             int size = FIXED_SIZE + keyLength;
-            if (keyLength < 0 || at + size > stretch.length) {
+            if (keyLength < 0 || at + size > length) {
                 throw new CorruptSSTableException(file, stretchStart + at, "index entry runs past the end of its stretch");
             }
             if (Arrays.equals(stretch, at, at + 2 + keyLength, encodedKey, 0, encodedKey.length)) {

@@ -32,6 +32,9 @@ import sibyl.dht.Partitioner;
  */
 public final class SSTableReader implements RowSource {
     private static final Logger log = LoggerFactory.getLogger(SSTableReader.class);
+    /** Per thread, for {@link #readStretch}; a stretch longer than this gets an array of its own each time. */
+    private static final ThreadLocal<byte[]> STRETCH_SCRATCH = ThreadLocal.withInitial(() -> new byte[8192]);
+    private static final int MAX_SCRATCH_BYTES = 1 << 20;
 
     private final Descriptor descriptor;
     private final CFMetaData metadata;
@@ -307,7 +310,8 @@ public final class SSTableReader implements RowSource {
         if (cached != null) return cached;
         int sample = summary.floor(key);
         if (sample < 0) return null;
-        IndexEntry e = findIn(readStretch(sample), summary.stretchStart(sample), key);
+        byte[] stretch = readStretch(sample);
+        IndexEntry e = findIn(stretch, stretchLength(sample), summary.stretchStart(sample), key);
         if (e != null) keyCache.put(descriptor.generation(), key, e);
         return e;
     }
@@ -332,7 +336,7 @@ public final class SSTableReader implements RowSource {
                     stretchSample = sample;
                     stretch = readStretch(sample);
                 }
-                IndexEntry e = findIn(stretch, summary.stretchStart(sample), key);
+                IndexEntry e = findIn(stretch, stretchLength(sample), summary.stretchStart(sample), key);
                 if (e != null) {
                     keyCache.put(descriptor.generation(), key, e);
                     found++;
@@ -344,15 +348,34 @@ public final class SSTableReader implements RowSource {
         }
     }
 
-    /** The stretch of index entries from sample {@code sample} to the next. */
+    /**
+     * The stretch of index entries from sample {@code sample} to the next, in the first
+     * {@link #stretchLength} bytes of this thread's scratch array, valid until the thread reads
+     * another stretch. A lookup keeps nothing of the stretch but the entry it decodes, and with
+     * 0.6's small key caches most point reads of a large column family read one (a few KB) per
+     * SSTable: a new array each time was half of the bytes such a read allocated.
+     */
     private byte[] readStretch(int sample) throws IOException {
-        long start = summary.stretchStart(sample);
-        return index.read(start, (int) (summary.stretchEnd(sample) - start));
+        int length = stretchLength(sample);
+        byte[] scratch = STRETCH_SCRATCH.get();
+        if (scratch.length < length) {
+            scratch = new byte[length];
+            if (length <= MAX_SCRATCH_BYTES) STRETCH_SCRATCH.set(scratch);
+        }
+        index.read(summary.stretchStart(sample), scratch, 0, length);
+        return scratch;
     }
 
-    /** The entry of {@code key} in a stretch read from {@code stretchStart}, checked to lie within the data file; null when absent. */
-    private IndexEntry findIn(byte[] stretch, long stretchStart, DecoratedKey key) {
-        IndexEntry e = IndexEntry.find(stretch, stretchStart, IndexEntry.encodeKey(key.key()), index.path());
+    private int stretchLength(int sample) {
+        return (int) (summary.stretchEnd(sample) - summary.stretchStart(sample));
+    }
+
+    /**
+     * The entry of {@code key} in the first {@code length} bytes of {@code stretch}, read from
+     * {@code stretchStart}, checked to lie within the data file; null when absent.
+     */
+    private IndexEntry findIn(byte[] stretch, int length, long stretchStart, DecoratedKey key) {
+        IndexEntry e = IndexEntry.find(stretch, length, stretchStart, IndexEntry.encodeKey(key.key()), index.path());
         if (e != null && e.dataOffset() + e.rowLength() > data.length()) {
             throw new CorruptSSTableException(index.path(), e.position(), "row of " + e.rowLength()
                     + " bytes at " + e.dataOffset() + " runs past the end of the data file");
