@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteFailureException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -92,6 +93,10 @@ final class ClusterErrors {
             log.failed("too few replicas alive: " + u.getMessage());
             return new UnavailableReplicasException(u.getMessage(), u);
         }
+        if (e instanceof AllNodesFailedException all && !(e instanceof NoNodeAvailableException)) {
+            RuntimeException answer = lastAnswer(all);
+            if (answer != null) return translate(answer);
+        }
         if (e instanceof NoNodeAvailableException || e instanceof AllNodesFailedException) {
             log.failed("no node of the cluster answered: " + e.getMessage());
             return new UnavailableReplicasException(e.getMessage(), e);
@@ -112,5 +117,26 @@ final class ClusterErrors {
             return new InvalidQueryException(e.getMessage());
         }
         return e;
+    }
+
+    /**
+     * When every node the driver tried answered with a failure of availability or time (the driver tries the next
+     * node after an UnavailableException or an overloaded coordinator), the answer of the last node tried: the
+     * failure is that answer, not nodes that could not be reached. Null when some node gave another error, or
+     * none at all.
+     */
+    private static RuntimeException lastAnswer(AllNodesFailedException all) {
+        RuntimeException last = null;
+        for (List<Throwable> errors : all.getAllErrors().values()) {
+            for (Throwable error : errors) {
+                if (!(error instanceof UnavailableException || error instanceof OverloadedException
+                        || error instanceof ReadTimeoutException || error instanceof WriteTimeoutException
+                        || error instanceof ReadFailureException || error instanceof WriteFailureException)) {
+                    return null;
+                }
+                last = (RuntimeException) error;
+            }
+        }
+        return last;
     }
 }
