@@ -70,12 +70,6 @@ public final class ThriftServer implements AutoCloseable {
     private volatile Channel serverChannel;
     private volatile boolean closing;
 
-    /** A server with one network thread per available processor; see the other constructor. */
-    public ThriftServer(String host, int port, TransportLimits limits, int workerThreads,
-            ProcessorFactory processorFactory) {
-        this(host, port, limits, 0, workerThreads, processorFactory);
-    }
-
     /**
      * @param host           address to listen on; null or empty for all interfaces
      * @param port           port to listen on; 0 for any free port (see {@link #boundAddress()})

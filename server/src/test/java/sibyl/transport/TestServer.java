@@ -29,7 +29,7 @@ final class TestServer implements AutoCloseable {
     }
 
     TestServer(TransportLimits limits, int workerThreads) throws InterruptedException {
-        server = new ThriftServer("127.0.0.1", 0, limits, workerThreads, connection -> {
+        server = new ThriftServer("127.0.0.1", 0, limits, 0, workerThreads, connection -> {
             connections.add(connection);
             connection.onClose(closedConnections::incrementAndGet);
             return new Cassandra.Processor<>(stub);

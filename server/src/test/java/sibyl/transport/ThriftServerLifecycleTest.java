@@ -24,7 +24,7 @@ class ThriftServerLifecycleTest {
     void aTakenPortIsAClearErrorAndLeavesNoThreads() throws Exception {
         try (TestServer first = new TestServer()) {
             int port = first.address().getPort();
-            ThriftServer second = new ThriftServer("127.0.0.1", port, new TransportLimits(1024, 10, 0), 2,
+            ThriftServer second = new ThriftServer("127.0.0.1", port, new TransportLimits(1024, 10, 0), 0, 2,
                     connection -> new Cassandra.Processor<>(new StubCassandra()));
             IllegalStateException refused = assertThrows(IllegalStateException.class, second::start);
             assertTrue(refused.getMessage().startsWith("Cannot listen for Thrift clients on 127.0.0.1:" + port + ": "),
@@ -117,7 +117,7 @@ class ThriftServerLifecycleTest {
 
     @Test
     void boundAddressNeedsAStartedServer() {
-        ThriftServer server = new ThriftServer(null, 0, new TransportLimits(1024, 10, 0), 1,
+        ThriftServer server = new ThriftServer(null, 0, new TransportLimits(1024, 10, 0), 0, 1,
                 connection -> new Cassandra.Processor<>(new StubCassandra()));
         assertThrows(IllegalStateException.class, server::boundAddress);
         server.close();
@@ -126,7 +126,7 @@ class ThriftServerLifecycleTest {
     @Test
     void aFailingProcessorFactoryClosesOnlyThatConnection() throws Exception {
         AtomicBoolean fail = new AtomicBoolean(true);
-        ThriftServer server = new ThriftServer("127.0.0.1", 0, new TransportLimits(1024, 10, 0), 1, connection -> {
+        ThriftServer server = new ThriftServer("127.0.0.1", 0, new TransportLimits(1024, 10, 0), 0, 1, connection -> {
             if (fail.getAndSet(false)) {
                 throw new IllegalStateException("no processor today");
             }
