@@ -2,28 +2,47 @@ package sibyl.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.CFMetaData;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.LogPosition;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
+import sibyl.io.Descriptor;
+import sibyl.io.KeyCache;
+import sibyl.io.SSTableReader;
 
-/** The memtable's two views of its rows, point and sorted, agree, and concurrent writes to a row all land. */
+/**
+ * The memtable's two views of its rows, point and sorted, agree, concurrent writes to a row all
+ * land, and keys that enter the sorted view only when something needs ring order come out in ring
+ * order, every acknowledged one of them, in scans, index samples and flushes.
+ */
 class MemtableTest {
     private static final CFMetaData CF = CFMetaData.standard("KS", "CF", BytesType.instance);
     private final RandomPartitioner partitioner = new RandomPartitioner();
+    private final Random random = new Random(20150);
 
     @Test
     void concurrentWritersToSharedAndNewKeysLoseNothing() throws Exception {
@@ -64,6 +83,190 @@ class MemtableTest {
         }
         assertEquals(memtable.rowCount(), scanned);
         assertNull(memtable.getRow(key("absent")));
+    }
+
+    @Test
+    void rowsFromGivesEveryRowInRingOrderAfterRandomInserts() {
+        Memtable memtable = new Memtable(CF);
+        TreeSet<DecoratedKey> expected = new TreeSet<>();
+        for (int i = 0; i < 3000; i++) insertNew(memtable, expected);
+        assertEquals(List.copyOf(expected), scan(memtable, start()), "a scan folds every key written so far");
+        // new keys that fall between those already in ring order, and a repeat that must not appear twice
+        for (int i = 0; i < 3000; i++) insertNew(memtable, expected);
+        memtable.apply(expected.first(), row("again"), 1);
+        assertEquals(List.copyOf(expected), scan(memtable, start()));
+        Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = memtable.rowsFrom(start());
+        while (rows.hasNext()) {
+            Map.Entry<DecoratedKey, ColumnFamily> e = rows.next();
+            assertEquals(memtable.getRow(e.getKey()), e.getValue(), "the scan sees the point view's version");
+        }
+    }
+
+    @Test
+    void rowsFromAPositionInTheMiddleStartsThere() {
+        Memtable memtable = new Memtable(CF);
+        TreeSet<DecoratedKey> expected = new TreeSet<>();
+        for (int i = 0; i < 1000; i++) insertNew(memtable, expected);
+        scan(memtable, start());
+        for (int i = 0; i < 1000; i++) insertNew(memtable, expected); // half of them still unsorted
+        List<DecoratedKey> all = List.copyOf(expected);
+        DecoratedKey middle = all.get(all.size() / 2);
+        assertEquals(all.subList(all.size() / 2, all.size()), scan(memtable, DecoratedKey.startOf(middle.token())),
+                "from the marker before its token");
+        assertEquals(all.subList(all.size() / 2, all.size()), scan(memtable, middle), "from the key itself");
+        assertEquals(all.subList(all.size() / 2 + 1, all.size()), scan(memtable, DecoratedKey.endOf(middle.token())),
+                "from the marker after its token");
+        assertEquals(List.of(), scan(memtable, DecoratedKey.endOf(all.get(all.size() - 1).token())));
+    }
+
+    @Test
+    void sampleKeysTakesEveryIntervalthKeyInRingOrder() {
+        Memtable memtable = new Memtable(CF);
+        TreeSet<DecoratedKey> expected = new TreeSet<>();
+        for (int i = 0; i < 1000; i++) insertNew(memtable, expected);
+        assertEquals(everyNth(List.copyOf(expected), 7), memtable.sampleKeys(7));
+        for (int i = 0; i < 1000; i++) insertNew(memtable, expected);
+        for (int interval : new int[] {1, 7, 128, 5000}) {
+            assertEquals(everyNth(List.copyOf(expected), interval), memtable.sampleKeys(interval), "every " + interval);
+        }
+    }
+
+    @Test
+    void aFlushWritesTheRowsInRingOrder(@TempDir Path dir) throws Exception {
+        Memtable memtable = new Memtable(CF);
+        TreeSet<DecoratedKey> expected = new TreeSet<>();
+        for (int i = 0; i < 2000; i++) insertNew(memtable, expected);
+        scan(memtable, start());
+        for (int i = 0; i < 2000; i++) insertNew(memtable, expected); // these reach ring order in the flush itself
+        EngineSettings settings = EngineFixture.options(dir, 1 << 20, 0, 4096).engine();
+        SSTableReader sstable = MemtableWriter.write(new PendingFlush(memtable, new LogPosition(1, 0)),
+                new Descriptor(dir.resolve("KS"), "CF", 1), partitioner, settings, new KeyCache(100));
+        try {
+            assertEquals(expected.size(), sstable.statistics().rowCount());
+            List<DecoratedKey> written = new ArrayList<>();
+            Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = sstable.rowsFrom(start());
+            while (rows.hasNext()) {
+                Map.Entry<DecoratedKey, ColumnFamily> e = rows.next();
+                written.add(e.getKey());
+                assertEquals(memtable.getRow(e.getKey()).cellCount(), e.getValue().cellCount(), e.getKey().key());
+            }
+            assertEquals(List.copyOf(expected), written);
+        } finally {
+            sstable.release();
+        }
+    }
+
+    /**
+     * Writers insert new keys and publish each one once its write has returned; while they write,
+     * one scanner keeps scanning the whole ring, which must hold every key published before the
+     * scan began, and two keep scanning from the key each writer published last, which must be the
+     * scan's first row. A scan that found the stack of unsorted keys empty while another scan still
+     * held keys it had taken from it, not yet in ring order, would miss them: without the fold's
+     * lock both kinds of check fail within a round.
+     */
+    @Test
+    void aScanSeesEveryKeyWrittenBeforeItBegan() throws Exception {
+        int writers = 2;
+        int scanners = 3;
+        int keysPerWriter = 20_000;
+        DecoratedKey[][] keys = new DecoratedKey[writers][keysPerWriter];
+        for (int w = 0; w < writers; w++) {
+            for (int i = 0; i < keysPerWriter; i++) keys[w][i] = key("w" + w + "-" + i);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(writers + scanners);
+        try {
+            for (int round = 0; round < 5; round++) {
+                Memtable memtable = new Memtable(CF);
+                AtomicIntegerArray acknowledged = new AtomicIntegerArray(writers);
+                AtomicInteger writing = new AtomicInteger(writers);
+                AtomicLong checks = new AtomicLong();
+                List<Future<?>> done = new ArrayList<>();
+                for (int w = 0; w < writers; w++) {
+                    int writer = w;
+                    done.add(pool.submit(() -> {
+                        for (int i = 0; i < keysPerWriter; i++) {
+                            memtable.apply(keys[writer][i], row("c"), 1);
+                            acknowledged.set(writer, i + 1);
+                        }
+                        writing.decrementAndGet();
+                    }));
+                }
+                for (int s = 0; s < scanners; s++) {
+                    boolean whole = s == 0;
+                    done.add(pool.submit(() -> {
+                        while (writing.get() > 0) {
+                            if (whole) {
+                                checkWholeScan(memtable, keys, acknowledged);
+                            } else {
+                                checkScanFromLatest(memtable, keys, acknowledged);
+                            }
+                            checks.incrementAndGet();
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : done) f.get(120, TimeUnit.SECONDS);
+                assertTrue(checks.get() > 0, "the scans ran while the writers wrote");
+                assertEquals(writers * keysPerWriter, scan(memtable, start()).size());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A scan of the whole ring holds every key published before it began. */
+    private void checkWholeScan(Memtable memtable, DecoratedKey[][] keys, AtomicIntegerArray acknowledged) {
+        int[] counts = new int[keys.length];
+        for (int w = 0; w < keys.length; w++) counts[w] = acknowledged.get(w);
+        Set<DecoratedKey> seen = new HashSet<>(scan(memtable, start()));
+        for (int w = 0; w < keys.length; w++) {
+            for (int i = 0; i < counts[w]; i++) {
+                if (!seen.contains(keys[w][i])) {
+                    throw new AssertionError("a scan of the whole ring misses " + keys[w][i].key()
+                            + ", written before it began");
+                }
+            }
+        }
+    }
+
+    /** A scan from the key each writer published last starts with that key. */
+    private void checkScanFromLatest(Memtable memtable, DecoratedKey[][] keys, AtomicIntegerArray acknowledged) {
+        for (int w = 0; w < keys.length; w++) {
+            int count = acknowledged.get(w);
+            if (count == 0) continue;
+            DecoratedKey last = keys[w][count - 1];
+            Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = memtable.rowsFrom(last);
+            DecoratedKey first = rows.hasNext() ? rows.next().getKey() : null;
+            if (!last.equals(first)) {
+                throw new AssertionError("a scan from " + last.key() + ", written before it began, starts at "
+                        + (first == null ? "the end" : first.key()));
+            }
+        }
+    }
+
+    private DecoratedKey start() {
+        return DecoratedKey.startOf(partitioner.getMinimumToken());
+    }
+
+    /** Writes a row under a random key new to the memtable and to {@code written}. */
+    private void insertNew(Memtable memtable, TreeSet<DecoratedKey> written) {
+        DecoratedKey key;
+        do {
+            key = key("k" + random.nextInt(1_000_000_000));
+        } while (!written.add(key));
+        memtable.apply(key, row("c"), 1);
+    }
+
+    private static List<DecoratedKey> scan(Memtable memtable, DecoratedKey from) {
+        List<DecoratedKey> keys = new ArrayList<>();
+        memtable.rowsFrom(from).forEachRemaining(e -> keys.add(e.getKey()));
+        return keys;
+    }
+
+    private static List<DecoratedKey> everyNth(List<DecoratedKey> keys, int n) {
+        List<DecoratedKey> samples = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i += n) samples.add(keys.get(i));
+        return samples;
     }
 
     private DecoratedKey key(String key) {
