@@ -63,9 +63,10 @@ public class MemtableBenchmark {
         keys = new DecoratedKey[keyCount];
         rows = new ColumnFamily[keyCount];
         mutations = new RowMutation[keyCount];
-        memtable = new Memtable(metadata);
+        // No sorter thread: the writer that completes a batch of new keys folds it, as a memory-only node's do.
+        memtable = new Memtable(metadata, Runnable::run);
         keyspace = new Keyspace(new KSMetaData(ThriftMessages.KEYSPACE, 1, List.of(metadata)), partitioner,
-                WriteLog.NONE);
+                WriteLog.NONE, Runnable::run);
         store = keyspace.store(ThriftMessages.COLUMN_FAMILY);
         for (int k = 0; k < keyCount; k++) {
             String key = ThriftMessages.key(k);

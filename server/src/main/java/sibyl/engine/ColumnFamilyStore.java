@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import sibyl.db.CFMetaData;
@@ -84,6 +85,8 @@ public final class ColumnFamilyStore {
     /** Replaced by a reload that changes the column family's caches or GCGraceSeconds; never its name or comparators. */
     private volatile CFMetaData metadata;
     private final Partitioner partitioner;
+    /** Where each of this store's memtables folds its new keys into ring order in the background. */
+    private final Executor memtableSorter;
     private final AtomicLong switches = new AtomicLong();
     private final AtomicLong bloomHits = new AtomicLong();
     private final AtomicLong bloomFalsePositives = new AtomicLong();
@@ -99,11 +102,13 @@ public final class ColumnFamilyStore {
     private volatile CacheConfig caches = CacheConfig.NONE;
     private final DamageReports damage;
 
-    public ColumnFamilyStore(CFMetaData metadata, Partitioner partitioner) {
+    /** @param memtableSorter runs the background folds of its memtables (see {@link Memtable#Memtable(CFMetaData, Executor)}) */
+    public ColumnFamilyStore(CFMetaData metadata, Partitioner partitioner, Executor memtableSorter) {
         this.metadata = metadata;
         this.partitioner = partitioner;
+        this.memtableSorter = memtableSorter;
         this.damage = new DamageReports(metadata.keyspace(), metadata.name());
-        this.view = new View(new Memtable(metadata), List.of(), List.of());
+        this.view = new View(new Memtable(metadata, memtableSorter), List.of(), List.of());
     }
 
     public CFMetaData metadata() {
@@ -276,7 +281,7 @@ public final class ColumnFamilyStore {
             PendingFlush pending = new PendingFlush(v.memtable(), position);
             List<PendingFlush> flushing = new ArrayList<>(v.flushing());
             flushing.add(pending);
-            view = new View(new Memtable(metadata), flushing, v.sstables());
+            view = new View(new Memtable(metadata, memtableSorter), flushing, v.sstables());
             switches.incrementAndGet();
             return pending;
         }

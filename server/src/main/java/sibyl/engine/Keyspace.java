@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import sibyl.db.CFMetaData;
@@ -54,21 +55,27 @@ public final class Keyspace {
     private final Persistence persistence;
     private volatile String refusal; // why writes are refused (after drain); null while they are accepted
 
-    /** @param log where each write is recorded before it is applied; {@link WriteLog#NONE} for memory only */
-    public Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log) {
-        this(metadata, partitioner, log, Persistence.NONE);
+    /**
+     * @param log            where each write is recorded before it is applied; {@link WriteLog#NONE} for memory only
+     * @param memtableSorter runs the background folds of the stores' memtables (see {@link Memtable})
+     */
+    public Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log, Executor memtableSorter) {
+        this(metadata, partitioner, log, Persistence.NONE, memtableSorter);
     }
 
     /**
      * @param persistence flushes this keyspace's memtables once full; {@link Persistence#NONE} to keep
      *                    everything in memory
      */
-    Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log, Persistence persistence) {
+    Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log, Persistence persistence,
+             Executor memtableSorter) {
         this.partitioner = partitioner;
         this.log = log;
         this.persistence = persistence;
         Map<String, ColumnFamilyStore> stores = new LinkedHashMap<>();
-        for (CFMetaData cf : metadata.columnFamilies()) stores.put(cf.name(), new ColumnFamilyStore(cf, partitioner));
+        for (CFMetaData cf : metadata.columnFamilies()) {
+            stores.put(cf.name(), new ColumnFamilyStore(cf, partitioner, memtableSorter));
+        }
         this.state = new State(metadata, Collections.unmodifiableMap(stores), false);
         for (int i = 0; i < LOCK_STRIPES; i++) rowLocks[i] = new ReentrantLock();
     }

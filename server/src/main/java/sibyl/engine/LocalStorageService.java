@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -60,31 +61,35 @@ public final class LocalStorageService implements StorageService, Reconfigurable
     private volatile String drained;
     private final WriteLog writeLog;
     private final Persistence persistence;
+    /** Runs the background folds of the memtables ({@link Memtable}), those of stores a reload adds included. */
+    private final Executor memtableSorter;
     private volatile ReplaySummary lastReplay; // set once by open, before the service is handed out
     private volatile Duration startUp = Duration.ZERO;
     private volatile int sstablesAtStartUp;
 
     /**
-     * A memory-only store: nothing is logged, nothing survives a restart.
+     * A memory-only store: nothing is logged, nothing survives a restart. It has no threads of its own: the
+     * writer that completes a batch of keys new to a memtable folds them into ring order itself.
      *
      * @param keyspaces     the configured keyspaces; the {@code system} keyspace is added when absent
      * @param indexInterval how many keys one index sample stands for (IndexInterval, default 128)
      */
     public LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval) {
-        this(partitioner, keyspaces, indexInterval, WriteLog.NONE, Persistence.NONE);
+        this(partitioner, keyspaces, indexInterval, WriteLog.NONE, Persistence.NONE, Runnable::run);
     }
 
     private LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval,
-                                WriteLog writeLog, Persistence persistence) {
+                                WriteLog writeLog, Persistence persistence, Executor memtableSorter) {
         if (indexInterval <= 0) throw new IllegalArgumentException("IndexInterval must be positive: " + indexInterval);
         this.partitioner = partitioner;
         this.indexInterval = indexInterval;
         this.writeLog = writeLog;
         this.persistence = persistence;
+        this.memtableSorter = memtableSorter;
         List<Keyspace> open = new ArrayList<>();
-        for (KSMetaData ks : keyspaces) open.add(new Keyspace(ks, partitioner, writeLog, persistence));
+        for (KSMetaData ks : keyspaces) open.add(new Keyspace(ks, partitioner, writeLog, persistence, memtableSorter));
         if (keyspaces.stream().noneMatch(ks -> ks.name().equals(SystemKeyspace.NAME))) {
-            open.add(new Keyspace(SystemKeyspace.metadata(), partitioner, writeLog, persistence));
+            open.add(new Keyspace(SystemKeyspace.metadata(), partitioner, writeLog, persistence, memtableSorter));
         }
         this.catalog = SchemaChange.Catalog.of(open);
     }
@@ -105,7 +110,8 @@ public final class LocalStorageService implements StorageService, Reconfigurable
         LocalStorageService service = null;
         try {
             commitLog = CommitLog.open(logSettings);
-            service = new LocalStorageService(partitioner, keyspaces, settings.indexInterval(), commitLog, engine);
+            service = new LocalStorageService(partitioner, keyspaces, settings.indexInterval(), commitLog, engine,
+                    engine.memtableSorter());
             int sstables = 0;
             for (Keyspace ks : service.openKeyspaces()) sstables += engine.load(ks);
             LocalStorageService s = service;
@@ -385,8 +391,8 @@ public final class LocalStorageService implements StorageService, Reconfigurable
             SchemaChange change;
             try {
                 change = SchemaChange.plan(conf.configFile(), catalog, keyspaces,
-                        ks -> new Keyspace(ks, partitioner, writeLog, persistence),
-                        cf -> new ColumnFamilyStore(cf, partitioner));
+                        ks -> new Keyspace(ks, partitioner, writeLog, persistence, memtableSorter),
+                        cf -> new ColumnFamilyStore(cf, partitioner, memtableSorter));
             } catch (IllegalArgumentException e) {
                 throw new ConfigurationException(conf.configFile(), ElementPath.global("Keyspaces"), e.getMessage(), e);
             }

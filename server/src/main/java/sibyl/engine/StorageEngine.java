@@ -9,6 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +34,12 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     private final Partitioner partitioner;
     private final Map<String, SSTableFiles> files = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
+    /**
+     * Folds memtables' new keys into ring order ({@link Memtable}). Its own thread, not the timer's: the
+     * timer's age check switches memtables out, which waits for every write under way (in batch mode for
+     * their commit log syncs), and a fold queued behind that leaves a scan more to fold itself.
+     */
+    private final ExecutorService memtableSorter;
     private final Flusher flusher;
     private final Compactor compactor;
     private final SavedCaches savedCaches;
@@ -42,12 +51,18 @@ public final class StorageEngine implements Persistence, AutoCloseable {
         ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, EngineThreads.named("memtable-timer"));
         t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.timer = t;
+        this.memtableSorter = Executors.newSingleThreadExecutor(EngineThreads.named("memtable-sorter"));
         this.snapshots = new Snapshots(settings.clock());
         this.compactor = new Compactor(this::settings, partitioner, store -> filesOf(store.metadata().keyspace()),
                 timer, snapshots);
         this.flusher = new Flusher(this::settings, partitioner, ks -> filesOf(ks.name()), compactor::maybeCompact,
                 timer);
         this.savedCaches = new SavedCaches(settings.savedCachesDirectory(), partitioner);
+    }
+
+    /** Where the stores' memtables fold their new keys into ring order in the background. */
+    public Executor memtableSorter() {
+        return memtableSorter;
     }
 
     /** The settings now: those the engine was built with, with the memtable thresholds and GCGraceSeconds of the last reload. */
@@ -359,6 +374,8 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     @Override
     public void close(Collection<Keyspace> keyspaces) {
         timer.shutdownNow();
+        // Folds queued and not run are dropped: their keys stay pending, and the flush of a memtable folds them.
+        memtableSorter.shutdownNow();
         flusher.close();
         compactor.close();
         savedCaches.close();

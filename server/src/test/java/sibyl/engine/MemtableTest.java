@@ -6,17 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -36,17 +41,21 @@ import sibyl.io.SSTableReader;
 
 /**
  * The memtable's two views of its rows, point and sorted, agree, concurrent writes to a row all
- * land, and keys that enter the sorted view only when something needs ring order come out in ring
- * order, every acknowledged one of them, in scans, index samples and flushes.
+ * land, and keys that enter the sorted view in batches, in the background or when something needs
+ * ring order, come out in ring order, every acknowledged one of them, in scans, index samples and
+ * flushes.
  */
 class MemtableTest {
     private static final CFMetaData CF = CFMetaData.standard("KS", "CF", BytesType.instance);
+    /** A sorter that never gets to run: every key a writer does not fold itself waits for a scan. */
+    private static final Executor IDLE = task -> {
+    };
     private final RandomPartitioner partitioner = new RandomPartitioner();
     private final Random random = new Random(20150);
 
     @Test
     void concurrentWritersToSharedAndNewKeysLoseNothing() throws Exception {
-        Memtable memtable = new Memtable(CF);
+        Memtable memtable = new Memtable(CF, Runnable::run);
         int threads = 8;
         int perThread = 2000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -87,7 +96,7 @@ class MemtableTest {
 
     @Test
     void rowsFromGivesEveryRowInRingOrderAfterRandomInserts() {
-        Memtable memtable = new Memtable(CF);
+        Memtable memtable = new Memtable(CF, IDLE);
         TreeSet<DecoratedKey> expected = new TreeSet<>();
         for (int i = 0; i < 3000; i++) insertNew(memtable, expected);
         assertEquals(List.copyOf(expected), scan(memtable, start()), "a scan folds every key written so far");
@@ -104,7 +113,7 @@ class MemtableTest {
 
     @Test
     void rowsFromAPositionInTheMiddleStartsThere() {
-        Memtable memtable = new Memtable(CF);
+        Memtable memtable = new Memtable(CF, IDLE);
         TreeSet<DecoratedKey> expected = new TreeSet<>();
         for (int i = 0; i < 1000; i++) insertNew(memtable, expected);
         scan(memtable, start());
@@ -121,7 +130,7 @@ class MemtableTest {
 
     @Test
     void sampleKeysTakesEveryIntervalthKeyInRingOrder() {
-        Memtable memtable = new Memtable(CF);
+        Memtable memtable = new Memtable(CF, IDLE);
         TreeSet<DecoratedKey> expected = new TreeSet<>();
         for (int i = 0; i < 1000; i++) insertNew(memtable, expected);
         assertEquals(everyNth(List.copyOf(expected), 7), memtable.sampleKeys(7));
@@ -133,11 +142,13 @@ class MemtableTest {
 
     @Test
     void aFlushWritesTheRowsInRingOrder(@TempDir Path dir) throws Exception {
-        Memtable memtable = new Memtable(CF);
+        Queue<Runnable> queued = new ArrayDeque<>();
+        Memtable memtable = new Memtable(CF, queued::add, 100);
         TreeSet<DecoratedKey> expected = new TreeSet<>();
         for (int i = 0; i < 2000; i++) insertNew(memtable, expected);
         scan(memtable, start());
-        for (int i = 0; i < 2000; i++) insertNew(memtable, expected); // these reach ring order in the flush itself
+        for (int i = 0; i < 450; i++) insertNew(memtable, expected); // these reach ring order in the flush itself
+        assertEquals(1, queued.size(), "a background fold queued and not yet run");
         EngineSettings settings = EngineFixture.options(dir, 1 << 20, 0, 4096).engine();
         SSTableReader sstable = MemtableWriter.write(new PendingFlush(memtable, new LogPosition(1, 0)),
                 new Descriptor(dir.resolve("KS"), "CF", 1), partitioner, settings, new KeyCache(100));
@@ -154,18 +165,165 @@ class MemtableTest {
         } finally {
             sstable.release();
         }
+        queued.remove().run(); // arrives after the flush: finds nothing to fold
+        assertEquals(0, memtable.pendingCount());
+        assertEquals(List.copyOf(expected), scan(memtable, start()));
+        assertEquals(memtable.rowCount(), expected.size());
+    }
+
+    @Test
+    void aWriterQueuesOneFoldPerBatchAndOnlyOneAtATime() {
+        Queue<Runnable> queued = new ArrayDeque<>();
+        Memtable memtable = new Memtable(CF, queued::add, 100);
+        TreeSet<DecoratedKey> expected = new TreeSet<>();
+        for (int i = 0; i < 99; i++) insertNew(memtable, expected);
+        assertEquals(0, queued.size(), "fewer keys than a batch are left to the next scan");
+        assertEquals(99, memtable.pendingCount());
+        insertNew(memtable, expected);
+        assertEquals(1, queued.size(), "the writer completing a batch queues a fold");
+        for (int i = 0; i < 150; i++) insertNew(memtable, expected);
+        memtable.apply(expected.first(), row("again"), 1);
+        assertEquals(1, queued.size(), "not a second one while the first is queued");
+        assertEquals(250, memtable.pendingCount());
+
+        queued.remove().run();
+        assertEquals(0, memtable.pendingCount(), "the fold takes every key pending when it runs");
+        assertEquals(0, queued.size(), "and queues none after it when fewer than a batch are left");
+        for (int i = 0; i < 100; i++) insertNew(memtable, expected);
+        assertEquals(1, queued.size(), "the next batch queues the next fold");
+        assertEquals(List.copyOf(expected), scan(memtable, start()));
+        assertEquals(expected.size(), memtable.rowCount());
+    }
+
+    @Test
+    void aWriterFoldsItselfWhenTheSorterFallsBehind() {
+        Queue<Runnable> queued = new ArrayDeque<>();
+        Memtable memtable = new Memtable(CF, queued::add, 100);
+        TreeSet<DecoratedKey> expected = new TreeSet<>();
+        int helpAt = 100 * Memtable.HELP_AFTER_BATCHES;
+        for (int i = 0; i < helpAt - 1; i++) insertNew(memtable, expected);
+        assertEquals(helpAt - 1, memtable.pendingCount(), "the queued fold has not run");
+        insertNew(memtable, expected);
+        assertEquals(0, memtable.pendingCount(), "the writer of the last batch folded them");
+        assertEquals(1, queued.size());
+        queued.remove().run();
+        assertEquals(List.copyOf(expected), scan(memtable, start()));
+    }
+
+    @Test
+    void aRefusedFoldLosesNothingAndTheNextBatchTriesAgain() {
+        AtomicInteger refused = new AtomicInteger();
+        Memtable memtable = new Memtable(CF, task -> {
+            refused.incrementAndGet();
+            throw new RejectedExecutionException("stopping");
+        }, 100);
+        TreeSet<DecoratedKey> expected = new TreeSet<>();
+        for (int i = 0; i < 350; i++) insertNew(memtable, expected);
+        assertEquals(3, refused.get(), "one try per batch");
+        assertEquals(350, memtable.pendingCount());
+        assertEquals(List.copyOf(expected), scan(memtable, start()), "the scan folds what the sorter could not");
+        assertEquals(everyNth(List.copyOf(expected), 10), memtable.sampleKeys(10));
+    }
+
+    /** One writer pushes many batches, faster than a real sorter folds them; once it stops, the sorter folds on until less than a batch is left. */
+    @Test
+    void theSorterFoldsUntilLessThanABatchIsPending() throws Exception {
+        int batch = 256;
+        ExecutorService sorter = Executors.newSingleThreadExecutor();
+        try {
+            for (int round = 0; round < 20; round++) {
+                Memtable memtable = new Memtable(CF, sorter, batch);
+                TreeSet<DecoratedKey> expected = new TreeSet<>();
+                // past the writers' own folds by all but one batch and 17 keys, which stay pending without the sorter
+                int keys = 3 * batch * Memtable.HELP_AFTER_BATCHES + (Memtable.HELP_AFTER_BATCHES - 1) * batch + 17;
+                for (int i = 0; i < keys; i++) insertNew(memtable, expected);
+                awaitPendingBelow(memtable, batch);
+                assertEquals(List.copyOf(expected), scan(memtable, start()));
+            }
+        } finally {
+            sorter.shutdownNow();
+        }
+    }
+
+    /**
+     * A writer completes a batch while a background fold sorts the keys it took: the writer finds that fold
+     * scheduled and queues none, so the fold, once done, must queue the next. The sorter is held until all but
+     * one of the batches after which writers fold themselves are pending, then folds them (milliseconds) while
+     * this thread pushes one more batch (a fraction of that); without the fold's look at the stack after it,
+     * that batch stays pending and this fails.
+     */
+    @Test
+    void aBatchCompletedWhileAFoldRunsIsFoldedAfterIt() throws Exception {
+        int batch = Memtable.FOLD_BATCH;
+        ExecutorService sorter = Executors.newSingleThreadExecutor();
+        try {
+            Memtable memtable = new Memtable(CF, sorter, batch);
+            TreeSet<DecoratedKey> expected = new TreeSet<>();
+            DecoratedKey[] during = new DecoratedKey[batch];
+            for (int i = 0; i < batch; i++) during[i] = key("during" + i);
+            ColumnFamily row = row("c");
+            CountDownLatch hold = new CountDownLatch(1);
+            sorter.execute(() -> {
+                try {
+                    hold.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            int held = (Memtable.HELP_AFTER_BATCHES - 1) * batch;
+            for (int i = 0; i < held; i++) insertNew(memtable, expected);
+            assertEquals(held, memtable.pendingCount(), "one fold queued behind the held sorter");
+            hold.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (memtable.pendingCount() != 0) {
+                if (System.nanoTime() > deadline) throw new AssertionError("the fold never took the stack");
+                Thread.onSpinWait();
+            }
+            for (DecoratedKey k : during) memtable.apply(k, row, 1);
+            expected.addAll(List.of(during));
+            awaitPendingBelow(memtable, batch);
+            assertEquals(List.copyOf(expected), scan(memtable, start()));
+        } finally {
+            sorter.shutdownNow();
+        }
+    }
+
+    private static void awaitPendingBelow(Memtable memtable, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (memtable.pendingCount() >= count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("still " + memtable.pendingCount() + " keys pending after 30 s");
+            }
+            Thread.sleep(1);
+        }
     }
 
     /**
      * Writers insert new keys and publish each one once its write has returned; while they write,
      * one scanner keeps scanning the whole ring, which must hold every key published before the
-     * scan began, and two keep scanning from the key each writer published last, which must be the
-     * scan's first row. A scan that found the stack of unsorted keys empty while another scan still
-     * held keys it had taken from it, not yet in ring order, would miss them: without the fold's
-     * lock both kinds of check fail within a round.
+     * scan began, in ring order, and two keep scanning from the key each writer published last, which
+     * must be the scan's first row. A scan that found the stack of unsorted keys empty while another
+     * scan still held keys it had taken from it, not yet in ring order, would miss them: without the
+     * fold's lock both kinds of check fail within a round. Here only scans and, every
+     * {@value Memtable#HELP_AFTER_BATCHES} batches, a writer fold.
      */
     @Test
     void aScanSeesEveryKeyWrittenBeforeItBegan() throws Exception {
+        scanWhileWriting(IDLE, Memtable.FOLD_BATCH);
+    }
+
+    /** The same with a sorter folding every 64 keys in the background, racing the scans' folds. */
+    @Test
+    void aScanRacingBackgroundFoldsSeesEveryKeyWrittenBeforeItBeganInRingOrder() throws Exception {
+        ExecutorService sorter = Executors.newSingleThreadExecutor();
+        try {
+            scanWhileWriting(sorter, 64);
+        } finally {
+            sorter.shutdownNow();
+        }
+    }
+
+    private void scanWhileWriting(Executor sorter, int foldBatch) throws Exception {
         int writers = 2;
         int scanners = 3;
         int keysPerWriter = 20_000;
@@ -176,7 +334,7 @@ class MemtableTest {
         ExecutorService pool = Executors.newFixedThreadPool(writers + scanners);
         try {
             for (int round = 0; round < 5; round++) {
-                Memtable memtable = new Memtable(CF);
+                Memtable memtable = new Memtable(CF, sorter, foldBatch);
                 AtomicIntegerArray acknowledged = new AtomicIntegerArray(writers);
                 AtomicInteger writing = new AtomicInteger(writers);
                 AtomicLong checks = new AtomicLong();
@@ -218,7 +376,14 @@ class MemtableTest {
     private void checkWholeScan(Memtable memtable, DecoratedKey[][] keys, AtomicIntegerArray acknowledged) {
         int[] counts = new int[keys.length];
         for (int w = 0; w < keys.length; w++) counts[w] = acknowledged.get(w);
-        Set<DecoratedKey> seen = new HashSet<>(scan(memtable, start()));
+        List<DecoratedKey> scanned = scan(memtable, start());
+        for (int i = 1; i < scanned.size(); i++) {
+            if (scanned.get(i - 1).compareTo(scanned.get(i)) >= 0) {
+                throw new AssertionError("out of ring order: " + scanned.get(i - 1).key() + " before "
+                        + scanned.get(i).key());
+            }
+        }
+        Set<DecoratedKey> seen = new HashSet<>(scanned);
         for (int w = 0; w < keys.length; w++) {
             for (int i = 0; i < counts[w]; i++) {
                 if (!seen.contains(keys[w][i])) {

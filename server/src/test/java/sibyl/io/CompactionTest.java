@@ -116,7 +116,7 @@ class CompactionTest {
         for (CFMetaData cf : List.of(SSTableFixtures.standard(UTF8Type.instance),
                 SSTableFixtures.ofSuper(BytesType.instance, UTF8Type.instance))) {
             for (boolean major : List.of(false, true)) {
-                Memtable model = new Memtable(cf);
+                Memtable model = new Memtable(cf, Runnable::run);
                 List<SSTableReader> inputs = randomInputs(cf, random, model);
                 int generation = 10 + (major ? 1 : 0) + (cf.isSuper() ? 2 : 0);
                 Compaction.Result result = Compaction.compact(inputs, new Descriptor(dir, cf.name(), generation), partitioner,
@@ -159,10 +159,10 @@ class CompactionTest {
     void expiredTombstonesGoInAMajorCompactionOnly() throws IOException {
         CFMetaData cf = SSTableFixtures.standard(UTF8Type.instance);
         DecoratedKey key = partitioner.decorateKey("k");
-        Memtable older = new Memtable(cf);
+        Memtable older = new Memtable(cf, Runnable::run);
         older.apply(key, ColumnFamily.empty(cf).withCell(Column.live(b("a"), b("1"), 10))
                 .withCell(Column.live(b("b"), b("1"), 10)).withCell(Column.live(b("c"), b("1"), 30)), 3);
-        Memtable newer = new Memtable(cf);
+        Memtable newer = new Memtable(cf, Runnable::run);
         newer.apply(key, ColumnFamily.empty(cf).withDeletion(20, GC_BEFORE - 1)
                 .withCell(Column.tombstone(b("c"), 40, GC_BEFORE + 1))
                 .withCell(Column.tombstone(b("d"), 40, GC_BEFORE - 1)), 3);
@@ -190,7 +190,7 @@ class CompactionTest {
     void superColumnTombstonesArePurgedAndEmptiedSuperColumnsDropped() throws IOException {
         CFMetaData cf = SSTableFixtures.ofSuper(UTF8Type.instance, UTF8Type.instance);
         DecoratedKey key = partitioner.decorateKey("k");
-        Memtable memtable = new Memtable(cf);
+        Memtable memtable = new Memtable(cf, Runnable::run);
         SuperColumn gone = SuperColumn.empty(b("gone"), UTF8Type.instance).withDeletion(50, GC_BEFORE - 1)
                 .withColumn(Column.live(b("x"), b("1"), 40));
         SuperColumn stays = SuperColumn.empty(b("stays"), UTF8Type.instance).withDeletion(50, GC_BEFORE - 1)
@@ -212,7 +212,7 @@ class CompactionTest {
     @Test
     void aMergeWhereNothingSurvivesWritesNoSSTable() throws IOException {
         CFMetaData cf = SSTableFixtures.standard(UTF8Type.instance);
-        Memtable memtable = new Memtable(cf);
+        Memtable memtable = new Memtable(cf, Runnable::run);
         memtable.apply(partitioner.decorateKey("k"), ColumnFamily.empty(cf).withDeletion(5, GC_BEFORE - 100)
                 .withCell(Column.live(b("a"), b("1"), 4)), 2);
         SSTableReader input = SSTableReader.open(SSTableFixtures.write(dir, 1, memtable, partitioner, 1024), cf, partitioner, 8);

@@ -38,7 +38,7 @@ class IndexSummaryFileTest {
     private final CFMetaData cf = CFMetaData.standard(SSTableFixtures.KS, "Standard1", BytesType.instance);
 
     private Descriptor write() throws IOException {
-        Memtable memtable = new Memtable(cf);
+        Memtable memtable = new Memtable(cf, Runnable::run);
         for (int i = 0; i < ROWS; i++) {
             memtable.apply(partitioner.decorateKey("key" + i),
                     ColumnFamily.empty(cf).withCell(Column.live(SSTableFixtures.b("c"), SSTableFixtures.b("v" + i), 1)), 1);

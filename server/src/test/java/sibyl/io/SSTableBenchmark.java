@@ -40,7 +40,7 @@ class SSTableBenchmark {
 
     /** {@value #ROWS} rows of {@value #COLUMNS} random {@value #VALUE_SIZE}-byte values; their keys go to {@code keys}. */
     private Memtable flushSized(CFMetaData cf, Random random, List<DecoratedKey> keys) {
-        Memtable memtable = new Memtable(cf);
+        Memtable memtable = new Memtable(cf, Runnable::run);
         for (int i = 0; i < ROWS; i++) {
             DecoratedKey key = partitioner.decorateKey("key" + i);
             keys.add(key);
@@ -97,7 +97,7 @@ class SSTableBenchmark {
     @Test
     void narrowSliceOfAWideRow() throws IOException {
         CFMetaData cf = CFMetaData.standard(SSTableFixtures.KS, "Wide", LongType.instance);
-        Memtable memtable = new Memtable(cf);
+        Memtable memtable = new Memtable(cf, Runnable::run);
         DecoratedKey key = partitioner.decorateKey("wide");
         ColumnFamily row = ColumnFamily.empty(cf);
         int columns = 100_000;

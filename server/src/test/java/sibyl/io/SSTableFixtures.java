@@ -91,7 +91,7 @@ final class SSTableFixtures {
 
     /** A memtable of {@code keys} random keys, each written by one to three random deltas. */
     static Memtable randomMemtable(CFMetaData cf, Partitioner partitioner, Random random, int keys, int maxCells) {
-        Memtable memtable = new Memtable(cf);
+        Memtable memtable = new Memtable(cf, Runnable::run);
         for (int i = 0; i < keys; i++) {
             DecoratedKey key = partitioner.decorateKey("key" + random.nextInt(keys * 10));
             int deltas = 1 + random.nextInt(3);

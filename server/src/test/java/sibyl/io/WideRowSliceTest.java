@@ -37,7 +37,7 @@ class WideRowSliceTest {
     }
 
     private SSTableReader writeWideRow() throws IOException {
-        Memtable memtable = new Memtable(cf);
+        Memtable memtable = new Memtable(cf, Runnable::run);
         ColumnFamily row = ColumnFamily.empty(cf).withDeletion(5, 1_000_000);
         for (long i = 0; i < COLUMNS; i++) row = row.withCell(Column.live(name(i), new byte[32], 10 + i));
         memtable.apply(wide, row, COLUMNS);
