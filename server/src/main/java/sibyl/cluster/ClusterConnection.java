@@ -160,6 +160,10 @@ final class ClusterConnection implements AutoCloseable {
                 // network loops): one thread's worth, let go at once on close.
                 .withInt(DefaultDriverOption.NETTY_IO_SIZE, 1)
                 .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
+                // advanced.connection.pool.local.size stays 1: the requests of all the network loops coalesce into
+                // that connection's writes. A connection per loop cost Sibyl 10-20% more CPU per call (32 blocking
+                // clients, 2 loops): the driver gives a request the least busy connection, not its own loop's, so
+                // it saved no hand-off and split the writes.
                 .build();
     }
 
