@@ -49,8 +49,6 @@ import sibyl.service.StorageTimeoutException;
 import sibyl.service.UnavailableReplicasException;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The 0.6 interface as one connection sees it. Describe calls are answered from the
@@ -58,7 +56,6 @@ import org.slf4j.LoggerFactory;
  * the storage service. One instance per connection, holding that connection's login state.
  */
 final class CassandraHandler implements Cassandra.Iface {
-    private static final Logger log = LoggerFactory.getLogger(CassandraHandler.class);
     /**
      * How many rows of one call (multiget, a batch_mutate of many keys) a store that asks another server is asked
      * for at once: enough that a call of many rows takes a few round trips rather than one per row, few enough
@@ -628,8 +625,7 @@ final class CassandraHandler implements Cassandra.Iface {
             storage.apply(m, Consistency.ZERO);
         } catch (WriteFailedException | InvalidQueryException | UnavailableReplicasException
                  | StorageTimeoutException e) {
-            log.warn("A write at consistency level ZERO to key {} of keyspace {} was lost: {}", m.key(), m.keyspace(),
-                    e.getMessage());
+            UnacknowledgedWrites.lost(m, e);
         }
     }
 

@@ -59,7 +59,11 @@ final class UnacknowledgedWrites {
         return outstanding.get();
     }
 
-    private static void lost(RowMutation m, Throwable failure) {
+    /**
+     * Logs a ZERO write the store did not make: a refusal, too few replicas or a timeout as a warning, anything
+     * else as an error with its stack. Also the synchronous path's, {@link CassandraHandler}.
+     */
+    static void lost(RowMutation m, Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         if (cause instanceof WriteFailedException || cause instanceof InvalidQueryException
