@@ -38,6 +38,7 @@ build_if_missing() {
 # COMMITLOG_SYNC=batch runs it with CommitLogSync batch (window 1 ms) instead of the shipped periodic.
 # SERVER_CONF=cluster starts it from conf/cluster/ (cluster mode) instead of conf/; CLUSTER_CONTACT_POINT
 # (host:port) then replaces that file's contact points, and CLUSTER_REQUEST_TIMEOUT_MS sets RequestTimeoutInMillis.
+# NETWORK_THREADS sets ThriftNetworkThreads (the shipped 0 is one per processor).
 start_server() {
   local dir=$1
   mkdir -p "$dir/conf" "$dir/data" "$dir/commitlog" "$dir/saved_caches"
@@ -65,6 +66,10 @@ start_server() {
     -e "s|<DataFileDirectory>[^<]*</DataFileDirectory>|<DataFileDirectory>$dir/data</DataFileDirectory>|" \
     -e "s|<SavedCachesDirectory>[^<]*</SavedCachesDirectory>|<SavedCachesDirectory>$dir/saved_caches</SavedCachesDirectory>|" \
     "$dir/conf/storage-conf.xml"
+  if [ -n "${NETWORK_THREADS:-}" ]; then
+    sed -i -e "s|<ThriftNetworkThreads>[^<]*</ThriftNetworkThreads>|<ThriftNetworkThreads>$NETWORK_THREADS</ThriftNetworkThreads>|" \
+      "$dir/conf/storage-conf.xml"
+  fi
   if [ "${COMMITLOG_SYNC:-periodic}" = batch ]; then
     # A write acknowledged only after the fsync that covers it; writes within 1 ms share the fsync.
     sed -i -e "s|<CommitLogSync>periodic</CommitLogSync>|<CommitLogSync>batch</CommitLogSync>|" \

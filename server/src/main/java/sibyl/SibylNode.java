@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import sibyl.auth.AuthSettings;
 import sibyl.auth.Authenticator;
 import sibyl.cluster.ClusterStorageService;
+import sibyl.cluster.DriverThreads;
 import sibyl.commitlog.CommitLogSettings;
 import sibyl.config.ClusterConf;
 import sibyl.config.ConfigChange;
@@ -44,6 +45,7 @@ import sibyl.service.RequestMetrics;
 import sibyl.service.StorageService;
 import sibyl.thrift.CassandraProcessorFactory;
 import sibyl.thrift.NodeDescription;
+import sibyl.transport.NetworkLoops;
 import sibyl.transport.ThriftServer;
 import sibyl.transport.TransportLimits;
 
@@ -55,6 +57,8 @@ public final class SibylNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SibylNode.class);
 
     private final ThriftServer thrift;
+    /** The network threads, shared by the Thrift server and, in cluster mode, the driver; closed last. */
+    private final NetworkLoops network;
     private final ThreadPoolExecutor zeroWrites;
     private final StorageService storage;
     private final AutoCloseable closeStorage;
@@ -70,11 +74,12 @@ public final class SibylNode implements AutoCloseable {
     private final AtomicReference<NodeDescription> description;
     private final List<Runnable> reloadListeners = new CopyOnWriteArrayList<>();
 
-    private SibylNode(ThriftServer thrift, ThreadPoolExecutor zeroWrites, StorageService storage,
+    private SibylNode(ThriftServer thrift, NetworkLoops network, ThreadPoolExecutor zeroWrites, StorageService storage,
                       AutoCloseable closeStorage, LocalStorageService local, ClusterStorageService remote,
                       RequestMetrics requests, MetricsServer metrics, String clusterName, String token,
                       String endpoint, ConfigReloader reloader, AtomicReference<NodeDescription> description) {
         this.thrift = thrift;
+        this.network = network;
         this.zeroWrites = zeroWrites;
         this.storage = storage;
         this.closeStorage = closeStorage;
@@ -99,16 +104,33 @@ public final class SibylNode implements AutoCloseable {
             throws IOException, InterruptedException, ConfigurationException {
         Authenticator authenticator = auth.authenticatorFor(conf.authenticator());
         Partitioner partitioner = Partitioners.forName(conf.partitioner());
+        Optional<ClusterConf> cluster = conf.cluster();
+        // Made before the storage, as the driver runs its connections on them too: a call whose client connection
+        // and driver connection share a loop goes to the cluster and back without waking another thread.
+        NetworkLoops network = cluster.isPresent()
+                ? NetworkLoops.open(conf.thriftNetworkThreads(), new DriverThreads(NetworkLoops.THREAD_NAME))
+                : NetworkLoops.open(conf.thriftNetworkThreads());
+        try {
+            return start(conf, authenticator, partitioner, cluster, network);
+        } catch (IOException | InterruptedException | ConfigurationException | RuntimeException | Error e) {
+            network.close();
+            throw e;
+        }
+    }
+
+    private static SibylNode start(StorageConf conf, Authenticator authenticator, Partitioner partitioner,
+                                   Optional<ClusterConf> cluster, NetworkLoops network)
+            throws IOException, InterruptedException, ConfigurationException {
         StorageService storage;
         Reconfigurable reconfigurable;
         AutoCloseable closeStorage;
         LocalStorageService local = null;
         ClusterStorageService remote = null;
         String token;
-        Optional<ClusterConf> cluster = conf.cluster();
         if (cluster.isPresent()) {
             // Keeps nothing on disk: the cluster holds the data, and every Sibyl node in front of it is alike.
-            remote = ClusterStorageService.open(cluster.get(), partitioner, ConfiguredSchema.keyspaces(conf));
+            remote = ClusterStorageService.open(cluster.get(), partitioner, ConfiguredSchema.keyspaces(conf),
+                    network.group(), network.socketChannelClass());
             storage = remote;
             reconfigurable = remote;
             closeStorage = remote;
@@ -139,18 +161,19 @@ public final class SibylNode implements AutoCloseable {
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
-        ThriftServer thrift = new ThriftServer(thriftBindAddress(conf.thriftAddress()), conf.thriftPort(), limits,
-                conf.thriftNetworkThreads(), conf.concurrentReads() + conf.concurrentWrites(), processors);
+        ThriftServer thrift;
         try {
+            thrift = new ThriftServer(thriftBindAddress(conf.thriftAddress()), conf.thriftPort(), limits, network,
+                    conf.concurrentReads() + conf.concurrentWrites(), processors);
             thrift.start();
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (IOException | RuntimeException | InterruptedException e) {
             zeroWrites.shutdownNow();
             closeQuietly(closeStorage);
             throw e;
         }
         MetricsServer metrics = startMetrics(conf, NodeMetrics.registry(requests, Optional.ofNullable(local), thrift,
                 processors.authRefusals()));
-        return new SibylNode(thrift, zeroWrites, storage, closeStorage, local, remote, requests, metrics,
+        return new SibylNode(thrift, network, zeroWrites, storage, closeStorage, local, remote, requests, metrics,
                 conf.clusterName(), token, endpoint, new ConfigReloader(conf, reconfigurable), description);
     }
 
@@ -219,7 +242,10 @@ public final class SibylNode implements AutoCloseable {
         return beans;
     }
 
-    /** Stops in the order that loses nothing: clients first, then pending ZERO writes, then the log. */
+    /**
+     * Stops in the order that loses nothing: clients first, then pending ZERO writes, then the log (or the
+     * driver's session), then the network threads the session's connections ran on.
+     */
     @Override
     public void close() {
         if (metrics != null) metrics.close();
@@ -235,6 +261,7 @@ public final class SibylNode implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         closeQuietly(closeStorage);
+        network.close();
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -7,6 +7,8 @@ import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Statement;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -93,14 +95,19 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     /**
      * Connects to the cluster (waiting at most ConnectTimeoutInSeconds for it), checks that its
      * partitioner orders rows as {@code partitioner} does, and creates the keyspaces and tables
-     * that are missing.
+     * that are missing. The driver's connections run on {@code loops} (the node's network threads, whose threads
+     * should be made by {@link DriverThreads}); {@link #close()} leaves them running, for the caller to shut down
+     * after it.
      *
+     * @param channelClass the socket channel class {@code loops} serve (EpollSocketChannel for epoll loops,
+     *                     NioSocketChannel for NIO ones)
      * @throws ConfigurationException naming the element of storage-conf.xml at fault: the contact points when no
      *                                node answered, the partitioner, or a column family whose table has another shape
      */
-    public static ClusterStorageService open(ClusterConf conf, Partitioner partitioner, List<KSMetaData> keyspaces)
+    public static ClusterStorageService open(ClusterConf conf, Partitioner partitioner, List<KSMetaData> keyspaces,
+                                             EventLoopGroup loops, Class<? extends Channel> channelClass)
             throws ConfigurationException, InterruptedException {
-        ClusterConnection connection = ClusterConnection.connect(conf);
+        ClusterConnection connection = ClusterConnection.connect(conf, loops, channelClass);
         try {
             ClusterTokens tokens = ClusterTokens.check(connection.session(), conf, partitioner);
             Map<String, Map<String, Table>> tables = ClusterSchema.ensure(connection.session(), conf, keyspaces);

@@ -49,8 +49,6 @@ import sibyl.service.StorageTimeoutException;
 import sibyl.service.UnavailableReplicasException;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The 0.6 interface as one connection sees it. Describe calls are answered from the
@@ -58,7 +56,6 @@ import org.slf4j.LoggerFactory;
  * the storage service. One instance per connection, holding that connection's login state.
  */
 final class CassandraHandler implements Cassandra.Iface {
-    private static final Logger log = LoggerFactory.getLogger(CassandraHandler.class);
     /**
      * How many rows of one call (multiget, a batch_mutate of many keys) a store that asks another server is asked
      * for at once: enough that a call of many rows takes a few round trips rather than one per row, few enough
@@ -72,22 +69,26 @@ final class CassandraHandler implements Cassandra.Iface {
     private final ConnectionSession session;
     private final StorageService storage;
     private final Executor background;
+    private final UnacknowledgedWrites unacknowledged;
     private final long rpcTimeoutMillis;
     private final AuthRefusals refusals;
 
     /**
      * @param views the schema as each call sees it: taken once at the start of a call
      * @param node  what the node says of itself now (a reload changes the configuration text)
+     * @param background     applies the ZERO writes of calls run on a worker
+     * @param unacknowledged the ZERO writes of calls started on a network thread (shared by all connections)
      */
     CassandraHandler(SchemaViews views, Supplier<NodeDescription> node, Authenticator authenticator,
-                     ConnectionSession session, StorageService storage, Executor background, long rpcTimeoutMillis,
-                     AuthRefusals refusals) {
+                     ConnectionSession session, StorageService storage, Executor background,
+                     UnacknowledgedWrites unacknowledged, long rpcTimeoutMillis, AuthRefusals refusals) {
         this.views = views;
         this.node = node;
         this.authenticator = authenticator;
         this.session = session;
         this.storage = storage;
         this.background = background;
+        this.unacknowledged = unacknowledged;
         this.rpcTimeoutMillis = rpcTimeoutMillis;
         this.refusals = refusals;
     }
@@ -587,11 +588,18 @@ final class CassandraHandler implements Cassandra.Iface {
         deadline.check();
     }
 
-    /** As {@link #apply}, with the rows written {@value #ROWS_IN_FLIGHT} at a time. */
+    /**
+     * As {@link #apply}, with the rows written {@value #ROWS_IN_FLIGHT} at a time; ZERO writes started at once and
+     * held by no thread ({@link UnacknowledgedWrites}), as this runs on a network thread.
+     */
     private CompletableFuture<Void> applyAsync(List<RowMutation> mutations, ConsistencyLevel cl, Deadline deadline) {
         if (cl == ConsistencyLevel.ZERO) {
-            for (RowMutation m : mutations) background.execute(() -> applyUnacknowledged(m));
-            return CompletableFuture.completedFuture(null);
+            CompletableFuture<?>[] writes = new CompletableFuture<?>[mutations.size()];
+            for (int i = 0; i < writes.length; i++) {
+                RowMutation m = mutations.get(i);
+                writes[i] = unacknowledged.start(m, () -> storage.applyAsync(m, Consistency.ZERO));
+            }
+            return CompletableFuture.allOf(writes);
         }
         return StorageFailures.after(BoundedFanOut.run(mutations.size(), ROWS_IN_FLIGHT,
                 i -> unlessPast(deadline, () -> storage.applyAsync(mutations.get(i), level(cl)))), applied -> {
@@ -617,8 +625,7 @@ final class CassandraHandler implements Cassandra.Iface {
             storage.apply(m, Consistency.ZERO);
         } catch (WriteFailedException | InvalidQueryException | UnavailableReplicasException
                  | StorageTimeoutException e) {
-            log.warn("A write at consistency level ZERO to key {} of keyspace {} was lost: {}", m.key(), m.keyspace(),
-                    e.getMessage());
+            UnacknowledgedWrites.lost(m, e);
         }
     }
 

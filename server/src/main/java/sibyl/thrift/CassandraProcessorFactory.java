@@ -22,7 +22,8 @@ import sibyl.transport.ProcessorFactory;
  * as a reload replaces it ({@link SchemaViews}); the node's description is asked for at each call.
  *
  * <p>{@code background} runs writes at consistency level ZERO, which are acknowledged
- * before they are applied; its owner shuts it down after the transport.
+ * before they are applied, of the calls run on workers; its owner shuts it down after the
+ * transport. Those of calls started on a network thread hold no thread ({@link UnacknowledgedWrites}).
  */
 public final class CassandraProcessorFactory implements ProcessorFactory {
     /**
@@ -44,12 +45,20 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
      * decodes. Functions are stateless, so every connection's processor shares these.
      */
     private static final Map<String, ProcessFunction<Cassandra.Iface, ? extends TBase>> FUNCTIONS = functions();
+    /**
+     * ZERO writes of calls started on the network threads that may await the store at once; past that, calls wait
+     * for theirs. Half of what the cluster driver takes on one connection (its max-requests-per-connection, 1024),
+     * so that a flood of them is slowed, rather than refused by the driver (which would lose them) and leaving
+     * other calls no room.
+     */
+    static final int MAX_UNACKNOWLEDGED_WRITES = 512;
 
     private final SchemaViews views;
     private final Supplier<NodeDescription> node;
     private final Authenticator authenticator;
     private final StorageService storage;
     private final Executor background;
+    private final UnacknowledgedWrites unacknowledged = new UnacknowledgedWrites(MAX_UNACKNOWLEDGED_WRITES);
     private final long rpcTimeoutMillis;
     private final AuthRefusals authRefusals = new AuthRefusals();
 
@@ -84,7 +93,7 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
         ConnectionSession session = new ConnectionSession(authenticator);
         connection.onClose(session::clear);
         CassandraHandler handler = new CassandraHandler(views, node, authenticator, session, storage, background,
-                rpcTimeoutMillis, authRefusals);
+                unacknowledged, rpcTimeoutMillis, authRefusals);
         // What Cassandra.Processor is (it adds nothing to TBaseProcessor but its map of functions), with our map.
         TProcessor processor = new TBaseProcessor<Cassandra.Iface>(handler, FUNCTIONS) {
         };

@@ -7,16 +7,9 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollEventLoopGroup;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * of a connection at a time, so replies go out in request order. Input that is not Thrift, or breaks the
  * {@link TransportLimits}, closes that one connection.
  *
- * <p>Threads: one accepting, {@code networkThreads} network threads (by default one per available processor),
- * {@code workerThreads} workers; all are released by {@link #close()}.
+ * <p>Threads: one accepting and {@code workerThreads} workers, released by {@link #close()}; connections are served
+ * by the {@link NetworkLoops} given, which their owner closes after this server.
  */
 public final class ThriftServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ThriftServer.class);
@@ -53,7 +46,7 @@ public final class ThriftServer implements AutoCloseable {
     private final int port;
     private final TransportLimits limits;
     private final int workerThreads;
-    private final int networkThreads;
+    private final NetworkLoops network;
     private final ProcessorFactory processorFactory;
 
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
@@ -65,7 +58,6 @@ public final class ThriftServer implements AutoCloseable {
     private final CallPlacement placement;
 
     private EventLoopGroup acceptGroup;
-    private EventLoopGroup ioGroup;
     private ThreadPoolExecutor workers;
     private volatile Channel serverChannel;
     private volatile boolean closing;
@@ -73,13 +65,10 @@ public final class ThriftServer implements AutoCloseable {
     /**
      * @param host           address to listen on; null or empty for all interfaces
      * @param port           port to listen on; 0 for any free port (see {@link #boundAddress()})
-     * @param networkThreads threads reading and writing the connections; 0 for one per available processor
+     * @param network        the loops reading and writing the connections; not closed by this server
      */
-    public ThriftServer(String host, int port, TransportLimits limits, int networkThreads, int workerThreads,
+    public ThriftServer(String host, int port, TransportLimits limits, NetworkLoops network, int workerThreads,
             ProcessorFactory processorFactory) {
-        if (networkThreads < 0) {
-            throw new IllegalArgumentException("networkThreads must be 0 (one per processor) or more, not " + networkThreads);
-        }
         if (port < 0 || port > 0xffff) {
             throw new IllegalArgumentException("port must be from 0 to 65535, not " + port);
         }
@@ -90,7 +79,7 @@ public final class ThriftServer implements AutoCloseable {
         this.port = port;
         this.limits = Objects.requireNonNull(limits, "limits");
         this.workerThreads = workerThreads;
-        this.networkThreads = networkThreads;
+        this.network = Objects.requireNonNull(network, "network");
         this.processorFactory = Objects.requireNonNull(processorFactory, "processorFactory");
         this.connectionLimiter = new ConnectionLimiter(limits.maxConnections());
         this.runner = new CallRunner(limits.maxMessageBytes());
@@ -107,23 +96,14 @@ public final class ThriftServer implements AutoCloseable {
         if (acceptGroup != null || closing) {
             throw new IllegalStateException("a ThriftServer can be started once");
         }
-        // Netty's native epoll transport where it loads (Linux on the architectures netty-all ships it for): fewer
-        // system calls and less garbage per read and write than the JDK's selector. NIO elsewhere.
-        boolean epoll = Epoll.isAvailable();
-        int ioThreads = networkThreads > 0 ? networkThreads : Runtime.getRuntime().availableProcessors();
-        acceptGroup = epoll ? new EpollEventLoopGroup(1, new DefaultThreadFactory("sibyl-thrift-accept"))
-                : new NioEventLoopGroup(1, new DefaultThreadFactory("sibyl-thrift-accept"));
-        ioGroup = epoll ? new EpollEventLoopGroup(ioThreads, new DefaultThreadFactory("sibyl-thrift-io"))
-                : new NioEventLoopGroup(ioThreads, new DefaultThreadFactory("sibyl-thrift-io"));
-        Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
+        acceptGroup = network.sameKind(1, new DefaultThreadFactory("sibyl-thrift-accept"));
         // Each connection has at most one call queued or running, so a queue as long as the connection limit
         // overflows only when connections closed with their call still waiting have been replaced by new ones.
         workers = new ThreadPoolExecutor(workerThreads, workerThreads, 0, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(limits.maxConnections()), new DefaultThreadFactory("sibyl-thrift-worker"));
         ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(acceptGroup, ioGroup)
-                .channel(channelType)
+                .group(acceptGroup, network.group())
+                .channel(network.serverChannelClass())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -150,7 +130,7 @@ public final class ThriftServer implements AutoCloseable {
         }
         serverChannel = bound.channel();
         LOG.info("Listening for Thrift clients on {} (framed and unframed, {})", serverChannel.localAddress(),
-                epoll ? "epoll" : "NIO");
+                network.transportName());
     }
 
     /** The pool calls run on, for tpstats; null before {@link #start()}. */
@@ -197,7 +177,8 @@ public final class ThriftServer implements AutoCloseable {
 
     /**
      * Stops accepting, closes every connection, lets calls under way finish (interrupting them after a grace
-     * period) and releases all threads. Idempotent. Must not be called from a network thread.
+     * period) and releases the accepting thread and the workers; the network loops go on until their owner closes
+     * them. Idempotent. Must not be called from a network thread.
      */
     @Override
     public synchronized void close() {
@@ -235,7 +216,10 @@ public final class ThriftServer implements AutoCloseable {
                 limits.maxMessageBytes()));
     }
 
-    /** Drains the workers first, so that finished calls can still post their replies to the network threads. */
+    /**
+     * Drains the workers while the network loops still run, so that finished calls can still post their replies to
+     * them.
+     */
     private void releaseThreads() {
         boolean interrupted = false;
         workers.shutdown();
@@ -251,10 +235,7 @@ public final class ThriftServer implements AutoCloseable {
             workers.shutdownNow();
             interrupted = true;
         }
-        Future<?> accept = acceptGroup.shutdownGracefully(0, SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS);
-        Future<?> io = ioGroup.shutdownGracefully(0, SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS);
-        accept.awaitUninterruptibly();
-        io.awaitUninterruptibly();
+        acceptGroup.shutdownGracefully(0, SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS).awaitUninterruptibly();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

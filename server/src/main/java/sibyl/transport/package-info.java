@@ -9,8 +9,9 @@
  * on the network thread for calls that cannot wait ({@link sibyl.transport.CallPlacement}), started there and
  * answered later from another thread for calls the processor defers ({@link sibyl.transport.DeferringProcessor}),
  * on the worker pool for the rest.
- * {@link sibyl.transport.ThriftServer} builds all this and owns every thread; the rest of the server supplies a
- * {@link sibyl.transport.ProcessorFactory}.
+ * {@link sibyl.transport.ThriftServer} builds all this and owns its accepting thread and workers; the network threads
+ * are {@link sibyl.transport.NetworkLoops} it is lent (the node shares them with the cluster driver's connections);
+ * the rest of the server supplies a {@link sibyl.transport.ProcessorFactory}.
  *
  * <p>Limits ({@link sibyl.transport.TransportLimits}): message size, open connections and idle time per connection,
  * and over all connections the bytes of requests held ({@link sibyl.transport.RequestBudget}). What breaks the

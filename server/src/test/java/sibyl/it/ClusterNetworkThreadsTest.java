@@ -127,6 +127,79 @@ class ClusterNetworkThreadsTest {
         }
     }
 
+    /**
+     * A write at consistency level ZERO is acknowledged before the cluster has it, so clients can send them faster
+     * than a cluster that has stopped answering takes them. Past the number the node keeps outstanding, a client is
+     * slowed by a reply that waits for its write, never by a network thread that waits for the cluster: that thread
+     * serves other clients too, and may be the very one the driver's connection runs on. (Eight clients send more
+     * than the 4096 writes the workers' queue of ZERO writes holds, past which a write would be applied by the
+     * thread that received it.)
+     */
+    @Test
+    void aFloodOfZeroWritesHoldsUpNoOtherConnection() throws Exception {
+        LocalCassandra cassandra = LocalCassandra.shared();
+        int flooders = 8;
+        int writesEach = 4096 / flooders + 1;
+        ExecutorService flooding = Executors.newFixedThreadPool(flooders);
+        // A network thread waiting for a request to the cluster would hold the bystanders for this long, three
+        // times what they are allowed here (a loaded machine's stalls stay well below).
+        int requestTimeoutMillis = 3 * RPC_TIMEOUT_MILLIS;
+        UnaryOperator<String> slowCluster = xml -> xml.replace("</Cluster>",
+                "<RequestTimeoutInMillis>" + requestTimeoutMillis + "</RequestTimeoutInMillis></Cluster>");
+        ch.qos.logback.classic.Logger lost = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+                "sibyl.thrift.UnacknowledgedWrites");
+        ch.qos.logback.classic.Level level = lost.getLevel();
+        lost.setLevel(ch.qos.logback.classic.Level.ERROR); // each lost write is a warning: thousands here
+        try (FreezableProxy proxy = FreezableProxy.start(LocalCassandra.address(1), cassandra.nativePort());
+             TestNode node = TestNode.start(dir, smallSchema().andThen(ConfEdits.inCluster(proxy.address(),
+                     "zero" + ProcessHandle.current().pid() + "_")).andThen(slowCluster)::apply)) {
+            Cassandra.Client client = node.client();
+            client.insert(KS, "k", path("Standard1", "a"), b("1"), 1, ONE); // prepares while the cluster answers
+            List<Cassandra.Client> senders = new ArrayList<>();
+            for (int i = 0; i < flooders; i++) senders.add(node.client());
+            // Connections are dealt to the network threads in turn: some on each.
+            List<Cassandra.Client> bystanders = new ArrayList<>();
+            for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors(); i++) bystanders.add(node.client());
+
+            proxy.freeze();
+            List<Future<Object>> flood = new ArrayList<>();
+            for (int f = 0; f < flooders; f++) {
+                Cassandra.Client sender = senders.get(f);
+                String prefix = "z" + f + "_";
+                flood.add(flooding.submit(() -> {
+                    for (int i = 0; i < writesEach; i++) {
+                        sender.insert(KS, prefix + i, path("Standard1", "a"), b("z"), 2, ConsistencyLevel.ZERO);
+                    }
+                    return null;
+                }));
+            }
+            long slowest = slowestWhile(flood, () -> {
+                for (Cassandra.Client c : bystanders) assertEquals("2.2.0", c.describe_version());
+            });
+            for (Future<Object> f : flood) f.get();
+            assertTrue(slowest < requestTimeoutMillis / 3, "while clients flooded the node with ZERO writes to a cluster that"
+                    + " did not answer, another connection waited " + slowest + " ms for describe_version");
+
+            proxy.thaw();
+            // The driver replaces a connection that many requests timed out on, so the first reads may find none.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                try {
+                    assertEquals("1", text(client.get(KS, "k", path("Standard1", "a"), ONE).getColumn()
+                            .bufferForValue()));
+                    break;
+                } catch (org.apache.cassandra.thrift.UnavailableException | TimedOutException e) {
+                    assertTrue(System.nanoTime() < deadline, "the cluster is not served again 30 s after the thaw: "
+                            + e);
+                    Thread.sleep(100); // polling for the reconnection, up to the deadline
+                }
+            }
+        } finally {
+            lost.setLevel(level);
+            flooding.shutdownNow();
+        }
+    }
+
     /** Each kind of read the front end might deem quick, on connections of its own. */
     private static List<Callable<Object>> reads(TestNode node, int connections) throws Exception {
         List<Callable<Object>> reads = new ArrayList<>();
@@ -162,7 +235,7 @@ class ClusterNetworkThreadsTest {
     }
 
     /** Runs {@code probe} again and again while any call is pending; the slowest run, in milliseconds. */
-    private static long slowestWhile(List<Future<Long>> pending, Probe probe) throws Exception {
+    private static long slowestWhile(List<? extends Future<?>> pending, Probe probe) throws Exception {
         long slowest = 0;
         while (pending.stream().anyMatch(f -> !f.isDone())) {
             long start = System.nanoTime();

@@ -12,7 +12,10 @@ import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.layered.TFramedTransport;
 
-/** A started ThriftServer on a free local port over a {@link StubCassandra}; closes its clients and itself. */
+/**
+ * A started ThriftServer on a free local port over a {@link StubCassandra}, on network loops of its own; closes its
+ * clients, itself and then its loops.
+ */
 final class TestServer implements AutoCloseable {
     static final int MAX_MESSAGE_BYTES = 64 * 1024;
 
@@ -21,6 +24,7 @@ final class TestServer implements AutoCloseable {
     final List<ConnectionContext> connections = new CopyOnWriteArrayList<>();
     /** How many connections have run their close action. */
     final AtomicInteger closedConnections = new AtomicInteger();
+    final NetworkLoops network = NetworkLoops.open(0);
     final ThriftServer server;
     private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
 
@@ -29,7 +33,7 @@ final class TestServer implements AutoCloseable {
     }
 
     TestServer(TransportLimits limits, int workerThreads) throws InterruptedException {
-        server = new ThriftServer("127.0.0.1", 0, limits, 0, workerThreads, connection -> {
+        server = new ThriftServer("127.0.0.1", 0, limits, network, workerThreads, connection -> {
             connections.add(connection);
             connection.onClose(closedConnections::incrementAndGet);
             return new Cassandra.Processor<>(stub);
@@ -65,5 +69,6 @@ final class TestServer implements AutoCloseable {
             client.close();
         }
         server.close();
+        network.close();
     }
 }

@@ -22,9 +22,9 @@ class ThriftServerLifecycleTest {
 
     @Test
     void aTakenPortIsAClearErrorAndLeavesNoThreads() throws Exception {
-        try (TestServer first = new TestServer()) {
+        try (TestServer first = new TestServer(); NetworkLoops loops = NetworkLoops.open(0)) {
             int port = first.address().getPort();
-            ThriftServer second = new ThriftServer("127.0.0.1", port, new TransportLimits(1024, 10, 0), 0, 2,
+            ThriftServer second = new ThriftServer("127.0.0.1", port, new TransportLimits(1024, 10, 0), loops, 2,
                     connection -> new Cassandra.Processor<>(new StubCassandra()));
             IllegalStateException refused = assertThrows(IllegalStateException.class, second::start);
             assertTrue(refused.getMessage().startsWith("Cannot listen for Thrift clients on 127.0.0.1:" + port + ": "),
@@ -117,36 +117,64 @@ class ThriftServerLifecycleTest {
 
     @Test
     void boundAddressNeedsAStartedServer() {
-        ThriftServer server = new ThriftServer(null, 0, new TransportLimits(1024, 10, 0), 0, 1,
-                connection -> new Cassandra.Processor<>(new StubCassandra()));
-        assertThrows(IllegalStateException.class, server::boundAddress);
-        server.close();
-    }
-
-    @Test
-    void aFailingProcessorFactoryClosesOnlyThatConnection() throws Exception {
-        AtomicBoolean fail = new AtomicBoolean(true);
-        ThriftServer server = new ThriftServer("127.0.0.1", 0, new TransportLimits(1024, 10, 0), 0, 1, connection -> {
-            if (fail.getAndSet(false)) {
-                throw new IllegalStateException("no processor today");
-            }
-            return new Cassandra.Processor<>(new StubCassandra());
-        });
-        server.start();
-        try (RawClient refused = new RawClient(server.boundAddress())) {
-            refused.assertClosedByServer();
-        }
-        try (RawClient served = new RawClient(server.boundAddress())) {
-            ThriftServerTest.assertDescribeVersionWorks(served, false);
-        } finally {
+        try (NetworkLoops loops = NetworkLoops.open(1)) {
+            ThriftServer server = new ThriftServer(null, 0, new TransportLimits(1024, 10, 0), loops, 1,
+                    connection -> new Cassandra.Processor<>(new StubCassandra()));
+            assertThrows(IllegalStateException.class, server::boundAddress);
             server.close();
         }
     }
 
     @Test
+    void aFailingProcessorFactoryClosesOnlyThatConnection() throws Exception {
+        AtomicBoolean fail = new AtomicBoolean(true);
+        try (NetworkLoops loops = NetworkLoops.open(1)) {
+            ThriftServer server = new ThriftServer("127.0.0.1", 0, new TransportLimits(1024, 10, 0), loops, 1,
+                    connection -> {
+                        if (fail.getAndSet(false)) {
+                            throw new IllegalStateException("no processor today");
+                        }
+                        return new Cassandra.Processor<>(new StubCassandra());
+                    });
+            server.start();
+            try (RawClient refused = new RawClient(server.boundAddress())) {
+                refused.assertClosedByServer();
+            }
+            try (RawClient served = new RawClient(server.boundAddress())) {
+                ThriftServerTest.assertDescribeVersionWorks(served, false);
+            } finally {
+                server.close();
+            }
+        }
+    }
+
+    /**
+     * The network loops belong to whoever opened them (the node, which shares them with the cluster driver): a
+     * server's close leaves them serving, and another server can be run on them.
+     */
+    @Test
+    void closeLeavesTheNetworkLoopsToTheirOwner() throws Exception {
+        try (NetworkLoops loops = NetworkLoops.open(2)) {
+            for (int i = 0; i < 2; i++) {
+                ThriftServer server = new ThriftServer("127.0.0.1", 0, new TransportLimits(1024, 10, 0), loops, 1,
+                        connection -> new Cassandra.Processor<>(new StubCassandra()));
+                server.start();
+                try (RawClient client = new RawClient(server.boundAddress())) {
+                    ThriftServerTest.assertDescribeVersionWorks(client, false);
+                } finally {
+                    server.close();
+                }
+                assertFalse(loops.group().isShuttingDown(), "the server shut down the loops it was lent");
+            }
+        }
+        awaitNoServerThreads();
+    }
+
+    @Test
     void connectionsShareTheConfiguredNumberOfNetworkThreads() throws Exception {
         for (int threads : List.of(1, 3)) {
-            ThriftServer server = new ThriftServer("127.0.0.1", 0, new TransportLimits(1024, 10, 0), threads, 1,
+            NetworkLoops loops = NetworkLoops.open(threads);
+            ThriftServer server = new ThriftServer("127.0.0.1", 0, new TransportLimits(1024, 10, 0), loops, 1,
                     connection -> new Cassandra.Processor<>(new StubCassandra()));
             server.start();
             try (RawClient a = new RawClient(server.boundAddress());
@@ -158,11 +186,11 @@ class ThriftServerLifecycleTest {
                         .count(), () -> "network threads among " + serverThreads());
             } finally {
                 server.close();
+                loops.close();
             }
             awaitNoServerThreads();
         }
-        assertThrows(IllegalArgumentException.class, () -> new ThriftServer(null, 0, new TransportLimits(1024, 10, 0),
-                -1, 1, connection -> new Cassandra.Processor<>(new StubCassandra())));
+        assertThrows(IllegalArgumentException.class, () -> NetworkLoops.open(-1));
     }
 
     private static void awaitNoServerThreads() {
