@@ -1,6 +1,7 @@
 package sibyl.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,9 +42,9 @@ import sibyl.io.SSTableReader;
 
 /**
  * The memtable's two views of its rows, point and sorted, agree, concurrent writes to a row all
- * land, and keys that enter the sorted view in batches, in the background or when something needs
- * ring order, come out in ring order, every acknowledged one of them, in scans, index samples and
- * flushes.
+ * land, and keys that enter the sorted view in batches, in the background or by a writer, come out
+ * in ring order, every acknowledged one of them once, in scans, index samples and flushes, which
+ * merge the keys still pending instead of folding them.
  */
 class MemtableTest {
     private static final CFMetaData CF = CFMetaData.standard("KS", "CF", BytesType.instance);
@@ -99,7 +100,7 @@ class MemtableTest {
         Memtable memtable = new Memtable(CF, IDLE);
         TreeSet<DecoratedKey> expected = new TreeSet<>();
         for (int i = 0; i < 3000; i++) insertNew(memtable, expected);
-        assertEquals(List.copyOf(expected), scan(memtable, start()), "a scan folds every key written so far");
+        assertEquals(List.copyOf(expected), scan(memtable, start()), "a scan holds every key written so far");
         // new keys that fall between those already in ring order, and a repeat that must not appear twice
         for (int i = 0; i < 3000; i++) insertNew(memtable, expected);
         memtable.apply(expected.first(), row("again"), 1);
@@ -113,11 +114,13 @@ class MemtableTest {
 
     @Test
     void rowsFromAPositionInTheMiddleStartsThere() {
-        Memtable memtable = new Memtable(CF, IDLE);
+        Queue<Runnable> queued = new ArrayDeque<>();
+        Memtable memtable = new Memtable(CF, queued::add, 1000);
         TreeSet<DecoratedKey> expected = new TreeSet<>();
         for (int i = 0; i < 1000; i++) insertNew(memtable, expected);
-        scan(memtable, start());
+        queued.remove().run();
         for (int i = 0; i < 1000; i++) insertNew(memtable, expected); // half of them still unsorted
+        assertEquals(1000, memtable.pendingCount());
         List<DecoratedKey> all = List.copyOf(expected);
         DecoratedKey middle = all.get(all.size() / 2);
         assertEquals(all.subList(all.size() / 2, all.size()), scan(memtable, DecoratedKey.startOf(middle.token())),
@@ -147,7 +150,7 @@ class MemtableTest {
         TreeSet<DecoratedKey> expected = new TreeSet<>();
         for (int i = 0; i < 2000; i++) insertNew(memtable, expected);
         scan(memtable, start());
-        for (int i = 0; i < 450; i++) insertNew(memtable, expected); // these reach ring order in the flush itself
+        for (int i = 0; i < 450; i++) insertNew(memtable, expected); // 50 of these still pending: the flush merges them
         assertEquals(1, queued.size(), "a background fold queued and not yet run");
         EngineSettings settings = EngineFixture.options(dir, 1 << 20, 0, 4096).engine();
         SSTableReader sstable = MemtableWriter.write(new PendingFlush(memtable, new LogPosition(1, 0)),
@@ -165,7 +168,8 @@ class MemtableTest {
         } finally {
             sstable.release();
         }
-        queued.remove().run(); // arrives after the flush: finds nothing to fold
+        assertEquals(50, memtable.pendingCount(), "the flush folds nothing");
+        queued.remove().run(); // arrives after the flush: folds the keys it merged, harmlessly
         assertEquals(0, memtable.pendingCount());
         assertEquals(List.copyOf(expected), scan(memtable, start()));
         assertEquals(memtable.rowCount(), expected.size());
@@ -221,7 +225,7 @@ class MemtableTest {
         for (int i = 0; i < 350; i++) insertNew(memtable, expected);
         assertEquals(3, refused.get(), "one try per batch");
         assertEquals(350, memtable.pendingCount());
-        assertEquals(List.copyOf(expected), scan(memtable, start()), "the scan folds what the sorter could not");
+        assertEquals(List.copyOf(expected), scan(memtable, start()), "the scan merges what the sorter could not fold");
         assertEquals(everyNth(List.copyOf(expected), 10), memtable.sampleKeys(10));
     }
 
@@ -288,6 +292,69 @@ class MemtableTest {
         }
     }
 
+    /**
+     * Keys split between the sorted map and the stack, scanned from markers and keys in the middle, come out in
+     * ring order, each once; also when a fold puts the pending keys into the sorted map after the scan took its
+     * snapshot of them, so that the scan finds them in both.
+     */
+    @Test
+    void aScanFromTheMiddleMergesPendingAndSortedKeysInRingOrderEachOnce() {
+        Queue<Runnable> queued = new ArrayDeque<>();
+        Memtable memtable = new Memtable(CF, queued::add, 300);
+        TreeSet<DecoratedKey> expected = new TreeSet<>();
+        for (int i = 0; i < 300; i++) insertNew(memtable, expected);
+        queued.remove().run();
+        for (int i = 0; i < 300; i++) insertNew(memtable, expected);
+        assertEquals(300, memtable.pendingCount(), "half in the sorted map, half pending");
+        assertEquals(1, queued.size());
+        List<DecoratedKey> all = List.copyOf(expected);
+        for (int at : new int[] {0, 1, all.size() / 3, all.size() / 2, all.size() - 1}) {
+            DecoratedKey key = all.get(at);
+            assertEquals(all.subList(at, all.size()), scan(memtable, DecoratedKey.startOf(key.token())), "from before " + at);
+            assertEquals(all.subList(at, all.size()), scan(memtable, key), "from key " + at);
+            assertEquals(all.subList(at + 1, all.size()), scan(memtable, DecoratedKey.endOf(key.token())), "from after " + at);
+        }
+
+        int third = all.size() / 3;
+        Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = memtable.rowsFrom(DecoratedKey.startOf(all.get(third).token()));
+        List<DecoratedKey> scanned = new ArrayList<>();
+        scanned.add(rows.next().getKey());
+        queued.remove().run(); // the pending keys, in the scan's snapshot, now also in the sorted map behind it
+        assertEquals(0, memtable.pendingCount());
+        rows.forEachRemaining(e -> scanned.add(e.getKey()));
+        assertEquals(all.subList(third, all.size()), scanned, "each key once, in ring order");
+    }
+
+    /**
+     * Scans and index samples read the pending keys where they are: the stack is as deep after them as before.
+     * Keys left pending once writes stop are folded by the sorter, which a scan that finds them as the scan
+     * before it did asks to.
+     */
+    @Test
+    void aScanFoldsNothingAndLeavesLeftoverKeysToTheSorter() {
+        Queue<Runnable> queued = new ArrayDeque<>();
+        Memtable memtable = new Memtable(CF, queued::add, 1000);
+        TreeSet<DecoratedKey> expected = new TreeSet<>();
+        for (int i = 0; i < 998; i++) insertNew(memtable, expected);
+        assertEquals(List.copyOf(expected), scan(memtable, start()));
+        insertNew(memtable, expected); // one short of a batch
+        assertEquals(0, queued.size());
+        List<DecoratedKey> all = List.copyOf(expected);
+        assertEquals(all, scan(memtable, start()));
+        assertEquals(0, queued.size(), "a scan finding keys pushed since the last scan leaves them: writes go on");
+        assertEquals(all.subList(all.size() / 2, all.size()), scan(memtable, all.get(all.size() / 2)));
+        assertEquals(1, queued.size(), "the next, finding nothing pushed since, queues a fold");
+        assertEquals(everyNth(all, 7), memtable.sampleKeys(7));
+        assertEquals(999, memtable.pendingCount(), "no scan folded");
+        assertFalse(memtable.foldUnderWay());
+        assertEquals(1, queued.size(), "the others found it queued");
+
+        queued.remove().run();
+        assertEquals(0, memtable.pendingCount());
+        assertEquals(all, scan(memtable, start()));
+        assertEquals(0, queued.size(), "nothing pending, nothing queued");
+    }
+
     private static void awaitPendingBelow(Memtable memtable, int count) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (memtable.pendingCount() >= count) {
@@ -301,18 +368,16 @@ class MemtableTest {
     /**
      * Writers insert new keys and publish each one once its write has returned; while they write,
      * one scanner keeps scanning the whole ring, which must hold every key published before the
-     * scan began, in ring order, and two keep scanning from the key each writer published last, which
-     * must be the scan's first row. A scan that found the stack of unsorted keys empty while another
-     * scan still held keys it had taken from it, not yet in ring order, would miss them: without the
-     * fold's lock both kinds of check fail within a round. Here only scans and, every
-     * {@value Memtable#HELP_AFTER_BATCHES} batches, a writer fold.
+     * scan began, in ring order, each once, and two keep scanning from the key each writer published
+     * last, which must be the scan's first row. Here only a writer folds, every
+     * {@value Memtable#HELP_AFTER_BATCHES} batches, and the scans merge up to that many batches pending.
      */
     @Test
     void aScanSeesEveryKeyWrittenBeforeItBegan() throws Exception {
         scanWhileWriting(IDLE, Memtable.FOLD_BATCH);
     }
 
-    /** The same with a sorter folding every 64 keys in the background, racing the scans' folds. */
+    /** The same with a sorter folding every 64 keys in the background while the scans run. */
     @Test
     void aScanRacingBackgroundFoldsSeesEveryKeyWrittenBeforeItBeganInRingOrder() throws Exception {
         ExecutorService sorter = Executors.newSingleThreadExecutor();
@@ -323,7 +388,26 @@ class MemtableTest {
         }
     }
 
-    private void scanWhileWriting(Executor sorter, int foldBatch) throws Exception {
+    /**
+     * Scans that begin while a fold has a batch off the stack and not yet all in the sorted map: the writers
+     * outrun the sorter, so it folds back to back, batches of 256 keys and more, and a scan must find the keys
+     * of the batch under way where the fold published them. Without that (a scan reading the stack and the
+     * sorted map only), the whole-ring scans miss keys of such a batch within a round. Some scans must have
+     * begun during a fold for this to say anything.
+     */
+    @Test
+    void aScanDuringAFoldSeesEveryAcknowledgedKey() throws Exception {
+        ExecutorService sorter = Executors.newSingleThreadExecutor();
+        try {
+            long duringAFold = scanWhileWriting(sorter, 256);
+            assertTrue(duringAFold > 0, "no scan began while a fold was under way");
+        } finally {
+            sorter.shutdownNow();
+        }
+    }
+
+    /** @return how many scans began while a fold was under way */
+    private long scanWhileWriting(Executor sorter, int foldBatch) throws Exception {
         int writers = 2;
         int scanners = 3;
         int keysPerWriter = 20_000;
@@ -331,6 +415,7 @@ class MemtableTest {
         for (int w = 0; w < writers; w++) {
             for (int i = 0; i < keysPerWriter; i++) keys[w][i] = key("w" + w + "-" + i);
         }
+        AtomicLong duringAFold = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(writers + scanners);
         try {
             for (int round = 0; round < 5; round++) {
@@ -353,6 +438,7 @@ class MemtableTest {
                     boolean whole = s == 0;
                     done.add(pool.submit(() -> {
                         while (writing.get() > 0) {
+                            if (memtable.foldUnderWay()) duringAFold.incrementAndGet();
                             if (whole) {
                                 checkWholeScan(memtable, keys, acknowledged);
                             } else {
@@ -370,6 +456,7 @@ class MemtableTest {
         } finally {
             pool.shutdownNow();
         }
+        return duringAFold.get();
     }
 
     /** A scan of the whole ring holds every key published before it began. */
