@@ -432,8 +432,11 @@ public final class Memtable implements RowSource {
     /**
      * A scan's snapshot of the stack as a binary min-heap in ring order: a scan that reads its first rows only (a
      * range slice reads 100) pays the heap's construction, linear in the keys pending, and a sift per row read,
-     * rather than sorting them all (MEASURE). The keys pending are a few thousand at most, so one that reads them
-     * all (the flush, index samples) loses little against a sort.
+     * rather than sorting them all: the first scan of 100 rows after one thread wrote 300,000 new keys took 0.40 ms
+     * with the heap against 0.57 sorting (writes 10 µs apart) and 0.58 against 1.9 (back to back); scans every
+     * millisecond during the writes, median 0.069 ms against 0.126 (0.030 on main, which puts each key on
+     * arrival). The keys pending are a few thousand at most, so one that reads them all (the flush, index samples)
+     * loses little against a sort.
      */
     private static final class PendingHeap {
         private final Slot[] heap;
