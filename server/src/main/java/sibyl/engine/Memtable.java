@@ -36,21 +36,22 @@ import sibyl.dht.DecoratedKey;
  * the server under bin/stress), mostly cache misses of a descent to a random place. The stack is
  * folded into the sorted map, sorted, so that consecutive puts follow nearly the same path through
  * nodes still in cache. The folds run in the background, on the executor the memtable is given,
- * once a batch of keys is pending, and when a scan found keys pending (else keys left over once
- * writes stop would be sorted by every scan until the flush). Should the sorter fall
+ * once a batch of keys is pending, and when a scan finds keys pending that the scan before it found
+ * too (else keys left over once writes stop would be gone through by every scan until the flush;
+ * {@link #foldLeftovers}). Should the sorter fall
  * {@value #HELP_AFTER_BATCHES} batches behind, the writer completing the last of them folds them
- * itself, so that a scan never has many more to sort.
+ * itself, so that a scan never has many more to go through.
  *
  * <p>Whatever needs ring order ({@link #rowsFrom}: scans and the flush; {@link #sampleKeys}) never
  * folds and never waits for a fold: it takes a snapshot of the keys not yet in the sorted map (the
  * stack as it is, and the batch a fold under way took from it, which the fold publishes sorted
- * before its puts), sorts those of the stack at or after where it starts, and merges them with the
- * batch and the sorted map's iteration, each key once (a fold that completes meanwhile puts a key
- * in more than one; it is the same slot in each, so any copy gives the same row).
- * Folding instead made the first scan after a burst of writes take 6-27 ms where a put per key
+ * before its puts), keeps those of the stack at or after where it starts in a heap, and merges
+ * them with the batch and the sorted map's iteration, each key once (a fold that completes
+ * meanwhile puts a key in more than one; it is the same slot in each, so any copy gives the same
+ * row). Folding instead made the first scan after a burst of writes take 6-27 ms where a put per key
  * kept it under 0.2 ms, and would have made every scan under sustained writes of new keys fold up
  * to a batch. The flush reads the frozen memtable through the same merge rather than folding
- * first: no writer adds keys then, so its snapshot is exactly the keys pending, sorting them is
+ * first: no writer adds keys then, so its snapshot is exactly the keys pending, heaping them is
  * cheaper than sorting and putting them, and it never waits behind a background fold.
  *
  * <p>What a scan ({@link #rowsFrom}, {@link #sampleKeys}) sees: every row whose write returned
@@ -75,7 +76,7 @@ public final class Memtable implements RowSource {
      * Pending keys that make a writer queue a background fold. Sorted batches of 2048 cost the sorter
      * 2.2-2.7 µs a key against 3.3-3.7 for batches of 1024 (no cheaper than a put per key on arrival)
      * and 2.0-2.1 for 4096 (one thread writing 300,000 keys 10 µs apart on this 2-core machine). A scan
-     * sorts the keys pending on the stack, so a larger batch would make scans under writes dearer.
+     * heaps the keys pending on the stack, so a larger batch would make scans under writes dearer.
      */
     static final int FOLD_BATCH = 2048;
     /**
@@ -106,7 +107,10 @@ public final class Memtable implements RowSource {
      * stale value only asks for a fold one scan late, or early.
      */
     private Slot lastScannedTop;
-    /** One fold at a time: it holds this from taking the stack until its keys are in {@code sorted}. Scans never take it. */
+    /**
+     * One fold at a time: it holds this from taking the stack until its keys are in {@code sorted}. Scans never
+     * take it.
+     */
     private final ReentrantLock fold = new ReentrantLock();
     /** Runs the background folds; the request threads only queue them. */
     private final Executor sorter;
@@ -121,9 +125,9 @@ public final class Memtable implements RowSource {
     /**
      * A background fold for every {@value #FOLD_BATCH} keys pending.
      *
-     * @param sorter runs the background folds; it must not make them wait behind slow work (a flush), since a
-     *               scan then folds more itself. A direct executor ({@code Runnable::run}) makes the writer that
-     *               completes a batch fold it.
+     * @param sorter runs the background folds; it must not make them wait behind slow work (a flush), since
+     *               scans then have more pending keys to go through. A direct executor ({@code Runnable::run})
+     *               makes the writer that completes a batch fold it.
      */
     public Memtable(CFMetaData metadata, Executor sorter) {
         this(metadata, sorter, FOLD_BATCH);
@@ -234,7 +238,8 @@ public final class Memtable implements RowSource {
             // as long as the sort.
             batch.inRingOrder = slots;
             for (int i = 0; i < n; i++) sorted.put(slots[i].key, slots[i]);
-            // Only now: a scan that reads null, or a next fold's batch, begins its iteration of sorted after these puts.
+            // Only now: a scan that reads null, or a next fold's batch, begins its iteration of sorted after these
+            // puts.
             folding = null;
         } finally {
             fold.unlock();
@@ -268,7 +273,7 @@ public final class Memtable implements RowSource {
         if (top == null && taken == null) return inRingOrder;
         Slot[] batchInRingOrder = taken == null ? null : taken.inRingOrder;
         int batchFrom = batchInRingOrder == null ? 0 : firstAtOrAfter(batchInRingOrder, from);
-        // The stack, and the batch if its fold has not sorted it yet: walked, kept from where the scan starts, sorted.
+        // The stack, and the batch if its fold has not sorted it yet: walked, kept from where the scan starts, heaped.
         Slot unsortedBatch = batchInRingOrder == null && taken != null ? taken.top : null;
         Slot[] pending = new Slot[(top == null ? 0 : top.depth) + (unsortedBatch == null ? 0 : unsortedBatch.depth)];
         int n = collect(unsortedBatch, from, pending, collect(top, from, pending, 0));
@@ -282,7 +287,7 @@ public final class Memtable implements RowSource {
     }
 
     /**
-     * Keys left on the stack once writes stop, fewer than a batch, would be walked and sorted by every scan until
+     * Keys left on the stack once writes stop, fewer than a batch, would be walked and heaped by every scan until
      * the next batch or the flush: a scan that finds the stack as the previous scan found it (nothing pushed
      * between) asks the sorter to fold them. Not every scan that finds keys pending: with one thread writing new
      * keys 10 µs apart and another scanning every millisecond, the sorter then folded a hundred keys at a time, at
@@ -369,7 +374,10 @@ public final class Memtable implements RowSource {
         return createdAtMillis;
     }
 
-    /** A fold's batch: the chain it took off the stack and, once the fold has sorted them, the same slots in ring order. */
+    /**
+     * A fold's batch: the chain it took off the stack and, once the fold has sorted them, the same slots in ring
+     * order.
+     */
     private static final class Batch {
         /** The top of the chain; its depth counts the batch. */
         final Slot top;

@@ -310,13 +310,16 @@ class MemtableTest {
         List<DecoratedKey> all = List.copyOf(expected);
         for (int at : new int[] {0, 1, all.size() / 3, all.size() / 2, all.size() - 1}) {
             DecoratedKey key = all.get(at);
-            assertEquals(all.subList(at, all.size()), scan(memtable, DecoratedKey.startOf(key.token())), "from before " + at);
+            assertEquals(all.subList(at, all.size()), scan(memtable, DecoratedKey.startOf(key.token())),
+                    "from before " + at);
             assertEquals(all.subList(at, all.size()), scan(memtable, key), "from key " + at);
-            assertEquals(all.subList(at + 1, all.size()), scan(memtable, DecoratedKey.endOf(key.token())), "from after " + at);
+            assertEquals(all.subList(at + 1, all.size()), scan(memtable, DecoratedKey.endOf(key.token())),
+                    "from after " + at);
         }
 
         int third = all.size() / 3;
-        Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = memtable.rowsFrom(DecoratedKey.startOf(all.get(third).token()));
+        Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows =
+                memtable.rowsFrom(DecoratedKey.startOf(all.get(third).token()));
         List<DecoratedKey> scanned = new ArrayList<>();
         scanned.add(rows.next().getKey());
         queued.remove().run(); // the pending keys, in the scan's snapshot, now also in the sorted map behind it
