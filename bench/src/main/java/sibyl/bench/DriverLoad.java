@@ -50,9 +50,10 @@ import java.util.concurrent.locks.LockSupport;
  * Keys are bin/stress's ({@code 0000000123}, uniform over 0..KEYS-1), values as long as its. {@code -t}
  * threads each wait for one request at a time, as the blocking clients of 0.6 did; they share one
  * session, whose connections ({@code --connections} per node, 1 as the driver and Sibyl have it) carry
- * their requests; with {@code --rate} each thread starts its requests on a schedule of its own, an equal share of
- * that rate (bin/stress's --rate), so that both clients can be compared at one request rate. The summary is bin/stress's two lines ({@code Done: ...}, {@code Latency (ms): ...}),
- * so the bench scripts read both alike, and a third with the CPU time per request of this process and
+ * their requests; with {@code --rate} each thread starts its requests on a schedule of its own, an equal share
+ * of that rate (bin/stress's --rate), so that both clients can be compared at one request rate. The summary is
+ * bin/stress's two lines ({@code Done: ...}, {@code Latency (ms): ...}), so the bench scripts read both alike,
+ * and a third with the CPU time per request of this process and
  * of each {@code --cpu-pid} over the measured seconds only: {@code --warmup} seconds of load before them
  * (this JVM's compiler at work) and the session's start (its schema queries) are left out.
  */
@@ -206,7 +207,7 @@ public final class DriverLoad {
             }
         }
 
-        /** Waits for this thread's next start; a thread that fell behind starts at once but does not make up the stall. */
+        /** Waits for this thread's next start; one that fell behind starts at once but does not make up the stall. */
         private void waitForSlot(long pacing) {
             long now;
             while ((now = System.nanoTime()) - slot < 0 && now - deadline < 0) {
@@ -332,7 +333,9 @@ public final class DriverLoad {
         if (!List.of("insert", "read", "range").contains(op)) {
             throw new IllegalArgumentException("-o is insert, read or range, not " + op);
         }
-        if (rate < 0 || Double.isNaN(rate)) throw new IllegalArgumentException("--rate is a number of requests a second, not " + rate);
+        if (rate < 0 || Double.isNaN(rate)) {
+            throw new IllegalArgumentException("--rate is a number of requests a second, not " + rate);
+        }
         int colon = contact.lastIndexOf(':');
         return new Options(contact.substring(0, colon), Integer.parseInt(contact.substring(colon + 1)), dc, table, op,
                 columns, keys, threads, seconds, warmup, valueSize, connections, List.copyOf(pids), rangeRows, rate);
