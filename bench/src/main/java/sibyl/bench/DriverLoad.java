@@ -27,6 +27,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The load of bin/stress, sent straight to Cassandra through java-driver, as an application written
@@ -35,7 +36,7 @@ import java.util.Map;
  *
  * <pre>DriverLoad --contact HOST:PORT [--dc DC] --table KS.CF -o insert|read|range -c COLUMNS -n KEYS
  *           -t THREADS -d SECONDS [--warmup SECONDS] [-S VALUE_SIZE] [--range-count ROWS] [--connections N]
- *           [--cpu-pid PID]...</pre>
+ *           [--rate OPS] [--cpu-pid PID]...</pre>
  *
  * <ul>
  *   <li>insert: the row's {@code -c} columns C0, C1, ... with the client's timestamp: one UPDATE for one
@@ -49,8 +50,10 @@ import java.util.Map;
  * Keys are bin/stress's ({@code 0000000123}, uniform over 0..KEYS-1), values as long as its. {@code -t}
  * threads each wait for one request at a time, as the blocking clients of 0.6 did; they share one
  * session, whose connections ({@code --connections} per node, 1 as the driver and Sibyl have it) carry
- * their requests. The summary is bin/stress's two lines ({@code Done: ...}, {@code Latency (ms): ...}),
- * so the bench scripts read both alike, and a third with the CPU time per request of this process and
+ * their requests; with {@code --rate} each thread starts its requests on a schedule of its own, an equal share
+ * of that rate (bin/stress's --rate), so that both clients can be compared at one request rate. The summary is
+ * bin/stress's two lines ({@code Done: ...}, {@code Latency (ms): ...}), so the bench scripts read both alike,
+ * and a third with the CPU time per request of this process and
  * of each {@code --cpu-pid} over the measured seconds only: {@code --warmup} seconds of load before them
  * (this JVM's compiler at work) and the session's start (its schema queries) are left out.
  */
@@ -75,7 +78,11 @@ public final class DriverLoad {
 
     record Options(String host, int port, String datacenter, String table, String operation, int columns, long keys,
                    int threads, int seconds, int warmupSeconds, int valueSize, int connections, List<Long> cpuPids,
-                   int rangeRows) {
+                   int rangeRows, double rate) {
+        /** Nanoseconds between the starts of one thread's requests under --rate; 0 without it. */
+        long pacingNanos() {
+            return rate > 0 ? Math.round(threads * 1e9 / rate) : 0;
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -135,7 +142,9 @@ public final class DriverLoad {
         long deadline = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
         Worker[] workers = new Worker[options.threads()];
         for (int i = 0; i < workers.length; i++) {
-            workers[i] = new Worker(new SplittableRandom(System.nanoTime() + i), deadline);
+            // under --rate the threads' schedules are spread over one period, not started together
+            long firstSlot = System.nanoTime() + options.pacingNanos() * i / workers.length;
+            workers[i] = new Worker(new SplittableRandom(System.nanoTime() + i), deadline, firstSlot);
             workers[i].start();
         }
         for (Worker w : workers) w.join();
@@ -161,19 +170,23 @@ public final class DriverLoad {
     private final class Worker extends Thread {
         private final SplittableRandom random;
         private final long deadline;
+        private long slot;
         private long[] latencies = new long[1 << 14];
         private int count;
         private long errors;
 
-        Worker(SplittableRandom random, long deadline) {
+        Worker(SplittableRandom random, long deadline, long firstSlot) {
             super("driver-load");
             this.random = random;
             this.deadline = deadline;
+            this.slot = firstSlot;
         }
 
         @Override
         public void run() {
+            long pacing = options.pacingNanos();
             while (true) {
+                if (pacing > 0) waitForSlot(pacing);
                 long key = random.nextLong(options.keys());
                 Statement<?> statement = switch (options.operation()) {
                     case "insert" -> insert(key);
@@ -192,6 +205,15 @@ public final class DriverLoad {
                 if (count == latencies.length) latencies = Arrays.copyOf(latencies, count * 2);
                 latencies[count++] = (System.nanoTime() - t0) / 1000;
             }
+        }
+
+        /** Waits for this thread's next start; one that fell behind starts at once but does not make up the stall. */
+        private void waitForSlot(long pacing) {
+            long now;
+            while ((now = System.nanoTime()) - slot < 0 && now - deadline < 0) {
+                LockSupport.parkNanos(slot - now);
+            }
+            slot = Math.max(slot, now - pacing) + pacing;
         }
     }
 
@@ -278,12 +300,13 @@ public final class DriverLoad {
         int connections = 1;
         List<Long> pids = new ArrayList<>();
         int rangeRows = 100;
+        double rate = 0;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
                 throw new IllegalArgumentException("usage: DriverLoad --contact HOST:PORT [--dc DC] --table KS.CF"
                         + " -o insert|read|range -c COLUMNS -n KEYS -t THREADS -d SECONDS [--warmup SECONDS] [-S VALUE_SIZE]"
-                        + " [--range-count ROWS] [--connections N] [--cpu-pid PID]...");
+                        + " [--range-count ROWS] [--connections N] [--rate OPS] [--cpu-pid PID]...");
             }
             if (i + 1 >= args.length) throw new IllegalArgumentException("missing value after " + a);
             String v = args[++i];
@@ -301,6 +324,7 @@ public final class DriverLoad {
                 case "--warmup" -> warmup = Integer.parseInt(v);
                 case "--cpu-pid" -> pids.add(Long.parseLong(v));
                 case "--range-count" -> rangeRows = Integer.parseInt(v);
+                case "--rate" -> rate = Double.parseDouble(v);
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -309,8 +333,11 @@ public final class DriverLoad {
         if (!List.of("insert", "read", "range").contains(op)) {
             throw new IllegalArgumentException("-o is insert, read or range, not " + op);
         }
+        if (rate < 0 || Double.isNaN(rate)) {
+            throw new IllegalArgumentException("--rate is a number of requests a second, not " + rate);
+        }
         int colon = contact.lastIndexOf(':');
         return new Options(contact.substring(0, colon), Integer.parseInt(contact.substring(colon + 1)), dc, table, op,
-                columns, keys, threads, seconds, warmup, valueSize, connections, List.copyOf(pids), rangeRows);
+                columns, keys, threads, seconds, warmup, valueSize, connections, List.copyOf(pids), rangeRows, rate);
     }
 }
