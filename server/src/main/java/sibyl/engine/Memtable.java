@@ -81,7 +81,8 @@ public final class Memtable implements RowSource {
     static final int FOLD_BATCH = 2048;
     /**
      * Batches pending at which the writer that pushes the last key folds the stack itself: the sorter is
-     * behind (writers faster than it, or it gets no core), and a scan would otherwise fold without bound.
+     * behind (writers faster than it, or it gets no core), and every scan would otherwise walk and heap a
+     * stack without bound.
      */
     static final int HELP_AFTER_BATCHES = 4;
     private static final Comparator<Slot> RING_ORDER = (a, b) -> a.key.compareTo(b.key);
@@ -187,8 +188,8 @@ public final class Memtable implements RowSource {
         try {
             sorter.execute(this::foldInBackground);
         } catch (RejectedExecutionException e) {
-            // The engine is stopping. The keys stay on the stack, where the next scan or flush folds them; the
-            // writer of the next batch tries again.
+            // The engine is stopping. The keys stay on the stack, where scans and the flush read them through
+            // their merge; the writer of the next batch tries again.
             foldScheduled.set(false);
         }
     }

@@ -37,7 +37,7 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     /**
      * Folds memtables' new keys into ring order ({@link Memtable}). Its own thread, not the timer's: the
      * timer's age check switches memtables out, which waits for every write under way (in batch mode for
-     * their commit log syncs), and a fold queued behind that leaves a scan more to fold itself.
+     * their commit log syncs), and a fold queued behind that leaves scans more pending keys to walk.
      */
     private final ExecutorService memtableSorter;
     private final Flusher flusher;

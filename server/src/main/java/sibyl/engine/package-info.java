@@ -8,8 +8,8 @@
  * switch lock (read mode), appends it to the {@link sibyl.db.WriteLog}, applies it to each
  * column family's current {@link sibyl.engine.Memtable} (and row cache), then lets the
  * {@link sibyl.engine.StorageEngine} check the memtable limits. A key new to the memtable reaches
- * its ring order later, in a batch sorted on the engine's memtable-sorter thread (or by the next
- * scan or flush, for the last keys).
+ * its ring order later, in a batch sorted on the engine's memtable-sorter thread; until then scans
+ * and the flush merge it in from the keys pending, without waiting.
  *
  * <h2>Flush</h2>
  * {@link sibyl.engine.Flusher} switches a full memtable out under the switch lock in write mode at
