@@ -374,7 +374,8 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     @Override
     public void close(Collection<Keyspace> keyspaces) {
         timer.shutdownNow();
-        // Folds queued and not run are dropped: their keys stay pending, and the flush of a memtable folds them.
+        // Folds queued and not run are dropped: their keys stay pending, where scans and a memtable's flush read
+        // them through their merge (Memtable).
         memtableSorter.shutdownNow();
         flusher.close();
         compactor.close();
