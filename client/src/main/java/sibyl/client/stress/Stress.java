@@ -159,7 +159,7 @@ public final class Stress {
                 recorders.add(recorder);
                 StressWorker worker = new StressWorker(clients.get(i),
                         new StressCalls(options, keys, options.seed() + i, counters), recorder, counters, budget, stop,
-                        options.pacingNanos());
+                        options.pacingNanos(), options.pacingNanos() * i / clients.size());
                 worker.prepare(); // a refused set_keyspace stops the run here, not as an error per operation
                 workers.add(worker);
             }

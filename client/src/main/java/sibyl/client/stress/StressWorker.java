@@ -19,14 +19,21 @@ final class StressWorker implements Runnable {
     private final AtomicBoolean stop;
     /** Nanoseconds from one operation's start to the next under --rate; 0 for none. */
     private final long pacingNanos;
+    /**
+     * Under --rate, how far into the first period this worker starts. The workers' schedules are spread over one
+     * period, as the event loop spreads its connections': with one start for all, every thread would send at the
+     * same instant and the run would measure bursts of as many calls as threads, not the rate.
+     */
+    private final long phaseNanos;
     /** The dialect's once-per-connection call (set_keyspace), or null. */
     private final StressCall handshake;
     /** The generated client the handshake last ran on: a reconnect makes a new one, which needs it again. */
     private Cassandra.Client prepared;
 
     StressWorker(SibylClient client, StressCalls calls, LatencyRecorder recorder, StressCounters counters,
-                 AtomicLong budget, AtomicBoolean stop, long pacingNanos) {
+                 AtomicLong budget, AtomicBoolean stop, long pacingNanos, long phaseNanos) {
         this.pacingNanos = pacingNanos;
+        this.phaseNanos = phaseNanos;
         this.client = client;
         this.calls = calls;
         this.recorder = recorder;
@@ -60,7 +67,7 @@ final class StressWorker implements Runnable {
     @Override
     public void run() {
         try {
-            long slot = System.nanoTime();
+            long slot = System.nanoTime() + phaseNanos;
             while (!stop.get() && (budget == null || budget.getAndDecrement() > 0)) {
                 if (pacingNanos > 0) {
                     slot = waitFor(slot);

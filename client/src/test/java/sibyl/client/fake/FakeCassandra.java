@@ -63,6 +63,8 @@ public final class FakeCassandra implements Cassandra.Iface {
     private final Map<String, TreeMap<String, Row>> data = new HashMap<>();
     private final ThreadLocal<Boolean> loggedIn = ThreadLocal.withInitial(() -> false);
     private final AtomicInteger calls = new AtomicInteger();
+    /** System.nanoTime() at the arrival of each plain insert, in arrival order. */
+    private final List<Long> insertArrivals = new ArrayList<>();
     private volatile Map<String, String> users;
     private volatile long replyDelayMillis;
 
@@ -96,6 +98,11 @@ public final class FakeCassandra implements Cassandra.Iface {
 
     public int calls() {
         return calls.get();
+    }
+
+    /** When each plain insert arrived (System.nanoTime()), in the order they did. */
+    public synchronized List<Long> insertArrivals() {
+        return List.copyOf(insertArrivals);
     }
 
     public synchronized int rowCount(String keyspace, String cf) {
@@ -350,6 +357,7 @@ public final class FakeCassandra implements Cassandra.Iface {
     public synchronized void insert(String keyspace, String key, ColumnPath path, ByteBuffer value, long timestamp,
                                     ConsistencyLevel level) throws InvalidRequestException {
         calls.incrementAndGet();
+        insertArrivals.add(System.nanoTime());
         checkLogin();
         checkKey(key);
         CfDef cf = cf(keyspace, path.getColumn_family());

@@ -284,6 +284,24 @@ class StressTest {
         }
     }
 
+    @Test
+    void rateSpreadsTheConnectionsStartsOverOnePeriodBothWays() {
+        for (String loops : List.of("0", "1")) {
+            int before = server.handler().insertArrivals().size();
+            // Four connections at 4 calls/s in all: each calls once a second. Their first calls belong a quarter
+            // of a second apart, not at one instant: simultaneous starts would make the run a series of bursts
+            // of four, and measure a burst's latency instead of the rate's.
+            Run r = stress(concat(new String[] {"-o", "insert_column", "-n", "1000", "-t", "4", "-d", "2",
+                "--rate", "4", "-i", "10"}, loops(loops)));
+            assertEquals(0, r.status(), r.out() + r.err());
+            List<Long> arrivals = server.handler().insertArrivals();
+            assertTrue(arrivals.size() - before >= 4, loops + " loops: " + (arrivals.size() - before) + " inserts");
+            long spreadMillis = (arrivals.get(before + 3) - arrivals.get(before)) / 1_000_000;
+            assertTrue(spreadMillis >= 450, loops + " loops: the first four calls arrived within " + spreadMillis
+                    + " ms");
+        }
+    }
+
     /** bin/stress's options for {@code loops} event loops; "0" for a thread per connection (no option). */
     private static String[] loops(String loops) {
         return loops.equals("0") ? new String[0] : new String[] {"--event-loops", loops};
