@@ -221,9 +221,9 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         ConsistencyLevel level = ConsistencyLevels.write(consistency);
         CompletableFuture<Void> written = whenPrepared(mutation.keyspace(), mutation.changes().keySet(), () -> {
             List<BatchableStatement<?>> changes = MutationStatements.statements(mutation, this::table, statements,
-                    key, null);
+                    key, level, null);
             if (changes.isEmpty()) return CompletableFuture.<Void>completedFuture(null);
-            Statement<?> write = MutationStatements.batch(changes).setConsistencyLevel(level);
+            Statement<?> write = MutationStatements.batch(changes, statements, level);
             return session.executeAsync(write).thenApply(rows -> null);
         });
         if (!MutationStatements.hasSliceDeletion(mutation)) return written;
@@ -231,9 +231,9 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
                 names -> errors.async(() -> {
                     Iterator<List<byte[]>> selected = names.iterator();
                     List<BatchableStatement<?>> slices = MutationStatements.statements(mutation, this::table,
-                            statements, key, (table, superColumn, range) -> selected.next());
+                            statements, key, level, (table, superColumn, range) -> selected.next());
                     if (slices.isEmpty()) return CompletableFuture.<Void>completedFuture(null);
-                    Statement<?> write = MutationStatements.batch(slices).setConsistencyLevel(level);
+                    Statement<?> write = MutationStatements.batch(slices, statements, level);
                     return session.executeAsync(write).thenApply(rows -> null);
                 }));
     }
