@@ -51,18 +51,30 @@ final class MutationStatements {
      */
     static List<BatchableStatement<?>> statements(RowMutation mutation, Tables tables, Statements statements,
                                                   byte[] key, ConsistencyLevel level, SliceResolver slices) {
-        List<BatchableStatement<?>> out = new ArrayList<>(mutation.changes().size() == 1 && slices == null
-                ? mutation.changes().values().iterator().next().size() : 8);
         ByteBuffer k = ByteBuffer.wrap(key);
+        String sole = mutation.soleColumnFamily();
+        if (sole != null) { // most mutations: one column family, reached without the map's views and iterators
+            List<Change> changes = mutation.changes().get(sole);
+            List<BatchableStatement<?>> out = new ArrayList<>(slices == null ? changes.size() : 8);
+            add(out, tables.table(mutation.keyspace(), sole), statements, k, level, changes, slices);
+            return out;
+        }
+        List<BatchableStatement<?>> out = new ArrayList<>(8);
         for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
-            Table table = tables.table(mutation.keyspace(), e.getKey());
-            for (Change change : e.getValue()) {
-                if ((change instanceof Change.DeleteSlice) == (slices != null)) {
-                    add(out, table, statements, k, level, change, slices);
-                }
-            }
+            add(out, tables.table(mutation.keyspace(), e.getKey()), statements, k, level, e.getValue(), slices);
         }
         return out;
+    }
+
+    /** The statements of one column family's changes: all but the slice deletions, or only those. */
+    private static void add(List<BatchableStatement<?>> out, Table table, Statements statements, ByteBuffer key,
+                            ConsistencyLevel level, List<Change> changes, SliceResolver slices) {
+        for (int i = 0; i < changes.size(); i++) { // the lists are random access (List.copyOf)
+            Change change = changes.get(i);
+            if ((change instanceof Change.DeleteSlice) == (slices != null)) {
+                add(out, table, statements, key, level, change, slices);
+            }
+        }
     }
 
     /**
@@ -76,8 +88,17 @@ final class MutationStatements {
     }
 
     static boolean hasSliceDeletion(RowMutation mutation) {
+        String sole = mutation.soleColumnFamily();
+        if (sole != null) return hasSliceDeletion(mutation.changes().get(sole));
         for (List<Change> changes : mutation.changes().values()) {
-            for (Change c : changes) if (c instanceof Change.DeleteSlice) return true;
+            if (hasSliceDeletion(changes)) return true;
+        }
+        return false;
+    }
+
+    private static boolean hasSliceDeletion(List<Change> changes) {
+        for (int i = 0; i < changes.size(); i++) {
+            if (changes.get(i) instanceof Change.DeleteSlice) return true;
         }
         return false;
     }
