@@ -132,7 +132,8 @@ final class ClusterConnection implements AutoCloseable {
         }
     }
 
-    private static DriverConfigLoader config(ClusterConf conf) {
+    /** The driver configuration of a session to the cluster {@code conf} names. */
+    static DriverConfigLoader config(ClusterConf conf) {
         Duration request = Duration.ofMillis(conf.requestTimeoutInMillis());
         return DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, request)

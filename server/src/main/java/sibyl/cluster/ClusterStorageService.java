@@ -219,31 +219,44 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     public CompletableFuture<Void> applyAsync(RowMutation mutation, Consistency consistency) {
         byte[] key = key(mutation.key());
         ConsistencyLevel level = ConsistencyLevels.write(consistency);
-        CompletableFuture<Void> written = whenPrepared(mutation.keyspace(), mutation.changes().keySet(), () -> {
+        Supplier<CompletionStage<Void>> request = () -> {
             List<BatchableStatement<?>> changes = MutationStatements.statements(mutation, this::table, statements,
-                    key, null);
+                    key, level, null);
             if (changes.isEmpty()) return CompletableFuture.<Void>completedFuture(null);
-            Statement<?> write = MutationStatements.batch(changes).setConsistencyLevel(level);
+            Statement<?> write = MutationStatements.batch(changes, statements, level);
             return session.executeAsync(write).thenApply(rows -> null);
-        });
+        };
+        String sole = mutation.soleColumnFamily();
+        CompletableFuture<Void> written = sole != null ? whenPrepared(mutation.keyspace(), sole, request)
+                : whenPrepared(mutation.keyspace(), mutation.changes().keySet(), request);
         if (!MutationStatements.hasSliceDeletion(mutation)) return written;
         return written.thenCompose(none -> liveNamesOfSlices(mutation, key, consistency)).thenCompose(
                 names -> errors.async(() -> {
                     Iterator<List<byte[]>> selected = names.iterator();
                     List<BatchableStatement<?>> slices = MutationStatements.statements(mutation, this::table,
-                            statements, key, (table, superColumn, range) -> selected.next());
+                            statements, key, level, (table, superColumn, range) -> selected.next());
                     if (slices.isEmpty()) return CompletableFuture.<Void>completedFuture(null);
-                    Statement<?> write = MutationStatements.batch(slices).setConsistencyLevel(level);
+                    Statement<?> write = MutationStatements.batch(slices, statements, level);
                     return session.executeAsync(write).thenApply(rows -> null);
                 }));
     }
 
     /**
      * Starts {@code request} (see {@link ClusterErrors#async}) once the statements of the calls of one row are
-     * prepared for the named column families: at once after the first calls, else when their preparation, started
+     * prepared for the named column family: at once after the first calls, else when their preparation, started
      * now, has finished; so that nothing waits for the cluster on the network thread that starts a call, or on
      * the driver's thread that answers it. An unknown column family is left for the request to refuse.
      */
+    private <T> CompletableFuture<T> whenPrepared(String keyspace, String columnFamily,
+                                                  Supplier<? extends CompletionStage<T>> request) {
+        // The calls of one column family, after its first: no set to build and walk.
+        Map<String, Table> tables = catalog.tables().get(keyspace);
+        Table table = tables == null ? null : tables.get(columnFamily);
+        if (table == null || table.statements().rowCallsPrepared()) return errors.async(request);
+        return whenPrepared(keyspace, Set.of(columnFamily), request);
+    }
+
+    /** As {@link #whenPrepared(String, String, Supplier)}, for the column families of a mutation of several. */
     private <T> CompletableFuture<T> whenPrepared(String keyspace, Set<String> columnFamilies,
                                                   Supplier<? extends CompletionStage<T>> request) {
         List<CompletableFuture<Void>> preparing = null;
@@ -305,7 +318,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     public CompletableFuture<Optional<Cell>> getAsync(String keyspace, String key, QueryPath path,
                                                       Consistency consistency) {
         if (isSibylsOwn(keyspace)) return CompletableFuture.completedFuture(Optional.empty());
-        return whenPrepared(keyspace, Set.of(path.columnFamily()), () -> {
+        return whenPrepared(keyspace, path.columnFamily(), () -> {
             Table table = table(keyspace, path.columnFamily());
             PathShape.COLUMN.check(table.metadata(), path);
             if (table.isSuper() && path.column() == null) {
@@ -332,7 +345,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     public CompletableFuture<List<Cell>> getSliceAsync(String keyspace, String key, QueryPath parent,
                                                        ColumnSelection selection, Consistency consistency) {
         if (isSibylsOwn(keyspace)) return CompletableFuture.completedFuture(List.of());
-        return whenPrepared(keyspace, Set.of(parent.columnFamily()), () -> {
+        return whenPrepared(keyspace, parent.columnFamily(), () -> {
             Table table = table(keyspace, parent.columnFamily());
             PathShape.PARENT.check(table.metadata(), parent);
             return Reads.sliceAsync(this, table, key(key), parent.superColumn(), selection, consistency);

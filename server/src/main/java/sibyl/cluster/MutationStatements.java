@@ -1,5 +1,6 @@
 package sibyl.cluster;
 
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
@@ -43,63 +44,90 @@ final class MutationStatements {
     }
 
     /**
-     * The statements of the mutation's changes: with {@code slices} null every change but the slice
-     * deletions, else only the slice deletions, resolved by {@code slices}. The caller sends one
-     * statement as it is and several as one single-partition batch ({@link #batch}).
+     * The statements of the mutation's changes, each at {@code level}: with {@code slices} null every change but
+     * the slice deletions, else only the slice deletions, resolved by {@code slices}. The caller sends one
+     * statement as it is and several as one single-partition batch ({@link #batch}). The level is set while each
+     * statement is built: setting it on a built statement copies the statement.
      */
     static List<BatchableStatement<?>> statements(RowMutation mutation, Tables tables, Statements statements,
-                                                  byte[] key, SliceResolver slices) {
-        List<BatchableStatement<?>> out = new ArrayList<>(mutation.changes().size() == 1 && slices == null
-                ? mutation.changes().values().iterator().next().size() : 8);
+                                                  byte[] key, ConsistencyLevel level, SliceResolver slices) {
         ByteBuffer k = ByteBuffer.wrap(key);
+        String sole = mutation.soleColumnFamily();
+        if (sole != null) { // most mutations: one column family, reached without the map's views and iterators
+            List<Change> changes = mutation.changes().get(sole);
+            List<BatchableStatement<?>> out = new ArrayList<>(slices == null ? changes.size() : 8);
+            add(out, tables.table(mutation.keyspace(), sole), statements, k, level, changes, slices);
+            return out;
+        }
+        List<BatchableStatement<?>> out = new ArrayList<>(8);
         for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
-            Table table = tables.table(mutation.keyspace(), e.getKey());
-            for (Change change : e.getValue()) {
-                if ((change instanceof Change.DeleteSlice) == (slices != null)) {
-                    add(out, table, statements, k, change, slices);
-                }
-            }
+            add(out, tables.table(mutation.keyspace(), e.getKey()), statements, k, level, e.getValue(), slices);
         }
         return out;
     }
 
-    /** One statement as it is (the cluster applies it atomically), several as one unlogged batch of the partition. */
-    static Statement<?> batch(List<BatchableStatement<?>> statements) {
-        if (statements.size() == 1) return statements.get(0);
-        return BatchStatement.builder(DefaultBatchType.UNLOGGED).addStatements(statements).build();
+    /** The statements of one column family's changes: all but the slice deletions, or only those. */
+    private static void add(List<BatchableStatement<?>> out, Table table, Statements statements, ByteBuffer key,
+                            ConsistencyLevel level, List<Change> changes, SliceResolver slices) {
+        for (int i = 0; i < changes.size(); i++) { // the lists are random access (List.copyOf)
+            Change change = changes.get(i);
+            if ((change instanceof Change.DeleteSlice) == (slices != null)) {
+                add(out, table, statements, key, level, change, slices);
+            }
+        }
+    }
+
+    /**
+     * One statement as it is (the cluster applies it atomically), several as one unlogged batch of the partition
+     * at {@code level}, with the request settings of {@code statements}.
+     */
+    static Statement<?> batch(List<BatchableStatement<?>> changes, Statements statements, ConsistencyLevel level) {
+        if (changes.size() == 1) return changes.get(0);
+        return statements.settings().on(BatchStatement.builder(DefaultBatchType.UNLOGGED), level)
+                .addStatements(changes).build();
     }
 
     static boolean hasSliceDeletion(RowMutation mutation) {
+        String sole = mutation.soleColumnFamily();
+        if (sole != null) return hasSliceDeletion(mutation.changes().get(sole));
         for (List<Change> changes : mutation.changes().values()) {
-            for (Change c : changes) if (c instanceof Change.DeleteSlice) return true;
+            if (hasSliceDeletion(changes)) return true;
+        }
+        return false;
+    }
+
+    private static boolean hasSliceDeletion(List<Change> changes) {
+        for (int i = 0; i < changes.size(); i++) {
+            if (changes.get(i) instanceof Change.DeleteSlice) return true;
         }
         return false;
     }
 
     private static void add(List<BatchableStatement<?>> out, Table table, Statements statements, ByteBuffer key,
-                            Change change, SliceResolver slices) {
+                            ConsistencyLevel level, Change change, SliceResolver slices) {
         TableStatements of = table.statements();
         if (change instanceof Change.Write w) {
             PathShape.COLUMN.check(table.metadata(), w.superColumn() != null, true);
             BoundStatementBuilder b = of.update().prepared(statements).boundStatementBuilder()
                     .setLong(0, w.timestamp())
                     .setBytesUnsafe(1, ByteBuffer.wrap(w.value()))
-                    .setBytesUnsafe(2, key);
+                    .setBytesUnsafe(2, key)
+                    .setConsistencyLevel(level);
             cell(b, 3, w.superColumn(), w.name());
             out.add(b.build());
         } else if (change instanceof Change.DeleteColumn d) {
             PathShape.COLUMN.check(table.metadata(), d.superColumn() != null, true);
-            deleteCell(out, table, statements, key, d.superColumn(), d.name(), d.timestamp());
+            deleteCell(out, table, statements, key, level, d.superColumn(), d.name(), d.timestamp());
         } else if (change instanceof Change.DeleteSuperColumn d) {
             PathShape.REMOVE.check(table.metadata(), true, false);
-            deleteCell(out, table, statements, key, null, d.name(), d.timestamp());
+            deleteCell(out, table, statements, key, level, null, d.name(), d.timestamp());
         } else if (change instanceof Change.DeleteRow d) {
             out.add(of.deleteRow().prepared(statements).boundStatementBuilder().setLong(0, d.timestamp())
-                    .setBytesUnsafe(1, key).build());
+                    .setBytesUnsafe(1, key).setConsistencyLevel(level).build());
         } else if (change instanceof Change.DeleteSlice d) {
             PathShape.REMOVE.check(table.metadata(), d.superColumn() != null, false);
             for (byte[] selected : slices.liveNames(table, d.superColumn(), d.range())) {
-                deleteCell(out, table, statements, key, d.superColumn(), selected, d.timestamp());
+                deleteCell(out, table, statements, key, level, d.superColumn(), selected, d.timestamp());
             }
         } else {
             throw new IllegalArgumentException("unknown change " + change);
@@ -111,11 +139,12 @@ final class MutationStatements {
      * with {@code superColumn} null, the whole super column {@code name}.
      */
     private static void deleteCell(List<BatchableStatement<?>> out, Table table, Statements statements,
-                                   ByteBuffer key, byte[] superColumn, byte[] name, long timestamp) {
+                                   ByteBuffer key, ConsistencyLevel level, byte[] superColumn, byte[] name,
+                                   long timestamp) {
         TableStatements.Slot slot = superColumn != null ? table.statements().deleteSubcolumn()
                 : table.statements().deleteColumn();
         BoundStatementBuilder b = slot.prepared(statements).boundStatementBuilder().setLong(0, timestamp)
-                .setBytesUnsafe(1, key);
+                .setBytesUnsafe(1, key).setConsistencyLevel(level);
         cell(b, 2, superColumn, name);
         out.add(b.build());
     }

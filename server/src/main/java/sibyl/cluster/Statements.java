@@ -9,16 +9,24 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * Prepared statements by their text, prepared once on first use: behind the slots of
  * {@link TableStatements}, which ask here the first time each is needed (so two slots racing
- * prepare once), and the few statements of no table (the size estimates).
+ * prepare once), and the few statements of no table (the size estimates). Each is prepared with the
+ * session's {@link RequestSettings}, which every statement bound from it then carries.
  */
 final class Statements {
     private final CqlSession session;
     private final ClusterErrors errors;
+    private final RequestSettings settings;
     private final ConcurrentMap<String, PreparedStatement> prepared = new ConcurrentHashMap<>();
 
     Statements(CqlSession session, ClusterErrors errors) {
         this.session = session;
         this.errors = errors;
+        this.settings = RequestSettings.of(session.getContext().getConfig().getDefaultProfile());
+    }
+
+    /** What every request carries; a batch takes it from here, as it inherits nothing from its statements. */
+    RequestSettings settings() {
+        return settings;
     }
 
     ClusterErrors errors() {
@@ -34,7 +42,7 @@ final class Statements {
     PreparedStatement get(String cql) {
         PreparedStatement p = prepared.get(cql);
         if (p != null) return p;
-        p = errors.call(() -> session.prepare(cql));
+        p = errors.call(() -> session.prepare(settings.statement(cql)));
         PreparedStatement raced = prepared.putIfAbsent(cql, p);
         return raced != null ? raced : p;
     }
@@ -47,7 +55,7 @@ final class Statements {
     CompletableFuture<PreparedStatement> getAsync(String cql) {
         PreparedStatement p = prepared.get(cql);
         if (p != null) return CompletableFuture.completedFuture(p);
-        return session.prepareAsync(cql).toCompletableFuture().thenApply(done -> {
+        return session.prepareAsync(settings.statement(cql)).toCompletableFuture().thenApply(done -> {
             PreparedStatement raced = prepared.putIfAbsent(cql, done);
             return raced != null ? raced : done;
         });

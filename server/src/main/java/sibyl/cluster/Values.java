@@ -18,10 +18,11 @@ final class Values {
         return b.flip();
     }
 
+    /** The bytes of a value the driver read (empty for null), leaving the driver's buffer as it was. */
     static byte[] array(ByteBuffer b) {
         if (b == null) return new byte[0];
         byte[] a = new byte[b.remaining()];
-        b.duplicate().get(a);
+        b.get(b.position(), a); // an absolute read: no duplicate of the buffer per value
         return a;
     }
 }

@@ -1,6 +1,7 @@
 package sibyl.service;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,9 +39,24 @@ public final class BoundedFanOut<T> {
     public static <T> CompletableFuture<List<T>> run(int count, int window, IntFunction<CompletableFuture<T>> task) {
         if (window < 1) throw new IllegalArgumentException("window must be at least 1: " + window);
         if (count == 0) return CompletableFuture.completedFuture(List.of());
+        if (count == 1) return one(task);
         BoundedFanOut<T> fanOut = new BoundedFanOut<>(count, window, task);
         fanOut.drain();
         return fanOut.done;
+    }
+
+    /**
+     * The one task of a call of one row (most calls: a get, a one-row batch_mutate), without the window's
+     * bookkeeping: started now, its result a list of one (which may hold null), its failure the whole's.
+     */
+    private static <T> CompletableFuture<List<T>> one(IntFunction<CompletableFuture<T>> task) {
+        CompletableFuture<T> f;
+        try {
+            f = task.apply(0);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return f.thenApply(Collections::singletonList);
     }
 
     private void drain() {

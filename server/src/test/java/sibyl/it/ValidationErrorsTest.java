@@ -409,8 +409,13 @@ class ValidationErrorsTest {
     void writesAtEveryLevelSucceedWithReplicationFactorThree(ConsistencyLevel cl) throws Exception {
         String key = "ve-rf3-" + cl;
         if (backend == TestNode.Backend.CLUSTER && cl != ONE && cl != ANY && cl != ZERO) {
-            // The one-node cluster counts its real replicas: one of three is no quorum.
+            // The one-node cluster counts its real replicas: one of three is no quorum. Each kind of write
+            // statement carries the client's level: a column, a deletion, and a batch of several columns (a CQL
+            // batch, which inherits nothing from the statements in it).
             assertThrows(UnavailableException.class, () -> c.insert("Triple", key, path("Std", "c"), b("v"), 1, cl));
+            assertThrows(UnavailableException.class, () -> c.remove("Triple", key, path("Std", "c"), 1, cl));
+            assertThrows(UnavailableException.class, () -> c.batch_mutate("Triple", batch(key, "Std",
+                    insertion(column("a", "v", 1)), insertion(column("b", "v", 1))), cl));
             return;
         }
         c.insert("Triple", key, path("Std", "c"), b("v"), 1, cl);

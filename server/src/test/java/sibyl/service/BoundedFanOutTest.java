@@ -1,11 +1,13 @@
 package sibyl.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -57,6 +59,26 @@ class BoundedFanOutTest {
                 i -> i == 5 ? CompletableFuture.failedFuture(boom) : CompletableFuture.completedFuture(i));
         ExecutionException e = assertThrows(ExecutionException.class, () -> all.get(10, TimeUnit.SECONDS));
         assertSame(boom, e.getCause());
+    }
+
+    /** One task (a call of one row) takes a shorter way, with the same answers. */
+    @Test
+    void oneTaskIsAListOfItsResultOrFailsWithItsFailure() throws Exception {
+        CompletableFuture<Void> pending = new CompletableFuture<>();
+        CompletableFuture<List<Void>> written = BoundedFanOut.run(1, 16, i -> pending);
+        assertFalse(written.isDone(), "done only when its task is");
+        pending.complete(null);
+        assertEquals(Collections.singletonList(null), written.get(10, TimeUnit.SECONDS));
+
+        IllegalStateException boom = new IllegalStateException("row 0");
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> BoundedFanOut.<Integer>run(1, 16,
+                i -> CompletableFuture.failedFuture(boom)).get(10, TimeUnit.SECONDS));
+        assertSame(boom, failed.getCause());
+        ExecutionException thrown = assertThrows(ExecutionException.class, () -> BoundedFanOut.<Integer>run(1, 16,
+                i -> {
+                    throw boom;
+                }).get(10, TimeUnit.SECONDS));
+        assertSame(boom, thrown.getCause(), "a task that cannot start fails the whole, as with many");
     }
 
     @Test
