@@ -19,6 +19,22 @@ cpu_ticks() {
   awk '{ print $14 + $15 }' "/proc/$1/stat"
 }
 
+# CPU time (user + system) of a live JVM's JIT compiler threads ("C1 CompilerThread0", "C2 CompilerThread1", ...), in
+# clock ticks. A run shortly after a warm-up still compiles; this tells that one-off cost from the per-call cost.
+jit_ticks() {
+  local total=0 task comm stat rest
+  for task in /proc/"$1"/task/*; do
+    comm=$(cat "$task/comm" 2>/dev/null) || continue
+    case "$comm" in C[12]\ CompilerThre*) ;; *) continue ;; esac
+    stat=$(cat "$task/stat" 2>/dev/null) || continue
+    rest=${stat##*) } # the fields after the command name, which may hold spaces
+    # shellcheck disable=SC2086
+    set -- $rest
+    total=$((total + ${12} + ${13}))
+  done
+  echo "$total"
+}
+
 # $1: ticks, $2: operations -> microseconds of CPU per operation
 us_per_op() {
   awk -v t="$1" -v n="$2" -v hz="$CLK_TCK" 'BEGIN { if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "-" }'
@@ -134,7 +150,8 @@ stop_server() {
 }
 
 # Runs bin/stress against the server with the given options and measures it. Sets RUN_OPS, RUN_OPS_S, RUN_P50,
-# RUN_P99 (ms), RUN_ERRORS, RUN_SERVER_US (server CPU µs per op) and RUN_STRESS_US (bin/stress's CPU µs per op,
+# RUN_P99 (ms), RUN_ERRORS, RUN_SERVER_US (server CPU µs per op, all threads), RUN_JIT_US (the part of it its JIT
+# compiler threads spent) and RUN_STRESS_US (bin/stress's CPU µs per op,
 # JVM start included). The stress output goes to $RUN_LOG.
 run_stress() {
   run_stress_at "$SERVER_PID" "$SERVER_PORT" "$@"
@@ -143,19 +160,21 @@ run_stress() {
 # run_stress against another server: the process $1, whose CPU time is counted, listening on port $2 (a
 # redis-server, say, with --redis among the options that follow).
 run_stress_at() {
-  local pid=$1 port=$2 before after stress_cpu timing
+  local pid=$1 port=$2 before after jit_before jit_after stress_cpu timing
   shift 2
+  jit_before=$(jit_ticks "$pid")
   before=$(cpu_ticks "$pid")
   timing=$(mktemp)
   /usr/bin/time -f "%U %S" -o "$timing" "$STRESS_HOME/bin/stress" -p "$port" "$@" > "$RUN_LOG" 2>&1 || true
   after=$(cpu_ticks "$pid")
+  jit_after=$(jit_ticks "$pid")
   local done_line lat_line
   done_line=$(grep '^Done:' "$RUN_LOG" | tail -n 1)
   lat_line=$(grep '^Latency' "$RUN_LOG" | tail -n 1)
   if [ -z "$done_line" ]; then
     echo "bin/stress $* failed:" >&2
     tail -n 20 "$RUN_LOG" >&2
-    RUN_OPS=0 RUN_OPS_S=0 RUN_P50=- RUN_P99=- RUN_ERRORS=- RUN_SERVER_US=- RUN_STRESS_US=-
+    RUN_OPS=0 RUN_OPS_S=0 RUN_P50=- RUN_P99=- RUN_ERRORS=- RUN_SERVER_US=- RUN_JIT_US=- RUN_STRESS_US=-
     rm -f "$timing"
     return 1
   fi
@@ -165,6 +184,7 @@ run_stress_at() {
   RUN_P50=$(sed -E 's/.*p50 ([0-9.]+),.*/\1/' <<<"$lat_line")
   RUN_P99=$(sed -E 's/.*p99 ([0-9.]+),.*/\1/' <<<"$lat_line")
   RUN_SERVER_US=$(us_per_op "$((after - before))" "$RUN_OPS")
+  RUN_JIT_US=$(us_per_op "$((jit_after - jit_before))" "$RUN_OPS")
   stress_cpu=$(awk '{ printf "%d", ($1 + $2) * 100 }' "$timing")
   RUN_STRESS_US=$(us_per_op "$((stress_cpu * CLK_TCK / 100))" "$RUN_OPS")
   rm -f "$timing"
