@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.WriteFailedException;
+import sibyl.service.AsyncFailures;
 import sibyl.service.StorageTimeoutException;
 import sibyl.service.UnavailableReplicasException;
 
@@ -78,8 +79,7 @@ final class ClusterErrors {
                 log.succeeded();
                 return result;
             }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
+            Throwable cause = AsyncFailures.cause(failure);
             throw new CompletionException(cause instanceof RuntimeException r ? translate(r) : cause);
         });
     }

@@ -20,6 +20,7 @@ import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sibyl.service.AsyncFailures;
 import sibyl.transport.DeferringProcessor;
 
 /**
@@ -197,8 +198,7 @@ final class DeferringCassandraProcessor implements DeferringProcessor {
                 success.accept(value);
                 return out -> writeReply(out, message, result);
             }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
+            Throwable cause = AsyncFailures.cause(failure);
             if (declared.set(cause)) return out -> writeReply(out, message, result);
             if (cause instanceof TApplicationException e) {
                 log.error("Internal application error processing {}", message.name, e);

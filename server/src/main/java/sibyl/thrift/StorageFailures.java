@@ -10,6 +10,7 @@ import org.apache.thrift.TException;
 import sibyl.db.DamagedDataException;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.WriteFailedException;
+import sibyl.service.AsyncFailures;
 import sibyl.service.StorageTimeoutException;
 import sibyl.service.UnavailableReplicasException;
 
@@ -53,8 +54,7 @@ final class StorageFailures {
     static <A, B> CompletableFuture<B> after(CompletableFuture<A> answer, Then<A, B> then) {
         return answer.handle((value, failure) -> {
             if (failure != null) {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
+                Throwable cause = AsyncFailures.cause(failure);
                 TException client = toThrift(cause);
                 throw new CompletionException(client != null ? client : cause);
             }

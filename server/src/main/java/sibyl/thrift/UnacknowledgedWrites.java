@@ -1,7 +1,6 @@
 package sibyl.thrift;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -9,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.RowMutation;
 import sibyl.db.WriteFailedException;
+import sibyl.service.AsyncFailures;
 import sibyl.service.StorageTimeoutException;
 import sibyl.service.UnavailableReplicasException;
 
@@ -64,8 +64,7 @@ final class UnacknowledgedWrites {
      * else as an error with its stack. Also the synchronous path's, {@link CassandraHandler}.
      */
     static void lost(RowMutation m, Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
+        Throwable cause = AsyncFailures.cause(failure);
         if (cause instanceof WriteFailedException || cause instanceof InvalidQueryException
                 || cause instanceof UnavailableReplicasException || cause instanceof StorageTimeoutException) {
             log.warn("A write at consistency level ZERO to key {} of keyspace {} was lost: {}", m.key(), m.keyspace(),
