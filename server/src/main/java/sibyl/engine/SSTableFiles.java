@@ -1,13 +1,11 @@
 package sibyl.engine;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import sibyl.io.Component;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableDirectory;
 import sibyl.io.SnapshotDirectory;
@@ -109,52 +107,13 @@ public final class SSTableFiles {
      * no SSTable of the column family holds or is being written under, in any directory.
      */
     public synchronized Descriptor next(String columnFamily) {
-        Path dir = roomiest();
+        Path dir = SSTableDirectory.roomiest(directories);
         while (true) {
             generation++;
-            if (!claimedOnDisk(columnFamily, generation)) {
+            if (!SSTableDirectory.generationInUse(directories, columnFamily, generation)) {
                 claimed.add(new Name(columnFamily, generation));
                 return new Descriptor(dir, columnFamily, generation);
             }
-        }
-    }
-
-    /**
-     * Whether a writer holds the generation, as writers claim one: by creating its temporary
-     * Data file first, exclusively, and by renaming components into place later.
-     */
-    private boolean claimedOnDisk(String columnFamily, int generation) {
-        for (Path dir : directories) {
-            Descriptor d = new Descriptor(dir, columnFamily, generation);
-            if (Files.exists(d.temporaryPath(Component.DATA))) return true;
-            for (Component c : Component.values()) {
-                if (Files.exists(d.path(c))) return true;
-            }
-        }
-        return false;
-    }
-
-    private Path roomiest() {
-        if (directories.size() == 1) return directories.get(0);
-        Path best = directories.get(0);
-        long bestFree = -1;
-        for (Path dir : directories) {
-            long free = usableSpace(dir);
-            if (free > bestFree) {
-                best = dir;
-                bestFree = free;
-            }
-        }
-        return best;
-    }
-
-    private static long usableSpace(Path dir) {
-        try {
-            Path existing = dir;
-            while (existing != null && !Files.exists(existing)) existing = existing.getParent();
-            return existing == null ? 0 : Files.getFileStore(existing).getUsableSpace();
-        } catch (IOException e) {
-            return 0;
         }
     }
 }

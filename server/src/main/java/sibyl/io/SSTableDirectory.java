@@ -125,4 +125,46 @@ public final class SSTableDirectory {
         }
         return highest;
     }
+
+    /**
+     * Whether a writer holds that generation of the column family in any of {@code directories}, as writers claim
+     * one: by creating its temporary Data file first, exclusively, and by renaming components into place later.
+     * The node's key cache tells a column family's SSTables apart by generation alone, so every directory counts.
+     */
+    public static boolean generationInUse(List<Path> directories, String columnFamily, int generation) {
+        for (Path dir : directories) {
+            Descriptor d = new Descriptor(dir, columnFamily, generation);
+            if (Files.exists(d.temporaryPath(Component.DATA))) return true;
+            for (Component c : Component.values()) {
+                if (Files.exists(d.path(c))) return true;
+            }
+        }
+        return false;
+    }
+
+    /** The one of {@code directories} (not empty) with the most usable space, where a new SSTable goes. */
+    public static Path roomiest(List<Path> directories) {
+        if (directories.size() == 1) return directories.get(0);
+        Path best = directories.get(0);
+        long bestFree = -1;
+        for (Path dir : directories) {
+            long free = usableSpace(dir);
+            if (free > bestFree) {
+                best = dir;
+                bestFree = free;
+            }
+        }
+        return best;
+    }
+
+    /** The usable space of the file store of {@code dir}, or of its nearest existing parent; 0 if unknown. */
+    private static long usableSpace(Path dir) {
+        try {
+            Path existing = dir;
+            while (existing != null && !Files.exists(existing)) existing = existing.getParent();
+            return existing == null ? 0 : Files.getFileStore(existing).getUsableSpace();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
 }

@@ -14,7 +14,6 @@ import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Partitioners;
-import sibyl.io.Component;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableDirectory;
 import sibyl.service.ConfiguredSchema;
@@ -104,45 +103,13 @@ final class OfflineStorage {
         return highest;
     }
 
-    /**
-     * Whether a writer holds that generation of the column family in any of the keyspace's
-     * directories, as writers claim one: by creating its temporary Data file first,
-     * exclusively, and by renaming components into place later. The node's key cache tells a
-     * column family's SSTables apart by generation alone, so every directory counts.
-     */
+    /** Whether a writer holds that generation of the column family in any of the keyspace's directories. */
     boolean generationInUse(String keyspace, String columnFamily, int generation) {
-        for (Path dir : directories(keyspace)) {
-            Descriptor d = new Descriptor(dir, columnFamily, generation);
-            if (Files.exists(d.temporaryPath(Component.DATA))) return true;
-            for (Component c : Component.values()) {
-                if (Files.exists(d.path(c))) return true;
-            }
-        }
-        return false;
+        return SSTableDirectory.generationInUse(directories(keyspace), columnFamily, generation);
     }
 
     /** The keyspace directory on the data directory with the most usable space, as the node picks for a flush. */
     Path roomiestDirectory(String keyspace) {
-        List<Path> dirs = directories(keyspace);
-        Path best = dirs.get(0);
-        long bestFree = -1;
-        for (Path dir : dirs) {
-            long free = usableSpace(dir);
-            if (free > bestFree) {
-                best = dir;
-                bestFree = free;
-            }
-        }
-        return best;
-    }
-
-    private static long usableSpace(Path dir) {
-        try {
-            Path existing = dir;
-            while (existing != null && !Files.exists(existing)) existing = existing.getParent();
-            return existing == null ? 0 : Files.getFileStore(existing).getUsableSpace();
-        } catch (IOException e) {
-            return 0;
-        }
+        return SSTableDirectory.roomiest(directories(keyspace));
     }
 }
