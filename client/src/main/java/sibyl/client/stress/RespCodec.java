@@ -21,8 +21,7 @@ import org.apache.thrift.transport.TTransport;
  * bin/stress --redis: insert_column and get_column as Redis's {@code SET key value} and {@code GET key} in RESP2,
  * so that a Redis server is measured with the same client, connections and workload loop as Sibyl. The key is the
  * row key and the value that of column C0, both as the Thrift calls send them. The bytes go through the generated
- * client's transports, past its protocol: a socket's for a thread per connection, the event loop's buffers
- * otherwise. Redis has no keyspace, column family, column name, timestamp or consistency level; StressOptions
+ * client's transports, past its protocol: a {@link ThriftExchange}'s buffers, in either mode. Redis has no keyspace, column family, column name, timestamp or consistency level; StressOptions
  * refuses the options that set them and every other operation, so the other calls are never made.
  */
 final class RespCodec implements DialectCodec {
