@@ -39,7 +39,10 @@ interface DialectCodec {
     /** The plain get of the column {@code path} names. */
     void sendGet(Cassandra.Client client, String key, ColumnPath path) throws TException;
 
-    /** The column read; a NotFoundException when the row has no such column. */
+    /**
+     * The column read; null when the row has no such column (the server's NotFoundException, an answer here rather
+     * than a failure, read without making the exception where the client allows: see {@link GetResult}).
+     */
     ColumnOrSuperColumn receiveGet(Cassandra.Client client) throws TException;
 
     void sendGetSlice(Cassandra.Client client, String key, ColumnParent parent, SlicePredicate predicate)

@@ -11,7 +11,6 @@ import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.KeyRange;
 import org.apache.cassandra.thrift.KeySlice;
 import org.apache.cassandra.thrift.Mutation;
-import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TProtocolException;
@@ -60,7 +59,7 @@ final class RespCodec implements DialectCodec {
         send(client, RespCommand.encode(GET, key.getBytes(StandardCharsets.UTF_8)));
     }
 
-    /** The value as the column the get asked for; nil (no such key) as NotFoundException, as a Thrift get says. */
+    /** The value as the column the get asked for; nil (no such key) as null, as an absent column of a Thrift get. */
     @Override
     public ColumnOrSuperColumn receiveGet(Cassandra.Client client) throws TException {
         RespReply reply = reader.read(in(client));
@@ -68,7 +67,7 @@ final class RespCodec implements DialectCodec {
             throw refusal("GET", reply);
         }
         if (bulk.isNil()) {
-            throw new NotFoundException();
+            return null;
         }
         return new ColumnOrSuperColumn().setColumn(new Column().setName(getColumn).setValue(bulk.bytes()));
     }

@@ -3,7 +3,6 @@ package sibyl.client.stress;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
-import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TBinaryProtocol;
@@ -22,7 +21,7 @@ final class ThriftExchange {
     private final int maxReplyBytes;
     private final RequestBuffer request = new RequestBuffer();
     private final TMemoryInputTransport replyReader;
-    private final Cassandra.Client client;
+    private final StressClient client;
     private byte[] reply = new byte[4096];
     /** A view of {@link #reply} for channel reads, made again only when the array grows. */
     private ByteBuffer replyView = ByteBuffer.wrap(reply);
@@ -37,7 +36,7 @@ final class ThriftExchange {
         } catch (TTransportException e) {
             throw new IllegalStateException("an empty memory transport cannot fail", e);
         }
-        this.client = new Cassandra.Client(new TBinaryProtocol(replyReader), new TBinaryProtocol(request));
+        this.client = new StressClient(new TBinaryProtocol(replyReader), new TBinaryProtocol(request));
     }
 
     /**
