@@ -168,15 +168,9 @@ final class Dialect07Codec implements DialectCodec {
     /** 0.7's get_result has 0.6's fields: 0 success, 1 ire, 2 nfe, 3 ue, 4 te. */
     @Override
     public ColumnOrSuperColumn receiveGet(Cassandra.Client client) throws TException {
-        Cassandra.get_result result = new Cassandra.get_result();
+        GetResult result = new GetResult();
         readReply(client.getInputProtocol(), "get", result);
-        if (result.isSetSuccess()) {
-            return result.success;
-        }
-        if (result.nfe != null) {
-            throw result.nfe;
-        }
-        throw failure("get", result.ire, result.ue, result.te);
+        return result.columnOrNull();
     }
 
     @Override

@@ -14,7 +14,7 @@ import org.apache.thrift.TException;
 
 /**
  * Puts bin/stress's calls on the wire in one {@link Dialect} and reads their replies, through the protocols of a
- * generated client (whose transport is a socket, or an event loop's buffers). The keyspace and consistency level
+ * generated client (whose transports are a {@link ThriftExchange}'s buffers). The keyspace and consistency level
  * are fixed per codec; one per connection, used by one thread at a time. {@link RespCodec} puts the plain insert
  * and get on the wire as Redis's SET and GET instead, through the same client's transports.
  */
@@ -39,7 +39,10 @@ interface DialectCodec {
     /** The plain get of the column {@code path} names. */
     void sendGet(Cassandra.Client client, String key, ColumnPath path) throws TException;
 
-    /** The column read; a NotFoundException when the row has no such column. */
+    /**
+     * The column read; null when the row has no such column (the server's NotFoundException, an answer here rather
+     * than a failure, read without making the exception where the client allows: see {@link GetResult}).
+     */
     ColumnOrSuperColumn receiveGet(Cassandra.Client client) throws TException;
 
     void sendGetSlice(Cassandra.Client client, String key, ColumnParent parent, SlicePredicate predicate)

@@ -1,28 +1,22 @@
 package sibyl.client.stress;
 
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.Arrays;
-import org.apache.cassandra.thrift.Cassandra;
-import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TException;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.transport.TMemoryInputTransport;
-import org.apache.thrift.transport.TTransportException;
 import sibyl.client.ClientException;
 import sibyl.client.HostAddress;
 
 /**
- * One connection of a {@link StressEventLoop}: a non-blocking socket with at most one call outstanding. The call is
- * encoded by the generated client into a {@link RequestBuffer} and written; reply bytes are gathered until the
- * generated client can read the whole reply from them. Unframed replies carry no length, so an attempt to read one
- * that runs out of bytes just waits for more.
+ * One connection of a {@link StressEventLoop}: a non-blocking socket with at most one call outstanding. Its calls
+ * go through a {@link ThriftExchange}: encoded, written, and their reply bytes gathered as they arrive until the
+ * reply is whole.
  */
 final class LoopConnection {
     private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
@@ -30,13 +24,7 @@ final class LoopConnection {
     private final HostAddress host;
     /** This connection's operations. */
     final StressCalls calls;
-    private final boolean framed;
-    private final int maxReplyBytes;
-    private final RequestBuffer request = new RequestBuffer();
-    private final TMemoryInputTransport replyReader;
-    private final Cassandra.Client client;
-    private byte[] reply = new byte[4096];
-    private int replyLength;
+    private final ThriftExchange exchange;
     private SocketChannel channel;
     private SelectionKey key;
     private ByteBuffer unsent;
@@ -52,15 +40,7 @@ final class LoopConnection {
     LoopConnection(HostAddress host, StressCalls calls, boolean framed, int maxReplyBytes) {
         this.host = host;
         this.calls = calls;
-        this.framed = framed;
-        this.maxReplyBytes = maxReplyBytes;
-        TConfiguration configuration = TConfiguration.custom().setMaxMessageSize(maxReplyBytes).build();
-        try {
-            this.replyReader = new TMemoryInputTransport(configuration);
-        } catch (TTransportException e) {
-            throw new IllegalStateException("an empty memory transport cannot fail", e);
-        }
-        this.client = new Cassandra.Client(new TBinaryProtocol(replyReader), new TBinaryProtocol(request));
+        this.exchange = new ThriftExchange(framed, maxReplyBytes);
     }
 
     HostAddress host() {
@@ -93,7 +73,6 @@ final class LoopConnection {
             throw e;
         }
         channel = c;
-        replyLength = 0;
         unsent = null;
     }
 
@@ -103,30 +82,23 @@ final class LoopConnection {
      * Only the framed transport has a handshake (the 0.7 dialect requires it).
      */
     private void handshake(SocketChannel c, StressCall handshake) throws IOException {
-        request.clear(4);
+        ByteBuffer bytes;
         try {
-            handshake.send(client);
+            bytes = exchange.encode(handshake);
         } catch (TException e) {
             throw ClientException.wrap(handshake.operation(), e, host);
         }
-        request.writeFrameLength();
-        ByteBuffer bytes = request.contents();
         while (bytes.hasRemaining()) {
             c.write(bytes);
         }
         c.socket().setSoTimeout(CONNECT_TIMEOUT_MILLIS); // the socket's streams honour it; the channel would not
-        DataInputStream in = new DataInputStream(c.socket().getInputStream());
-        int frame = in.readInt();
-        if (frame < 0 || frame > maxReplyBytes) {
-            throw new IOException("a reply frame of " + frame + " bytes to " + handshake.operation());
-        }
-        if (reply.length < frame) {
-            reply = new byte[frame];
-        }
-        in.readFully(reply, 0, frame);
-        replyReader.reset(reply, 0, frame);
+        ReadableByteChannel in = Channels.newChannel(c.socket().getInputStream());
         try {
-            handshake.receive(client);
+            do {
+                if (exchange.readFrom(in) < 0) {
+                    throw new IOException("the server closed the connection");
+                }
+            } while (!exchange.tryReceive(handshake));
         } catch (TException | RuntimeException e) {
             throw ClientException.wrap(handshake.operation(), e, host);
         }
@@ -150,12 +122,7 @@ final class LoopConnection {
     void send(StressCall next, long now) throws TException, IOException {
         call = next;
         callStartNanos = now;
-        request.clear(framed ? 4 : 0);
-        next.send(client);
-        if (framed) {
-            request.writeFrameLength();
-        }
-        ByteBuffer bytes = request.contents();
+        ByteBuffer bytes = exchange.encode(next);
         channel.write(bytes);
         if (bytes.hasRemaining()) {
             unsent = bytes;
@@ -182,54 +149,21 @@ final class LoopConnection {
      * @throws ClientException a failure the server reported, or of the connection
      */
     boolean readReply() throws IOException {
-        if (replyLength == reply.length) {
-            if (reply.length >= maxReplyBytes + 4) {
-                throw new IOException("a reply longer than " + maxReplyBytes + " bytes");
-            }
-            reply = Arrays.copyOf(reply, Math.min(reply.length * 2, maxReplyBytes + 4));
-        }
-        int n = channel.read(ByteBuffer.wrap(reply, replyLength, reply.length - replyLength));
-        if (n < 0) {
+        if (exchange.readFrom(channel) < 0) {
             throw new IOException("the server closed the connection");
         }
-        replyLength += n;
         if (call == null) {
-            throw new IOException(replyLength + " bytes arrived with no call outstanding");
-        }
-        if (framed) {
-            if (replyLength < 4) {
-                return false;
-            }
-            int frame = (reply[0] & 0xff) << 24 | (reply[1] & 0xff) << 16 | (reply[2] & 0xff) << 8 | reply[3] & 0xff;
-            if (frame < 0 || frame > maxReplyBytes) {
-                throw new IOException("a reply frame of " + frame + " bytes");
-            }
-            if (replyLength < 4 + frame) {
-                if (reply.length < 4 + frame) {
-                    reply = Arrays.copyOf(reply, 4 + frame);
-                }
-                return false;
-            }
-            replyReader.reset(reply, 4, frame);
-        } else {
-            replyReader.reset(reply, 0, replyLength);
+            throw new IOException(exchange.pending() + " bytes arrived with no call outstanding");
         }
         StressCall answered = call;
         try {
-            answered.receive(client);
-        } catch (TTransportException e) {
-            // An unframed reply carries no length: a read that used up every byte received ran into the end of the
-            // part that has arrived (libthrift says so with END_OF_FILE or, from readAll, with no type at all).
-            if (!framed && replyReader.getBytesRemainingInBuffer() == 0) {
-                return false; // part of an unframed reply: wait for the rest
+            if (!exchange.tryReceive(answered)) {
+                return false; // part of a reply: wait for the rest
             }
-            throw ClientException.wrap(answered.operation(), e, host);
         } catch (TException | RuntimeException e) {
-            replyLength = 0;
             call = null;
             throw ClientException.wrap(answered.operation(), e, host);
         }
-        replyLength = 0;
         call = null;
         return true;
     }

@@ -11,7 +11,6 @@ import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.KeyRange;
 import org.apache.cassandra.thrift.KeySlice;
 import org.apache.cassandra.thrift.Mutation;
-import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TProtocolException;
@@ -21,8 +20,7 @@ import org.apache.thrift.transport.TTransport;
  * bin/stress --redis: insert_column and get_column as Redis's {@code SET key value} and {@code GET key} in RESP2,
  * so that a Redis server is measured with the same client, connections and workload loop as Sibyl. The key is the
  * row key and the value that of column C0, both as the Thrift calls send them. The bytes go through the generated
- * client's transports, past its protocol: a socket's for a thread per connection, the event loop's buffers
- * otherwise. Redis has no keyspace, column family, column name, timestamp or consistency level; StressOptions
+ * client's transports, past its protocol: a {@link ThriftExchange}'s buffers, in either mode. Redis has no keyspace, column family, column name, timestamp or consistency level; StressOptions
  * refuses the options that set them and every other operation, so the other calls are never made.
  */
 final class RespCodec implements DialectCodec {
@@ -61,7 +59,7 @@ final class RespCodec implements DialectCodec {
         send(client, RespCommand.encode(GET, key.getBytes(StandardCharsets.UTF_8)));
     }
 
-    /** The value as the column the get asked for; nil (no such key) as NotFoundException, as a Thrift get says. */
+    /** The value as the column the get asked for; nil (no such key) as null, as an absent column of a Thrift get. */
     @Override
     public ColumnOrSuperColumn receiveGet(Cassandra.Client client) throws TException {
         RespReply reply = reader.read(in(client));
@@ -69,7 +67,7 @@ final class RespCodec implements DialectCodec {
             throw refusal("GET", reply);
         }
         if (bulk.isNil()) {
-            throw new NotFoundException();
+            return null;
         }
         return new ColumnOrSuperColumn().setColumn(new Column().setName(getColumn).setValue(bulk.bytes()));
     }

@@ -9,10 +9,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import sibyl.client.ClientConfig;
 import sibyl.client.ClientException;
 import sibyl.client.HostAddress;
-import sibyl.client.SibylClient;
 import sibyl.client.tool.CommandLine.Arguments;
 
 /**
@@ -22,8 +20,10 @@ import sibyl.client.tool.CommandLine.Arguments;
  * plain inserts and gets go to a Redis server as SET and GET, so that Redis is measured with the same client.
  */
 public final class Stress {
-    /** The largest reply an event-loop connection accepts: the client library's default limit. */
+    /** The largest reply a connection accepts: the client library's default limit. */
     private static final int MAX_REPLY_BYTES = 64 * 1024 * 1024;
+    /** How long a connect may take: the client library's default. */
+    private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
 
     private final StressOptions options;
     private final PrintStream out;
@@ -149,23 +149,40 @@ public final class Stress {
         }
     }
 
+    /**
+     * A thread and a blocking connection per client, each connected now so that an unreachable server or a refused
+     * handshake stops the run before it begins; with --timeout, one more thread that gives up calls waiting longer.
+     */
     private List<Runnable> threadPerConnection(KeyDistribution keys, StressCounters counters,
                                                List<LatencyRecorder> recorders, AtomicLong budget, AtomicBoolean stop) {
-        List<SibylClient> clients = connectAll();
+        List<BlockingConnection> connections = new ArrayList<>();
         List<Runnable> workers = new ArrayList<>();
         try {
-            for (int i = 0; i < clients.size(); i++) {
+            List<HostAddress> hosts = options.hosts();
+            for (int i = 0; i < options.threads(); i++) {
+                // Each thread starts with a different host of the list.
+                List<HostAddress> order = new ArrayList<>(hosts.size());
+                for (int j = 0; j < hosts.size(); j++) {
+                    order.add(hosts.get((i + j) % hosts.size()));
+                }
+                StressCalls calls = new StressCalls(options, keys, options.seed() + i, counters);
+                BlockingConnection connection = new BlockingConnection(order, options.framed(), MAX_REPLY_BYTES,
+                        CONNECT_TIMEOUT_MILLIS, calls.handshake());
+                connections.add(connection);
+                connection.ensureOpen();
                 LatencyRecorder recorder = new LatencyRecorder();
                 recorders.add(recorder);
-                StressWorker worker = new StressWorker(clients.get(i),
-                        new StressCalls(options, keys, options.seed() + i, counters), recorder, counters, budget, stop,
-                        options.pacingNanos(), options.pacingNanos() * i / clients.size());
-                worker.prepare(); // a refused set_keyspace stops the run here, not as an error per operation
-                workers.add(worker);
+                workers.add(new StressWorker(connection, calls, recorder, counters, budget, stop,
+                        options.pacingNanos(), options.pacingNanos() * i / options.threads()));
             }
         } catch (ClientException e) {
-            clients.forEach(SibylClient::close);
+            connections.forEach(BlockingConnection::finish);
             throw e;
+        }
+        if (options.timeoutSeconds() > 0) {
+            Thread timeouts = new Thread(new CallTimeouts(connections, options.timeoutSeconds()), "stress-timeouts");
+            timeouts.setDaemon(true);
+            timeouts.start();
         }
         return workers;
     }
@@ -197,28 +214,6 @@ public final class Stress {
             throw e;
         }
         return loops;
-    }
-
-    /** One connection per thread, each thread starting with a different host of the list. */
-    private List<SibylClient> connectAll() {
-        List<SibylClient> clients = new ArrayList<>();
-        List<HostAddress> hosts = options.hosts();
-        try {
-            for (int i = 0; i < options.threads(); i++) {
-                List<HostAddress> order = new ArrayList<>(hosts.size());
-                for (int j = 0; j < hosts.size(); j++) {
-                    order.add(hosts.get((i + j) % hosts.size()));
-                }
-                ClientConfig config = ClientConfig.builder().hosts(order).framed(options.framed())
-                        .readTimeoutMillis(options.timeoutSeconds() * 1000)
-                        .readConsistency(options.consistency()).writeConsistency(options.consistency()).build();
-                clients.add(SibylClient.connect(config));
-            }
-        } catch (ClientException e) {
-            clients.forEach(SibylClient::close);
-            throw e;
-        }
-        return clients;
     }
 
     private String banner(KeyDistribution keys) {

@@ -15,7 +15,6 @@ import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.KeyRange;
 import org.apache.cassandra.thrift.KeySlice;
 import org.apache.cassandra.thrift.Mutation;
-import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.cassandra.thrift.SlicePredicate;
 import org.apache.cassandra.thrift.SuperColumn;
 import org.apache.thrift.TException;
@@ -143,8 +142,8 @@ final class StressCalls {
 
     /**
      * Thrift's get of that column (GET of the row key with --redis). A row without it is answered with
-     * NotFoundException (Redis's nil, as the codec gives it), which is not a failure of the call: with --verify it
-     * counts as a missing row, as an empty get_slice does.
+     * NotFoundException (Redis's nil), which the codec gives as null: not a failure of the call, but with --verify
+     * a missing row, as an empty get_slice is.
      */
     private StressCall getColumn(long key) {
         String k = Payload.key(key);
@@ -162,10 +161,8 @@ final class StressCalls {
 
             @Override
             public void receive(Cassandra.Client client) throws TException {
-                ColumnOrSuperColumn read;
-                try {
-                    read = codec.receiveGet(client);
-                } catch (NotFoundException e) {
+                ColumnOrSuperColumn read = codec.receiveGet(client);
+                if (read == null) {
                     if (options.verify()) {
                         counters.missingRows.increment();
                     }

@@ -3,14 +3,12 @@ package sibyl.client.stress;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.apache.cassandra.thrift.Cassandra;
 import sibyl.client.ClientException;
-import sibyl.client.SibylClient;
 
 /** One stress thread: runs operations on its own connection until the budget or the time is used up. */
 final class StressWorker implements Runnable {
 
-    private final SibylClient client;
+    private final BlockingConnection connection;
     private final StressCalls calls;
     private final LatencyRecorder recorder;
     private final StressCounters counters;
@@ -25,43 +23,17 @@ final class StressWorker implements Runnable {
      * same instant and the run would measure bursts of as many calls as threads, not the rate.
      */
     private final long phaseNanos;
-    /** The dialect's once-per-connection call (set_keyspace), or null. */
-    private final StressCall handshake;
-    /** The generated client the handshake last ran on: a reconnect makes a new one, which needs it again. */
-    private Cassandra.Client prepared;
 
-    StressWorker(SibylClient client, StressCalls calls, LatencyRecorder recorder, StressCounters counters,
+    StressWorker(BlockingConnection connection, StressCalls calls, LatencyRecorder recorder, StressCounters counters,
                  AtomicLong budget, AtomicBoolean stop, long pacingNanos, long phaseNanos) {
         this.pacingNanos = pacingNanos;
         this.phaseNanos = phaseNanos;
-        this.client = client;
+        this.connection = connection;
         this.calls = calls;
         this.recorder = recorder;
         this.counters = counters;
         this.budget = budget;
         this.stop = stop;
-        this.handshake = calls.handshake();
-    }
-
-    /**
-     * Makes the dialect's handshake on the connection unless it had it already; called before each operation, and
-     * once at start-up so that a refused one (an unknown keyspace, say) stops the run before it begins.
-     *
-     * @throws ClientException if the connection cannot be opened or the handshake is refused
-     */
-    void prepare() {
-        if (handshake == null) {
-            return;
-        }
-        Cassandra.Client current = client.thrift();
-        if (current != prepared) {
-            client.call(handshake.operation(), c -> {
-                handshake.send(c);
-                handshake.receive(c);
-                return null;
-            });
-            prepared = current;
-        }
     }
 
     @Override
@@ -74,13 +46,9 @@ final class StressWorker implements Runnable {
                 }
                 StressCall call = calls.next();
                 try {
-                    prepare();
+                    connection.ensureOpen(); // after a broken call: a new connection, and its handshake
                     long start = System.nanoTime();
-                    client.call(call.operation(), c -> {
-                        call.send(c);
-                        call.receive(c);
-                        return null;
-                    });
+                    connection.call(call, start);
                     recorder.record((System.nanoTime() - start) / 1_000);
                 } catch (ClientException e) {
                     counters.error(e);
@@ -90,7 +58,7 @@ final class StressWorker implements Runnable {
                 }
             }
         } finally {
-            client.close();
+            connection.finish();
         }
     }
 

@@ -1,6 +1,7 @@
 package sibyl.client.stress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -193,7 +194,7 @@ class DialectTest {
         codec.sendGet(client, "absent", path);
         reply(TMessageType.REPLY, 2, "get",
                 out -> new Cassandra.get_result().setNfe(new NotFoundException()).write(out));
-        assertThrows(NotFoundException.class, () -> codec.receiveGet(client));
+        assertNull(codec.receiveGet(client), "an absent column is null");
 
         codec.sendInsert(client, "k", path, new byte[] {7}, 5);
         reply(TMessageType.REPLY, 3, "insert", out -> new Cassandra.insert_result().write(out));
@@ -204,6 +205,55 @@ class DialectTest {
                 .setIre(new InvalidRequestException("unconfigured columnfamily Standard1")).write(out));
         assertEquals("unconfigured columnfamily Standard1",
                 assertThrows(InvalidRequestException.class, () -> codec.receiveInsert(client)).getWhy());
+    }
+
+    @Test
+    void the06GetReplyIsReadWithoutMakingTheNotFoundExceptionThroughAStressClient() throws TException {
+        DialectCodec codec06 = Dialect.V0_6.codec("Keyspace1", ConsistencyLevel.ONE);
+        ColumnPath path = new ColumnPath("Standard1").setColumn(new byte[] {'C', '0'});
+        Column stored = new Column().setName(new byte[] {'C', '0'}).setValue(new byte[] {7}).setTimestamp(5);
+        for (Cassandra.Client c : List.of(client, new StressClient(new TBinaryProtocol(replies),
+                new TBinaryProtocol(requests)))) {
+            String which = c.getClass().getSimpleName();
+            codec06.sendGet(c, "k", path);
+            reply(TMessageType.REPLY, 1, "get", out -> new Cassandra.get_result()
+                    .setSuccess(new ColumnOrSuperColumn().setColumn(stored)).write(out));
+            assertEquals(new ColumnOrSuperColumn().setColumn(stored), codec06.receiveGet(c), which);
+
+            codec06.sendGet(c, "absent", path);
+            reply(TMessageType.REPLY, 2, "get",
+                    out -> new Cassandra.get_result().setNfe(new NotFoundException()).write(out));
+            assertNull(codec06.receiveGet(c), which + ": an absent column is null");
+
+            codec06.sendGet(c, "k", path);
+            reply(TMessageType.REPLY, 3, "get", out -> new Cassandra.get_result()
+                    .setIre(new InvalidRequestException("no such column family")).write(out));
+            assertEquals("no such column family",
+                    assertThrows(InvalidRequestException.class, () -> codec06.receiveGet(c)).getWhy(), which);
+
+            codec06.sendGet(c, "k", path);
+            reply(TMessageType.REPLY, 4, "get", out -> new Cassandra.get_result().write(out));
+            assertEquals(TApplicationException.MISSING_RESULT,
+                    assertThrows(TApplicationException.class, () -> codec06.receiveGet(c)).getType(), which);
+
+            codec06.sendGet(c, "k", path);
+            reply(TMessageType.REPLY, 99, "get",
+                    out -> new Cassandra.get_result().setNfe(new NotFoundException()).write(out));
+            assertEquals(TApplicationException.BAD_SEQUENCE_ID,
+                    assertThrows(TApplicationException.class, () -> codec06.receiveGet(c)).getType(), which);
+            replies.read(new byte[64], 0, 64); // what was left of that reply; a connection would be dropped
+            readCalls(5);
+        }
+    }
+
+    /** Reads and drops {@code n} calls sent. */
+    private void readCalls(int n) throws TException {
+        TProtocol in = new TBinaryProtocol(requests);
+        for (int i = 0; i < n; i++) {
+            in.readMessageBegin();
+            TProtocolUtil.skip(in, TType.STRUCT);
+            in.readMessageEnd();
+        }
     }
 
     @Test
