@@ -44,7 +44,7 @@ public final class SibylClient implements AutoCloseable {
 
     private final ClientConfig config;
     /** Index into the host list of the host to try first on the next connect. */
-    private int nextHost;
+    private final HostRotation hosts;
     private TTransport transport;
     private Cassandra.Client thrift;
     private HostAddress connectedHost;
@@ -52,6 +52,7 @@ public final class SibylClient implements AutoCloseable {
 
     private SibylClient(ClientConfig config) {
         this.config = config;
+        this.hosts = new HostRotation(config.hosts());
     }
 
     /** Connects to the first reachable host of {@code config} (and logs in if configured). */
@@ -316,28 +317,7 @@ public final class SibylClient implements AutoCloseable {
     }
 
     private void open() {
-        List<HostAddress> hosts = config.hosts();
-        List<String> failures = new ArrayList<>();
-        ClientException last = null;
-        for (int i = 0; i < hosts.size(); i++) {
-            int index = (nextHost + i) % hosts.size();
-            HostAddress host = hosts.get(index);
-            try {
-                openTo(host);
-            } catch (ClientException e) {
-                if (e.kind() != ClientException.Kind.CONNECTION && e.kind() != ClientException.Kind.READ_TIMEOUT) {
-                    throw e; // refused login, say: another host would refuse it too
-                }
-                failures.add(e.why());
-                last = e;
-                continue;
-            }
-            // After a later failure, start with the host after this one.
-            nextHost = (index + 1) % hosts.size();
-            return;
-        }
-        throw new ClientException(ClientException.Kind.CONNECTION, "connect",
-                "no host could be reached: " + String.join("; ", failures), last);
+        hosts.connect(this::openTo);
     }
 
     private void openTo(HostAddress host) {

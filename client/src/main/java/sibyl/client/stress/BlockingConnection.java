@@ -5,12 +5,12 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.thrift.TException;
 import sibyl.client.ClientException;
 import sibyl.client.HostAddress;
+import sibyl.client.HostRotation;
 
 /**
  * The connection of one thread of a thread-per-connection run: a blocking socket with no read timeout, so that a
@@ -30,12 +30,10 @@ final class BlockingConnection {
     /** {@link #inFlight} once {@link CallTimeouts} has given the call up and closed the socket. */
     private static final long TIMED_OUT = Long.MIN_VALUE + 1;
 
-    private final List<HostAddress> hosts;
+    private final HostRotation hosts;
     private final int connectTimeoutMillis;
     private final StressCall handshake;
     private final ThriftExchange exchange;
-    /** Index into {@link #hosts} of the host to try first on the next connect. */
-    private int nextHost;
     /** Written by the owning thread, read by CallTimeouts when it gives a call up. */
     private volatile SocketChannel channel;
     private HostAddress connectedHost;
@@ -53,7 +51,7 @@ final class BlockingConnection {
      */
     BlockingConnection(List<HostAddress> hosts, boolean framed, int maxReplyBytes, int connectTimeoutMillis,
                        StressCall handshake) {
-        this.hosts = List.copyOf(hosts);
+        this.hosts = new HostRotation(hosts);
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.handshake = handshake;
         this.exchange = new ThriftExchange(framed, maxReplyBytes);
@@ -75,26 +73,7 @@ final class BlockingConnection {
         if (finished) {
             throw new IllegalStateException("this connection has been closed for good");
         }
-        List<String> failures = new ArrayList<>();
-        ClientException last = null;
-        for (int i = 0; i < hosts.size(); i++) {
-            int index = (nextHost + i) % hosts.size();
-            HostAddress host = hosts.get(index);
-            try {
-                openTo(host);
-            } catch (ClientException e) {
-                if (e.kind() != ClientException.Kind.CONNECTION && e.kind() != ClientException.Kind.READ_TIMEOUT) {
-                    throw e; // a refused handshake: another host would refuse it too
-                }
-                failures.add(e.why());
-                last = e;
-                continue;
-            }
-            nextHost = (index + 1) % hosts.size(); // after a later failure, start with the host after this one
-            return;
-        }
-        throw new ClientException(ClientException.Kind.CONNECTION, "connect",
-                "no host could be reached: " + String.join("; ", failures), last);
+        hosts.connect(this::openTo);
     }
 
     private void openTo(HostAddress host) {
