@@ -113,7 +113,7 @@ final class BlockingConnection {
     void call(StressCall call, long startNanos) {
         SocketChannel c = channel;
         HostAddress host = connectedHost;
-        long token = startNanos == IDLE || startNanos == TIMED_OUT ? startNanos + 2 : startNanos;
+        long token = inFlightToken(startNanos);
         ClientException failure = null;
         inFlight.lazySet(token); // CallTimeouts may see it a little late; it looks every 100 ms anyway
         try {
@@ -142,6 +142,15 @@ final class BlockingConnection {
             }
             throw failure;
         }
+    }
+
+    /**
+     * What {@link #inFlight} holds while a call that started at {@code startNanos} waits: the start itself, moved
+     * two nanoseconds on in the one case in 2^63 where it equals a sentinel, so that a waiting call is never taken
+     * for an idle or given-up connection.
+     */
+    private static long inFlightToken(long startNanos) {
+        return startNanos == IDLE || startNanos == TIMED_OUT ? startNanos + 2 : startNanos;
     }
 
     /**
