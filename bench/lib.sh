@@ -141,6 +141,28 @@ wait_until_settled() {
   done
 }
 
+# Waits, at most $1 seconds, until the processes $2... together use under a tenth of a core in each of 3
+# consecutive seconds: flushes, compactions and JIT compilations left by a warm-up or an earlier workload done, so
+# that they are not counted in the next measured run (the first run after a warm-up of run-cluster-compare ran at
+# half the rate of the later ones on the path measured first). Prints how long it waited on stderr.
+wait_until_idle() {
+  local limit=$1 quiet=0 waited=0 before after pid
+  shift
+  while [ "$waited" -lt "$limit" ]; do
+    before=0 after=0
+    for pid in "$@"; do before=$((before + $(cpu_ticks "$pid"))); done
+    sleep 1
+    for pid in "$@"; do after=$((after + $(cpu_ticks "$pid"))); done
+    waited=$((waited + 1))
+    if [ $(((after - before) * 10)) -lt "$CLK_TCK" ]; then quiet=$((quiet + 1)); else quiet=0; fi
+    if [ "$quiet" -ge 3 ]; then
+      echo "# idle after ${waited} s" >&2
+      return 0
+    fi
+  done
+  echo "# still busy after ${limit} s; measuring anyway" >&2
+}
+
 stop_server() {
   if [ -n "${SERVER_PID:-}" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill "$SERVER_PID"
