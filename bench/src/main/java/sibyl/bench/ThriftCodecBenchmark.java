@@ -19,10 +19,12 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import sibyl.transport.ByteBufTransport;
+import sibyl.transport.ReplyProtocol;
 
 /**
- * Decoding and encoding get_slice and batch_mutate messages with the generated classes over TBinaryProtocol, the way
- * the server's CallRunner reads a request (from a byte array) and writes a reply (into a Netty buffer).
+ * Decoding and encoding get_slice and batch_mutate messages with the generated classes, the way the server's
+ * CallRunner reads a request (TBinaryProtocol from a byte array) and writes a reply (ReplyProtocol into a Netty
+ * buffer); and a get_slice reply through libthrift's TBinaryProtocol, for comparison.
  * {@code columns} is the number of columns in the row sent (batch_mutate) or returned (get_slice).
  */
 @State(Scope.Thread)
@@ -84,6 +86,17 @@ public class ThriftCodecBenchmark {
         return write("batch_mutate", batchMutateArgs);
     }
 
+    /** The get_slice reply through libthrift's own binary protocol, which the server used before ReplyProtocol. */
+    @Benchmark
+    public int encodeGetSliceResultLibthrift() throws TException {
+        out.clear();
+        TBinaryProtocol protocol = new TBinaryProtocol(new ByteBufTransport(out));
+        protocol.writeMessageBegin(new TMessage("get_slice", org.apache.thrift.protocol.TMessageType.REPLY, 1));
+        getSliceResult.write(protocol);
+        protocol.writeMessageEnd();
+        return out.writerIndex();
+    }
+
     private static <T extends TBase<?, ?>> T read(byte[] message, T into) throws TException {
         TBinaryProtocol in = new TBinaryProtocol(new TMemoryInputTransport(CONFIG, message), 16 << 20, 16 << 20,
                 false, true);
@@ -95,7 +108,7 @@ public class ThriftCodecBenchmark {
 
     private int write(String method, TBase<?, ?> body) throws TException {
         out.clear();
-        TBinaryProtocol protocol = new TBinaryProtocol(new ByteBufTransport(out));
+        TBinaryProtocol protocol = new ReplyProtocol(new ByteBufTransport(out));
         protocol.writeMessageBegin(new TMessage(method, org.apache.thrift.protocol.TMessageType.REPLY, 1));
         body.write(protocol);
         protocol.writeMessageEnd();

@@ -21,6 +21,11 @@ public final class ByteBufTransport extends TTransport {
         this.out = buffer;
     }
 
+    /** The buffer appended to now. */
+    ByteBuf buffer() {
+        return out;
+    }
+
     @Override
     public void write(byte[] bytes, int offset, int length) {
         out.writeBytes(bytes, offset, length);

@@ -21,7 +21,7 @@ final class CallCodec {
     private final TMemoryInputTransport input;
     private final CallInputProtocol in;
     private final ByteBufTransport output = new ByteBufTransport(null);
-    private final TBinaryProtocol out = new TBinaryProtocol(output);
+    private final ReplyProtocol out = new ReplyProtocol(output);
 
     /** @param maxMessageBytes the longest string, binary or container a message may declare */
     CallCodec(TConfiguration inputConfiguration, int maxMessageBytes) {
