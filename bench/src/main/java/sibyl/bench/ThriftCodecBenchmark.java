@@ -90,11 +90,7 @@ public class ThriftCodecBenchmark {
     @Benchmark
     public int encodeGetSliceResultLibthrift() throws TException {
         out.clear();
-        TBinaryProtocol protocol = new TBinaryProtocol(new ByteBufTransport(out));
-        protocol.writeMessageBegin(new TMessage("get_slice", org.apache.thrift.protocol.TMessageType.REPLY, 1));
-        getSliceResult.write(protocol);
-        protocol.writeMessageEnd();
-        return out.writerIndex();
+        return write(new TBinaryProtocol(new ByteBufTransport(out)), "get_slice", getSliceResult);
     }
 
     private static <T extends TBase<?, ?>> T read(byte[] message, T into) throws TException {
@@ -108,7 +104,11 @@ public class ThriftCodecBenchmark {
 
     private int write(String method, TBase<?, ?> body) throws TException {
         out.clear();
-        TBinaryProtocol protocol = new ReplyProtocol(new ByteBufTransport(out));
+        return write(new ReplyProtocol(new ByteBufTransport(out)), method, body);
+    }
+
+    /** Writes a reply message of {@code body} with {@code protocol}, which writes into {@code out}. */
+    private int write(TBinaryProtocol protocol, String method, TBase<?, ?> body) throws TException {
         protocol.writeMessageBegin(new TMessage(method, org.apache.thrift.protocol.TMessageType.REPLY, 1));
         body.write(protocol);
         protocol.writeMessageEnd();

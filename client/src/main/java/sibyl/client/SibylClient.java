@@ -43,7 +43,7 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 public final class SibylClient implements AutoCloseable {
 
     private final ClientConfig config;
-    /** Index into the host list of the host to try first on the next connect. */
+    /** Which of the configured hosts the next connect tries first. */
     private final HostRotation hosts;
     private TTransport transport;
     private Cassandra.Client thrift;
