@@ -171,6 +171,44 @@ stop_server() {
   SERVER_PID=""
 }
 
+# Installs redis-server and redis-tools with apt-get unless redis-server, redis-cli and any other tool named in the
+# arguments (redis-benchmark) are here.
+need_redis() {
+  local tool missing=""
+  for tool in redis-server redis-cli "$@"; do command -v "$tool" > /dev/null || missing=1; done
+  [ -z "$missing" ] && return 0
+  echo "Installing redis-server and redis-tools..." >&2
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -q >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q redis-server redis-tools >&2
+}
+
+# Starts redis-server as a background job on a free port of 127.0.0.1, its files and log in the directory $1, and
+# waits until it answers. No persistence: neither Sibyl's periodic commit log (synced every 10 s) nor Redis then
+# syncs per write. Sets REDIS_PID and REDIS_PORT; stop_redis ends it.
+start_redis() {
+  mkdir -p "$1"
+  REDIS_PORT=$(free_port)
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$1" \
+    --daemonize no --logfile "$1/redis.log" &
+  REDIS_PID=$!
+  for _ in $(seq 1 100); do
+    redis-cli -p "$REDIS_PORT" ping > /dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  echo "redis-server did not answer on port $REDIS_PORT within 10 s; its log: $1/redis.log" >&2
+  return 1
+}
+
+stop_redis() {
+  if [ -n "${REDIS_PID:-}" ] && kill -0 "$REDIS_PID" 2>/dev/null; then
+    kill "$REDIS_PID"
+    wait "$REDIS_PID" 2>/dev/null || true
+  fi
+  REDIS_PID=""
+}
+
 # Runs bin/stress against the server with the given options and measures it. Sets RUN_OPS, RUN_OPS_S, RUN_P50,
 # RUN_P99 (ms), RUN_ERRORS, RUN_SERVER_US (server CPU µs per op, all threads), RUN_JIT_US (the part of it its JIT
 # compiler threads spent) and RUN_STRESS_US (bin/stress's CPU µs per op,
