@@ -35,6 +35,12 @@ jit_ticks() {
   echo "$total"
 }
 
+# Context switches a live process's threads have taken so far that they did not ask for (preemptions; a thread that
+# blocks in a system call switches voluntarily), summed over the threads alive now.
+involuntary_switches() {
+  cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^nonvoluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'
+}
+
 # $1: ticks, $2: operations -> microseconds of CPU per operation
 us_per_op() {
   awk -v t="$1" -v n="$2" -v hz="$CLK_TCK" 'BEGIN { if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "-" }'
@@ -211,8 +217,9 @@ stop_redis() {
 
 # Runs bin/stress against the server with the given options and measures it. Sets RUN_OPS, RUN_OPS_S, RUN_P50,
 # RUN_P99 (ms), RUN_ERRORS, RUN_SERVER_US (server CPU µs per op, all threads), RUN_JIT_US (the part of it its JIT
-# compiler threads spent) and RUN_STRESS_US (bin/stress's CPU µs per op,
-# JVM start included). The stress output goes to $RUN_LOG.
+# compiler threads spent), RUN_SWITCHES (the server's involuntary context switches per op: how often the threads it
+# woke, bin/stress's among them, took a core from it) and RUN_STRESS_US (bin/stress's CPU µs per op, JVM start
+# included). The stress output goes to $RUN_LOG.
 run_stress() {
   run_stress_at "$SERVER_PID" "$SERVER_PORT" "$@"
 }
@@ -220,13 +227,15 @@ run_stress() {
 # run_stress against another server: the process $1, whose CPU time is counted, listening on port $2 (a
 # redis-server, say, with --redis among the options that follow).
 run_stress_at() {
-  local pid=$1 port=$2 before after jit_before jit_after stress_cpu timing
+  local pid=$1 port=$2 before after jit_before jit_after switches_before switches_after stress_cpu timing
   shift 2
   jit_before=$(jit_ticks "$pid")
+  switches_before=$(involuntary_switches "$pid")
   before=$(cpu_ticks "$pid")
   timing=$(mktemp)
   /usr/bin/time -f "%U %S" -o "$timing" "$STRESS_HOME/bin/stress" -p "$port" "$@" > "$RUN_LOG" 2>&1 || true
   after=$(cpu_ticks "$pid")
+  switches_after=$(involuntary_switches "$pid")
   jit_after=$(jit_ticks "$pid")
   local done_line lat_line
   done_line=$(grep '^Done:' "$RUN_LOG" | tail -n 1)
@@ -234,7 +243,7 @@ run_stress_at() {
   if [ -z "$done_line" ]; then
     echo "bin/stress $* failed:" >&2
     tail -n 20 "$RUN_LOG" >&2
-    RUN_OPS=0 RUN_OPS_S=0 RUN_P50=- RUN_P99=- RUN_ERRORS=- RUN_SERVER_US=- RUN_JIT_US=- RUN_STRESS_US=-
+    RUN_OPS=0 RUN_OPS_S=0 RUN_P50=- RUN_P99=- RUN_ERRORS=- RUN_SERVER_US=- RUN_JIT_US=- RUN_STRESS_US=- RUN_SWITCHES=-
     rm -f "$timing"
     return 1
   fi
@@ -245,6 +254,8 @@ run_stress_at() {
   RUN_P99=$(sed -E 's/.*p99 ([0-9.]+),.*/\1/' <<<"$lat_line")
   RUN_SERVER_US=$(us_per_op "$((after - before))" "$RUN_OPS")
   RUN_JIT_US=$(us_per_op "$((jit_after - jit_before))" "$RUN_OPS")
+  RUN_SWITCHES=$(awk -v s="$((switches_after - switches_before))" -v n="$RUN_OPS" \
+    'BEGIN { if (n > 0) printf "%.2f", s / n; else print "-" }')
   stress_cpu=$(awk '{ printf "%d", ($1 + $2) * 100 }' "$timing")
   RUN_STRESS_US=$(us_per_op "$((stress_cpu * CLK_TCK / 100))" "$RUN_OPS")
   rm -f "$timing"
