@@ -9,6 +9,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.CFMetaData;
@@ -95,6 +100,35 @@ class KeyCacheTest {
         } finally {
             sstable.release();
         }
+    }
+
+    @Test
+    void threadsPuttingManyMoreKeysThanFitLeaveItExactlyFull() throws Exception {
+        KeyCache cache = new KeyCache(100);
+        int threads = 4;
+        int keysEach = 20_000;
+        CyclicBarrier start = new CyclicBarrier(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < keysEach; i++) {
+                        DecoratedKey key = partitioner.decorateKey("k" + thread + "-" + i);
+                        cache.put(1, key, new IndexEntry(key.key(), i, 10, i));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) f.get(60, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        // Every put that went beyond the capacity swept back down to it under the lock: none too many was kept, and
+        // none too many evicted.
+        assertEquals(100, cache.size());
     }
 
     @Test
