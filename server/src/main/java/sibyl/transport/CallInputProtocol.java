@@ -23,7 +23,11 @@ import org.apache.thrift.transport.TMemoryInputTransport;
  *
  * <p>The string cache is a small table indexed by a hash of the bytes. Keys of rows pass through it too and would
  * push the names out, so a slot whose string was reused since it was last passed over is passed over once more
- * before it is replaced: a string read on every call keeps its slot, one read once does not take it.
+ * before it is replaced: a string read on every call keeps its slot, one read once does not take it. Each slot keeps
+ * its string's hash beside it, and the bytes are compared only when the hashes agree: a key read for the first time
+ * then costs no look at the string in its slot, most often another key, read calls ago, whose object and bytes are
+ * no longer in the processor's caches (comparing with it was 1.75% of an insert's CPU time and 2.4% of a get_slice's
+ * in profiles of 32 blocking connections).
  *
  * <p>One instance per connection, used by one call at a time (as its {@link CallCodec}).
  */
@@ -46,6 +50,8 @@ final class CallInputProtocol extends TBinaryProtocol {
     private final TMemoryInputTransport input;
     private final long stringLengthLimit;
     private final String[] strings = new String[SLOTS];
+    /** The hash of the bytes of {@code strings[i]}, as {@link #readString} computes it. */
+    private final int[] hashes = new int[SLOTS];
     private final boolean[] reused = new boolean[SLOTS];
 
     CallInputProtocol(TMemoryInputTransport input, long stringLengthLimit, long containerLengthLimit) {
@@ -84,7 +90,7 @@ final class CallInputProtocol extends TBinaryProtocol {
         input.consumeBuffer(4 + size);
         int slot = (hash ^ (hash >>> 16)) & (SLOTS - 1);
         String cached = strings[slot];
-        if (cached != null && matches(cached, buf, start, size)) {
+        if (cached != null && hashes[slot] == hash && matches(cached, buf, start, size)) {
             reused[slot] = true;
             return cached;
         }
@@ -94,6 +100,7 @@ final class CallInputProtocol extends TBinaryProtocol {
             reused[slot] = false;
         } else {
             strings[slot] = read;
+            hashes[slot] = hash;
         }
         return read;
     }
