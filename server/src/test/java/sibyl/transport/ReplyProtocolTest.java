@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.cassandra.thrift.Cassandra;
@@ -57,8 +58,7 @@ class ReplyProtocolTest {
         ByteBuf actual = Unpooled.buffer(16); // small, so that the reply grows as replies do
         try {
             write(new ReplyProtocol(new ByteBufTransport(actual)), method, body, seqId);
-            assertArrayEquals(java.util.Arrays.copyOf(expected.getArray(), expected.length()), ByteBufUtil.getBytes(actual),
-                    method);
+            assertArrayEquals(Arrays.copyOf(expected.getArray(), expected.length()), ByteBufUtil.getBytes(actual), method);
         } finally {
             actual.release();
         }
