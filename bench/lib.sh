@@ -14,9 +14,10 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
-# CPU time (user + system, all threads) a live process has used, in clock ticks.
+# CPU time (user + system, all threads) a live process has used, in clock ticks, with that of the children it has
+# waited for: Redis rewrites its append-only file in a forked child, and that work is its compaction.
 cpu_ticks() {
-  awk '{ print $14 + $15 }' "/proc/$1/stat"
+  awk '{ print $14 + $15 + $16 + $17 }' "/proc/$1/stat"
 }
 
 # CPU time (user + system) of a live JVM's JIT compiler threads ("C1 CompilerThread0", "C2 CompilerThread1", ...), in
@@ -191,12 +192,20 @@ need_redis() {
 }
 
 # Starts redis-server as a background job on a free port of 127.0.0.1, its files and log in the directory $1, and
-# waits until it answers. No persistence: neither Sibyl's periodic commit log (synced every 10 s) nor Redis then
-# syncs per write. Sets REDIS_PID and REDIS_PORT; stop_redis ends it.
+# waits until it answers. Without REDIS_APPENDFSYNC it keeps nothing on disk. REDIS_APPENDFSYNC=everysec makes it
+# append every write to its append-only file and sync that once a second, the counterpart of Sibyl's shipped periodic
+# commit log (every write appended, synced every 10 s); =always syncs before each reply, like batch mode. Sets
+# REDIS_PID and REDIS_PORT; stop_redis ends it.
 start_redis() {
   mkdir -p "$1"
   REDIS_PORT=$(free_port)
-  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$1" \
+  local persistence=(--appendonly no)
+  case "${REDIS_APPENDFSYNC:-}" in
+    "") ;;
+    everysec | always) persistence=(--appendonly yes --appendfsync "$REDIS_APPENDFSYNC") ;;
+    *) echo "REDIS_APPENDFSYNC takes everysec or always, not '$REDIS_APPENDFSYNC'" >&2; return 2 ;;
+  esac
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" "${persistence[@]}" --dir "$1" \
     --daemonize no --logfile "$1/redis.log" &
   REDIS_PID=$!
   for _ in $(seq 1 100); do
