@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,6 +40,7 @@ import sibyl.dht.RandomPartitioner;
 import sibyl.io.Descriptor;
 import sibyl.io.KeyCache;
 import sibyl.io.SSTableReader;
+import sibyl.testing.OnThreads;
 
 /**
  * The memtable's two views of its rows, point and sorted, agree, concurrent writes to a row all
@@ -59,21 +61,14 @@ class MemtableTest {
         Memtable memtable = new Memtable(CF, Runnable::run);
         int threads = 8;
         int perThread = 2000;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        List<Future<?>> done = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int thread = t;
-            done.add(pool.submit(() -> {
-                for (int i = 0; i < perThread; i++) {
-                    // shared keys, written by every thread without the row lock Keyspace would take
-                    String key = "shared" + (i % 50);
-                    memtable.apply(key(key), row("t" + thread + "c" + i), 1);
-                    memtable.apply(key("own" + thread + "-" + i), row("c"), 1);
-                }
-            }));
-        }
-        for (Future<?> f : done) f.get(60, TimeUnit.SECONDS);
-        pool.shutdown();
+        OnThreads.run(threads, Duration.ofSeconds(60), thread -> {
+            for (int i = 0; i < perThread; i++) {
+                // shared keys, written by every thread without the row lock Keyspace would take
+                String key = "shared" + (i % 50);
+                memtable.apply(key(key), row("t" + thread + "c" + i), 1);
+                memtable.apply(key("own" + thread + "-" + i), row("c"), 1);
+            }
+        });
 
         assertEquals(50 + threads * perThread, memtable.rowCount());
         for (int k = 0; k < 50; k++) {

@@ -6,14 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.CFMetaData;
@@ -22,6 +18,7 @@ import sibyl.db.marshal.BytesType;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
 import sibyl.engine.Memtable;
+import sibyl.testing.OnThreads;
 
 /** Point reads of cached keys read no index; the cache stays within its capacity and forgets closed SSTables. */
 class KeyCacheTest {
@@ -107,25 +104,12 @@ class KeyCacheTest {
         KeyCache cache = new KeyCache(100);
         int threads = 4;
         int keysEach = 20_000;
-        CyclicBarrier start = new CyclicBarrier(threads);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int thread = t;
-                done.add(pool.submit(() -> {
-                    start.await();
-                    for (int i = 0; i < keysEach; i++) {
-                        DecoratedKey key = partitioner.decorateKey("k" + thread + "-" + i);
-                        cache.put(1, key, new IndexEntry(key.key(), i, 10, i));
-                    }
-                    return null;
-                }));
+        OnThreads.run(threads, Duration.ofSeconds(60), thread -> {
+            for (int i = 0; i < keysEach; i++) {
+                DecoratedKey key = partitioner.decorateKey("k" + thread + "-" + i);
+                cache.put(1, key, new IndexEntry(key.key(), i, 10, i));
             }
-            for (Future<?> f : done) f.get(60, TimeUnit.SECONDS);
-        } finally {
-            pool.shutdownNow();
-        }
+        });
         // Every put that went beyond the capacity swept back down to it under the lock: none too many was kept, and
         // none too many evicted.
         assertEquals(100, cache.size());
@@ -213,31 +197,24 @@ class KeyCacheTest {
         List<DecoratedKey> keys = new ArrayList<>();
         SSTableReader sstable = open(1, 9, cache, keys);
         SSTableReader plain = SSTableReader.open(sstable.descriptor(), cf, partitioner, 4);
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
         try {
             List<String> expected = new ArrayList<>();
             for (DecoratedKey key : keys) expected.add(SSTableFixtures.render(plain.getRow(key)));
             long seed = System.nanoTime();
             System.out.println("KeyCacheTest seed " + seed);
-            List<java.util.concurrent.Future<?>> readers = new ArrayList<>();
-            for (int t = 0; t < 4; t++) {
-                Random random = new Random(seed + t);
-                readers.add(pool.submit(() -> {
-                    for (int i = 0; i < 5000; i++) {
-                        // A few hot keys and many cold ones, so entries are both kept and evicted.
-                        int k = random.nextBoolean() ? random.nextInt(8) : random.nextInt(keys.size());
-                        String row = SSTableFixtures.render(sstable.getRow(keys.get(k)));
-                        if (!row.equals(expected.get(k))) throw new AssertionError("key " + keys.get(k) + ", seed " + seed);
-                    }
-                    return null;
-                }));
-            }
-            for (java.util.concurrent.Future<?> f : readers) f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            OnThreads.run(4, Duration.ofSeconds(60), thread -> {
+                Random random = new Random(seed + thread);
+                for (int i = 0; i < 5000; i++) {
+                    // A few hot keys and many cold ones, so entries are both kept and evicted.
+                    int k = random.nextBoolean() ? random.nextInt(8) : random.nextInt(keys.size());
+                    String row = SSTableFixtures.render(sstable.getRow(keys.get(k)));
+                    if (!row.equals(expected.get(k))) throw new AssertionError("key " + keys.get(k) + ", seed " + seed);
+                }
+            });
             // Every insert checks the size after it is in and evicts down under the sweep lock, so once all are done:
             assertTrue(cache.size() <= 32, "size " + cache.size());
             assertTrue(cache.hits() > 0);
         } finally {
-            pool.shutdownNow();
             plain.release();
             sstable.release();
         }

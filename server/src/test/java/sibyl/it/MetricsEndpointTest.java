@@ -36,10 +36,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
@@ -60,6 +56,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.metrics.ExpositionParser;
 import sibyl.metrics.ExpositionParser.Exposition;
+import sibyl.testing.OnThreads;
 
 /**
  * The metrics endpoint (MetricsPort) of a real node, scraped with the JDK's HTTP client while clients
@@ -175,43 +172,32 @@ class MetricsEndpointTest {
         scraper.start();
         awaitUntil("the first scrape during the load", () -> scrapes.get() > 0 || scrapeFailure.get() != null);
 
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int thread = t;
-                done.add(pool.submit(() -> {
-                    Cassandra.Client c = loggedIn();
-                    long ts = System.currentTimeMillis() * 1000;
-                    for (int i = 0; i < inserts; i++) {
-                        c.insert(KS, "t" + thread + "-k" + i, path("Standard1", "c"), b("v" + i), ts, ONE);
-                    }
-                    for (int round = 0; round < 2; round++) {
-                        for (int i = 0; i < readKeys; i++) {
-                            assertEquals(1, c.get_slice(KS, "t" + thread + "-k" + i, parent("Standard1"), all(),
-                                    ONE).size());
-                        }
-                    }
-                    for (int i = 0; i < rangeScans; i++) {
-                        assertTrue(c.get_range_slices(KS, parent("Standard1"), all(), keys("", "", 10), ONE).size() > 0);
-                    }
-                    List<String> absent = new ArrayList<>();
-                    for (int i = 0; i < multigetKeys; i++) absent.add("t" + thread + "-absent" + i);
-                    assertEquals(multigetKeys, c.multiget_slice(KS, absent, parent("Standard2"), all(), ONE).size());
-                    Map<String, Map<String, List<Mutation>>> batch = new HashMap<>();
-                    for (int i = 0; i < batchRows; i++) {
-                        batch.put("t" + thread + "-b" + i, Map.of(
-                                "Standard1", List.of(insertion(column("c", "b", ts))),
-                                "Standard2", List.of(insertion(column("c", "b", ts)))));
-                    }
-                    c.batch_mutate(KS, batch, ONE);
-                    return null;
-                }));
+        OnThreads.run(threads, TIMEOUT, thread -> {
+            Cassandra.Client c = loggedIn();
+            long ts = System.currentTimeMillis() * 1000;
+            for (int i = 0; i < inserts; i++) {
+                c.insert(KS, "t" + thread + "-k" + i, path("Standard1", "c"), b("v" + i), ts, ONE);
             }
-            for (Future<?> f : done) f.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            pool.shutdownNow();
-        }
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < readKeys; i++) {
+                    assertEquals(1, c.get_slice(KS, "t" + thread + "-k" + i, parent("Standard1"), all(),
+                            ONE).size());
+                }
+            }
+            for (int i = 0; i < rangeScans; i++) {
+                assertTrue(c.get_range_slices(KS, parent("Standard1"), all(), keys("", "", 10), ONE).size() > 0);
+            }
+            List<String> absent = new ArrayList<>();
+            for (int i = 0; i < multigetKeys; i++) absent.add("t" + thread + "-absent" + i);
+            assertEquals(multigetKeys, c.multiget_slice(KS, absent, parent("Standard2"), all(), ONE).size());
+            Map<String, Map<String, List<Mutation>>> batch = new HashMap<>();
+            for (int i = 0; i < batchRows; i++) {
+                batch.put("t" + thread + "-b" + i, Map.of(
+                        "Standard1", List.of(insertion(column("c", "b", ts))),
+                        "Standard2", List.of(insertion(column("c", "b", ts)))));
+            }
+            c.batch_mutate(KS, batch, ONE);
+        });
         stopScraping.set(1);
         scraper.join(TIMEOUT.toMillis());
         assertNull(scrapeFailure.get(), () -> "a scrape during the load failed: " + scrapeFailure.get());

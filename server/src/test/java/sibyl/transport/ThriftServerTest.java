@@ -5,12 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.ColumnParent;
 import org.apache.cassandra.thrift.ConsistencyLevel;
@@ -21,6 +16,7 @@ import org.apache.thrift.protocol.TType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import sibyl.testing.OnThreads;
 
 /** Calls through real sockets with the generated client: both framings, both header styles, errors, ordering. */
 class ThriftServerTest {
@@ -154,27 +150,14 @@ class ThriftServerTest {
     void manyConcurrentClients() throws Exception {
         int clients = 32;
         int callsEach = 100;
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int c = 0; c < clients; c++) {
-                int clientNumber = c;
-                done.add(pool.submit(() -> {
-                    Cassandra.Client client = server.client(clientNumber % 2 == 0, clientNumber % 4 < 2);
-                    for (int call = 0; call < callsEach; call++) {
-                        String property = clientNumber + "/" + call;
-                        assertEquals(property, client.get_string_property(property));
-                        assertEquals(StubCassandra.VERSION, client.describe_version());
-                    }
-                    return null;
-                }));
+        OnThreads.run(clients, Duration.ofSeconds(60), clientNumber -> {
+            Cassandra.Client client = server.client(clientNumber % 2 == 0, clientNumber % 4 < 2);
+            for (int call = 0; call < callsEach; call++) {
+                String property = clientNumber + "/" + call;
+                assertEquals(property, client.get_string_property(property));
+                assertEquals(StubCassandra.VERSION, client.describe_version());
             }
-            for (Future<?> future : done) {
-                future.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        });
         assertEquals(clients * callsEach * 2, server.stub.calls.get());
     }
 
