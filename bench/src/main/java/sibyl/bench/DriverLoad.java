@@ -27,7 +27,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
+import sibyl.client.stress.Pacer;
 
 /**
  * The load of bin/stress, sent straight to Cassandra through java-driver, as an application written
@@ -170,7 +170,8 @@ public final class DriverLoad {
     private final class Worker extends Thread {
         private final SplittableRandom random;
         private final long deadline;
-        private long slot;
+        /** Null when the load is not paced. */
+        private final Pacer pacer;
         private long[] latencies = new long[1 << 14];
         private int count;
         private long errors;
@@ -179,14 +180,14 @@ public final class DriverLoad {
             super("driver-load");
             this.random = random;
             this.deadline = deadline;
-            this.slot = firstSlot;
+            long pacing = options.pacingNanos();
+            this.pacer = pacing > 0 ? new Pacer(pacing, firstSlot) : null;
         }
 
         @Override
         public void run() {
-            long pacing = options.pacingNanos();
             while (true) {
-                if (pacing > 0) waitForSlot(pacing);
+                if (pacer != null) pacer.await(() -> System.nanoTime() - deadline >= 0);
                 long key = random.nextLong(options.keys());
                 Statement<?> statement = switch (options.operation()) {
                     case "insert" -> insert(key);
@@ -205,15 +206,6 @@ public final class DriverLoad {
                 if (count == latencies.length) latencies = Arrays.copyOf(latencies, count * 2);
                 latencies[count++] = (System.nanoTime() - t0) / 1000;
             }
-        }
-
-        /** Waits for this thread's next start; one that fell behind starts at once but does not make up the stall. */
-        private void waitForSlot(long pacing) {
-            long now;
-            while ((now = System.nanoTime()) - slot < 0 && now - deadline < 0) {
-                LockSupport.parkNanos(slot - now);
-            }
-            slot = Math.max(slot, now - pacing) + pacing;
         }
     }
 

@@ -2,7 +2,6 @@ package sibyl.client.stress;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import sibyl.client.ClientException;
 
 /** One stress thread: runs operations on its own connection until the budget or the time is used up. */
@@ -39,11 +38,9 @@ final class StressWorker implements Runnable {
     @Override
     public void run() {
         try {
-            long slot = System.nanoTime() + phaseNanos;
+            Pacer pacer = pacingNanos > 0 ? new Pacer(pacingNanos, System.nanoTime() + phaseNanos) : null;
             while (!stop.get() && (budget == null || budget.getAndDecrement() > 0)) {
-                if (pacingNanos > 0) {
-                    slot = waitFor(slot);
-                }
+                if (pacer != null) pacer.await(stop::get);
                 StressCall call = calls.next();
                 try {
                     connection.ensureOpen(); // after a broken call: a new connection, and its handshake
@@ -60,15 +57,6 @@ final class StressWorker implements Runnable {
         } finally {
             connection.finish();
         }
-    }
-
-    /** Waits until {@code slot}; returns the next one (not earlier than a period ago, so a stall is not made up). */
-    private long waitFor(long slot) {
-        long now;
-        while ((now = System.nanoTime()) - slot < 0 && !stop.get()) {
-            LockSupport.parkNanos(slot - now);
-        }
-        return Math.max(slot, now - pacingNanos) + pacingNanos;
     }
 
     private static void pause() {

@@ -6,8 +6,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -54,25 +52,19 @@ import sibyl.client.fake.FakeCassandra;
  */
 final class Fake07Server implements AutoCloseable {
     private final FakeCassandra data = new FakeCassandra();
-    private final ServerSocket socket;
-    private final Thread acceptor;
-    private final List<Socket> connections = Collections.synchronizedList(new ArrayList<>());
+    private final ConnectionThreads connections;
     private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
-    private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger keyspacesSet = new AtomicInteger();
     /** A connection is closed, unanswered, when this many calls have come over it; 0 for never. */
     private final int callsPerConnection;
 
     Fake07Server(int callsPerConnection) throws IOException {
         this.callsPerConnection = callsPerConnection;
-        this.socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        this.acceptor = new Thread(this::accept, "fake-311-acceptor");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        this.connections = new ConnectionThreads("fake-311", this::serve);
     }
 
     int port() {
-        return socket.getLocalPort();
+        return connections.port();
     }
 
     FakeCassandra data() {
@@ -80,7 +72,7 @@ final class Fake07Server implements AutoCloseable {
     }
 
     int connectionsAccepted() {
-        return accepted.get();
+        return connections.accepted();
     }
 
     int keyspacesSet() {
@@ -95,36 +87,13 @@ final class Fake07Server implements AutoCloseable {
 
     @Override
     public void close() throws IOException, InterruptedException {
-        socket.close();
-        synchronized (connections) {
-            for (Socket s : connections) {
-                s.close();
-            }
-        }
-        acceptor.join(5_000);
-    }
-
-    private void accept() {
-        while (!socket.isClosed()) {
-            Socket s;
-            try {
-                s = socket.accept();
-            } catch (IOException e) {
-                return; // closed
-            }
-            accepted.incrementAndGet();
-            connections.add(s);
-            Thread t = new Thread(() -> serve(s), "fake-311-" + accepted.get());
-            t.setDaemon(true);
-            t.start();
-        }
+        connections.close();
     }
 
     private void serve(Socket s) {
         String keyspace = null;
-        try (s; DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
              DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
-            s.setTcpNoDelay(true); // a reply is one write; without this each waits out the client's delayed ack
             for (int calls = 1; ; calls++) {
                 byte[] frame = new byte[in.readInt()];
                 in.readFully(frame);
@@ -167,7 +136,7 @@ final class Fake07Server implements AutoCloseable {
         } catch (EOFException e) {
             // the client hung up
         } catch (IOException | TException e) {
-            if (!socket.isClosed()) {
+            if (!connections.closed()) {
                 violations.add("connection: " + e);
             }
         }

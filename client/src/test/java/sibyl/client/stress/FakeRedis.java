@@ -3,15 +3,12 @@ package sibyl.client.stress;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.thrift.TException;
 import org.apache.thrift.transport.TIOStreamTransport;
 
@@ -22,26 +19,21 @@ import org.apache.thrift.transport.TIOStreamTransport;
  * {@code -ERR unknown command}.
  */
 final class FakeRedis implements AutoCloseable {
-    private final ServerSocket socket;
     private final Map<String, byte[]> strings = new ConcurrentHashMap<>();
     private final Set<String> lists = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger connections = new AtomicInteger();
-    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final ConnectionThreads connections;
 
     FakeRedis() throws IOException {
-        socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread acceptor = new Thread(this::accept, "fake-redis-acceptor");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        connections = new ConnectionThreads("fake-redis", this::serve);
     }
 
     int port() {
-        return socket.getLocalPort();
+        return connections.port();
     }
 
     /** Connections accepted so far. */
     int connections() {
-        return connections.get();
+        return connections.accepted();
     }
 
     Map<String, byte[]> strings() {
@@ -53,25 +45,8 @@ final class FakeRedis implements AutoCloseable {
         lists.add(key);
     }
 
-    private void accept() {
-        while (!socket.isClosed()) {
-            Socket s;
-            try {
-                s = socket.accept();
-            } catch (IOException e) {
-                return; // closed
-            }
-            connections.incrementAndGet();
-            open.add(s);
-            Thread t = new Thread(() -> serve(s), "fake-redis-" + connections.get());
-            t.setDaemon(true);
-            t.start();
-        }
-    }
-
-    private void serve(Socket s) {
-        try (s) {
-            s.setTcpNoDelay(true);
+    private void serve(Socket s) throws IOException {
+        try {
             TIOStreamTransport in = new TIOStreamTransport(new BufferedInputStream(s.getInputStream()));
             OutputStream out = s.getOutputStream();
             RespReader reader = new RespReader(1 << 20);
@@ -83,10 +58,8 @@ final class FakeRedis implements AutoCloseable {
                     out.flush();
                 }
             }
-        } catch (IOException | TException e) {
-            // the client went away
-        } finally {
-            open.remove(s);
+        } catch (TException e) {
+            // the client went away in the middle of a command
         }
     }
 
@@ -121,10 +94,7 @@ final class FakeRedis implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException {
-        socket.close();
-        for (Socket s : open) {
-            s.close();
-        }
+    public void close() throws IOException, InterruptedException {
+        connections.close();
     }
 }

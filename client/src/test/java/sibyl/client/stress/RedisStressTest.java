@@ -35,7 +35,7 @@ class RedisStressTest {
     }
 
     @AfterEach
-    void stop() throws IOException {
+    void stop() throws Exception {
         redis.close();
     }
 
@@ -67,7 +67,7 @@ class RedisStressTest {
     }
 
     @Test
-    void setsWriteTheThriftInsertsKeysAndValuesAndGetsVerifyThemBothWays() throws IOException {
+    void setsWriteTheThriftInsertsKeysAndValuesAndGetsVerifyThemBothWays() throws Exception {
         for (String loops : List.of("0", "2")) {
             redis.close();
             redis = new FakeRedis();

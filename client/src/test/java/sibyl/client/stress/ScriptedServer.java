@@ -4,12 +4,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.Column;
@@ -62,28 +57,22 @@ final class ScriptedServer implements AutoCloseable {
 
     private final boolean framed;
     private final Script script;
-    private final ServerSocket socket;
-    private final Thread acceptor;
-    private final List<Socket> connections = Collections.synchronizedList(new ArrayList<>());
+    private final ConnectionThreads connections;
     private final AtomicInteger requests = new AtomicInteger();
-    private final AtomicInteger accepted = new AtomicInteger();
 
     ScriptedServer(boolean framed, Script script) throws IOException {
         this.framed = framed;
         this.script = script;
-        this.socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        this.acceptor = new Thread(this::accept, "scripted-accept");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        this.connections = new ConnectionThreads("scripted", this::serve);
     }
 
     int port() {
-        return socket.getLocalPort();
+        return connections.port();
     }
 
     /** Connections accepted so far. */
     int accepted() {
-        return accepted.get();
+        return connections.accepted();
     }
 
     /** Requests read so far. */
@@ -91,24 +80,8 @@ final class ScriptedServer implements AutoCloseable {
         return requests.get();
     }
 
-    private void accept() {
-        while (!socket.isClosed()) {
-            try {
-                Socket s = socket.accept();
-                s.setTcpNoDelay(true);
-                connections.add(s);
-                accepted.incrementAndGet();
-                Thread t = new Thread(() -> serve(s), "scripted-conn");
-                t.setDaemon(true);
-                t.start();
-            } catch (IOException e) {
-                return; // closed
-            }
-        }
-    }
-
     private void serve(Socket s) {
-        try (s) {
+        try {
             DataInputStream in = new DataInputStream(s.getInputStream());
             OutputStream out = s.getOutputStream();
             while (true) {
@@ -187,12 +160,6 @@ final class ScriptedServer implements AutoCloseable {
 
     @Override
     public void close() throws IOException, InterruptedException {
-        socket.close();
-        acceptor.join(5_000);
-        synchronized (connections) {
-            for (Socket s : connections) {
-                s.close();
-            }
-        }
+        connections.close();
     }
 }
