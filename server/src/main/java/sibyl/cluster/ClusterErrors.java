@@ -89,10 +89,6 @@ final class ClusterErrors {
                 || e instanceof InvalidQueryException || e instanceof WriteFailedException) {
             return e;
         }
-        if (e instanceof UnavailableException u) {
-            log.failed("too few replicas alive: " + u.getMessage());
-            return new UnavailableReplicasException(u.getMessage(), u);
-        }
         if (e instanceof AllNodesFailedException all && !(e instanceof NoNodeAvailableException)) {
             RuntimeException answer = lastAnswer(all);
             if (answer != null) return translate(answer);
@@ -101,22 +97,55 @@ final class ClusterErrors {
             log.failed("no node of the cluster answered: " + e.getMessage());
             return new UnavailableReplicasException(e.getMessage(), e);
         }
-        if (e instanceof ReadTimeoutException || e instanceof WriteTimeoutException
-                || e instanceof DriverTimeoutException || e instanceof OverloadedException) {
+        if (e instanceof DriverTimeoutException) {
             log.failed("replicas did not answer in time: " + e.getMessage());
             return new StorageTimeoutException(e.getMessage(), e);
         }
-        if (e instanceof ReadFailureException || e instanceof WriteFailureException) {
-            // A replica answered that it failed (one starting up, a full disk): 0.6's replicas only ever stayed
-            // silent, and the client saw TimedOutException, which also says that the write may have been applied
-            // by the replicas that did not fail.
-            log.failed("replicas failed a request: " + e.getMessage());
-            return new StorageTimeoutException(e.getMessage(), e);
+        ReplicaAnswer answer = ReplicaAnswer.of(e);
+        if (answer != null) {
+            switch (answer) {
+                case TOO_FEW_ALIVE -> {
+                    log.failed("too few replicas alive: " + e.getMessage());
+                    return new UnavailableReplicasException(e.getMessage(), e);
+                }
+                case TOO_SLOW -> {
+                    log.failed("replicas did not answer in time: " + e.getMessage());
+                    return new StorageTimeoutException(e.getMessage(), e);
+                }
+                case FAILED -> {
+                    // A replica answered that it failed (one starting up, a full disk): 0.6's replicas only ever
+                    // stayed silent, and the client saw TimedOutException, which also says that the write may have
+                    // been applied by the replicas that did not fail.
+                    log.failed("replicas failed a request: " + e.getMessage());
+                    return new StorageTimeoutException(e.getMessage(), e);
+                }
+            }
         }
         if (e instanceof QueryValidationException) {
             return new InvalidQueryException(e.getMessage());
         }
         return e;
+    }
+
+    /** What a coordinator answered about its replicas, in the terms 0.6 gave a client. */
+    private enum ReplicaAnswer {
+        /** Fewer replicas alive than the consistency level needs. */
+        TOO_FEW_ALIVE,
+        /** Replicas (or an overloaded coordinator) did not answer in time. */
+        TOO_SLOW,
+        /** A replica answered that it failed the request. */
+        FAILED;
+
+        /** Null for anything that is not such an answer. */
+        static ReplicaAnswer of(Throwable e) {
+            if (e instanceof UnavailableException) return TOO_FEW_ALIVE;
+            if (e instanceof ReadTimeoutException || e instanceof WriteTimeoutException
+                    || e instanceof OverloadedException) {
+                return TOO_SLOW;
+            }
+            if (e instanceof ReadFailureException || e instanceof WriteFailureException) return FAILED;
+            return null;
+        }
     }
 
     /**
@@ -129,11 +158,7 @@ final class ClusterErrors {
         RuntimeException last = null;
         for (List<Throwable> errors : all.getAllErrors().values()) {
             for (Throwable error : errors) {
-                if (!(error instanceof UnavailableException || error instanceof OverloadedException
-                        || error instanceof ReadTimeoutException || error instanceof WriteTimeoutException
-                        || error instanceof ReadFailureException || error instanceof WriteFailureException)) {
-                    return null;
-                }
+                if (ReplicaAnswer.of(error) == null) return null;
                 last = (RuntimeException) error;
             }
         }

@@ -10,13 +10,18 @@ import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.NoNodeAvailableException;
 import com.datastax.oss.driver.api.core.connection.ConnectionInitException;
 import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.OverloadedException;
+import com.datastax.oss.driver.api.core.servererrors.ReadFailureException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import com.datastax.oss.driver.api.core.servererrors.WriteType;
 import java.lang.reflect.Proxy;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import sibyl.service.StorageTimeoutException;
 import sibyl.service.UnavailableReplicasException;
@@ -88,5 +93,25 @@ class ClusterErrorsTest {
     void noNodeToTryIsNoNodeAnswering() {
         String warning = warning(new NoNodeAvailableException(), UnavailableReplicasException.class);
         assertTrue(warning.contains("no node of the cluster answered"), warning);
+    }
+
+    @Test
+    void aReplicaAnsweringThatItFailedIsATimeout() {
+        ReadFailureException failed = new ReadFailureException(NODE, DefaultConsistencyLevel.QUORUM, 1, 2, 1, false,
+                Map.of());
+        String warning = warning(failed, StorageTimeoutException.class);
+        assertTrue(warning.contains("replicas failed a request"), warning);
+        // and so is every node answering so
+        warning = warning(allFailed(failed, failed), StorageTimeoutException.class);
+        assertTrue(warning.contains("replicas failed a request"), warning);
+    }
+
+    @Test
+    void replicasOrTheDriverRunningOutOfTimeIsATimeout() {
+        for (RuntimeException late : Set.of(new DriverTimeoutException("no answer in 2 s"),
+                new WriteTimeoutException(NODE, DefaultConsistencyLevel.ONE, 0, 1, WriteType.SIMPLE))) {
+            String warning = warning(late, StorageTimeoutException.class);
+            assertTrue(warning.contains("did not answer in time"), warning);
+        }
     }
 }
