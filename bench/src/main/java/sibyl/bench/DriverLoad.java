@@ -22,11 +22,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
-import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.SplittableRandom;
 import sibyl.client.stress.Pacer;
 
 /**
