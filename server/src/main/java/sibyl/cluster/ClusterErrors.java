@@ -97,29 +97,21 @@ final class ClusterErrors {
             log.failed("no node of the cluster answered: " + e.getMessage());
             return new UnavailableReplicasException(e.getMessage(), e);
         }
-        if (e instanceof DriverTimeoutException) {
+        ReplicaAnswer answer = ReplicaAnswer.of(e);
+        if (answer == ReplicaAnswer.TOO_FEW_ALIVE) {
+            log.failed("too few replicas alive: " + e.getMessage());
+            return new UnavailableReplicasException(e.getMessage(), e);
+        }
+        if (answer == ReplicaAnswer.TOO_SLOW || e instanceof DriverTimeoutException) {
             log.failed("replicas did not answer in time: " + e.getMessage());
             return new StorageTimeoutException(e.getMessage(), e);
         }
-        ReplicaAnswer answer = ReplicaAnswer.of(e);
-        if (answer != null) {
-            switch (answer) {
-                case TOO_FEW_ALIVE -> {
-                    log.failed("too few replicas alive: " + e.getMessage());
-                    return new UnavailableReplicasException(e.getMessage(), e);
-                }
-                case TOO_SLOW -> {
-                    log.failed("replicas did not answer in time: " + e.getMessage());
-                    return new StorageTimeoutException(e.getMessage(), e);
-                }
-                case FAILED -> {
-                    // A replica answered that it failed (one starting up, a full disk): 0.6's replicas only ever
-                    // stayed silent, and the client saw TimedOutException, which also says that the write may have
-                    // been applied by the replicas that did not fail.
-                    log.failed("replicas failed a request: " + e.getMessage());
-                    return new StorageTimeoutException(e.getMessage(), e);
-                }
-            }
+        if (answer == ReplicaAnswer.FAILED) {
+            // A replica answered that it failed (one starting up, a full disk): 0.6's replicas only ever stayed
+            // silent, and the client saw TimedOutException, which also says that the write may have been applied
+            // by the replicas that did not fail.
+            log.failed("replicas failed a request: " + e.getMessage());
+            return new StorageTimeoutException(e.getMessage(), e);
         }
         if (e instanceof QueryValidationException) {
             return new InvalidQueryException(e.getMessage());
