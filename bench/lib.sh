@@ -191,20 +191,26 @@ need_redis() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q redis-server redis-tools >&2
 }
 
+# Whether REDIS_APPENDFSYNC is unset or a mode start_redis knows; says which it takes when not. The scripts ask before
+# their first run, not when Redis starts after an hour of other servers' runs.
+check_redis_appendfsync() {
+  case "${REDIS_APPENDFSYNC:-}" in
+    "" | everysec | always) return 0 ;;
+    *) echo "REDIS_APPENDFSYNC (-a) takes everysec or always, not '$REDIS_APPENDFSYNC'" >&2; return 1 ;;
+  esac
+}
+
 # Starts redis-server as a background job on a free port of 127.0.0.1, its files and log in the directory $1, and
 # waits until it answers. Without REDIS_APPENDFSYNC it keeps nothing on disk. REDIS_APPENDFSYNC=everysec makes it
 # append every write to its append-only file and sync that once a second, the counterpart of Sibyl's shipped periodic
 # commit log (every write appended, synced every 10 s); =always syncs before each reply, like batch mode. Sets
 # REDIS_PID and REDIS_PORT; stop_redis ends it.
 start_redis() {
+  check_redis_appendfsync || return 2
   mkdir -p "$1"
   REDIS_PORT=$(free_port)
   local persistence=(--appendonly no)
-  case "${REDIS_APPENDFSYNC:-}" in
-    "") ;;
-    everysec | always) persistence=(--appendonly yes --appendfsync "$REDIS_APPENDFSYNC") ;;
-    *) echo "REDIS_APPENDFSYNC takes everysec or always, not '$REDIS_APPENDFSYNC'" >&2; return 2 ;;
-  esac
+  [ -z "${REDIS_APPENDFSYNC:-}" ] || persistence=(--appendonly yes --appendfsync "$REDIS_APPENDFSYNC")
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" "${persistence[@]}" --dir "$1" \
     --daemonize no --logfile "$1/redis.log" &
   REDIS_PID=$!
