@@ -72,8 +72,8 @@ class PackageGraphTest {
 
     @Test
     void filesAndLogSitBelowTheEngine() {
-        assertUsesOnly("sibyl.io", "sibyl.db", "sibyl.db.marshal", "sibyl.dht");
-        assertUsesOnly("sibyl.commitlog", "sibyl.db", "sibyl.db.marshal", "sibyl.dht", "sibyl.config");
+        assertUsesOnly("sibyl.io", "sibyl.db", "sibyl.db.marshal", "sibyl.dht", "sibyl.fs");
+        assertUsesOnly("sibyl.commitlog", "sibyl.db", "sibyl.db.marshal", "sibyl.dht", "sibyl.config", "sibyl.fs");
     }
 
     /** Each component builds its own settings from the loaded configuration, which knows none of them. */
@@ -82,9 +82,15 @@ class PackageGraphTest {
         assertUsesOnly("sibyl.config");
     }
 
+    /** Directory syncing is shared by everything that writes files, so it may know none of them. */
+    @Test
+    void theFileSystemHabitsAreALeaf() {
+        assertUsesOnly("sibyl.fs");
+    }
+
     @Test
     void theServiceSeamKnowsNoBackend() {
-        assertUsesOnly("sibyl.service", "sibyl.config", "sibyl.db", "sibyl.db.marshal", "sibyl.dht");
+        assertUsesOnly("sibyl.service", "sibyl.config", "sibyl.db", "sibyl.db.marshal", "sibyl.dht", "sibyl.fs");
     }
 
     @Test
