@@ -3,28 +3,30 @@ package sibyl.commitlog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.db.ColumnFamily;
 import sibyl.db.KSMetaData;
 import sibyl.db.LogPosition;
 import sibyl.db.ResolvedMutation;
+import sibyl.db.SystemKeyspace;
 import sibyl.db.WriteFailedException;
 import sibyl.db.WriteLog;
+import sibyl.fs.Directories;
 
 /**
  * The commit log: every resolved mutation is appended here before it is applied, so the
@@ -66,6 +68,28 @@ import sibyl.db.WriteLog;
  * Each segment remembers which column families have entries in it not yet flushed. When flush
  * reports {@link #flushed} a column family up to a position, the segments before it are clean
  * for that column family; a segment clean for all of them, other than the active one, is deleted.
+ * Only Sibyl's own files are ever deleted: its segments (known by their magic), summaries and
+ * temporary files.
+ *
+ * <h2>A Cassandra 0.6 node's directory</h2>
+ * Sibyl starts on the CommitLogDirectory of a Cassandra 0.6 node as it stands. 0.6 named its
+ * segments as Sibyl does, so {@link #open} tells every file apart by its content first
+ * ({@link CommitLogDirectoryScan}) and refuses to start, changing nothing, when any is neither
+ * Sibyl's nor 0.6's (a later Cassandra's segments among them), with one message naming each file,
+ * what it looks like and what to do. A 0.6 segment ({@link LegacySegmentHeader}, {@link
+ * LegacyEntryReader}, {@link LegacyMutation}) is replayed by {@link #recover} before Sibyl's own,
+ * as 0.6 would have replayed it ({@link LegacyReplayer}), and is never written, truncated or
+ * deleted, so that the node can roll back to 0.6. It is replayed exactly once: the engine flushes
+ * what the replay gave and then calls {@link #confirmLegacyReplay}, which lists the segment in
+ * {@code .replayed-0.6-segments} beside it; a later start passes over a segment listed there with
+ * the same length and CRC32, and replays one not listed or changed. That file:
+ * <pre>
+ * magic:int 0x5342524C ("SBRL")  version:int 1  count:int
+ * (name:utf  length:long  crc:int){count}      name in DataOutput.writeUTF form; crc = CRC32 of the segment file
+ * crc:int                                      CRC32 of every byte before it
+ * </pre>
+ * is written aside, fsynced, renamed into place and its directory synced ({@link LegacyReplayManifest}).
+ * A crash before the confirmation replays the 0.6 segments again at the next start, which is harmless.
  */
 public final class CommitLog implements WriteLog {
     private static final Logger log = LoggerFactory.getLogger(CommitLog.class);
@@ -95,14 +119,18 @@ public final class CommitLog implements WriteLog {
     private long lastId;
     private boolean closed;
     private List<CommitLogReplayer.SegmentFile> unreplayed;
+    /** Cassandra 0.6 segments and what is known of their replay; its own lock, as confirming reads files. */
+    private final LegacySegments legacy;
 
     private CommitLog(Path directory, DirectoryLock directoryLock, long segmentSizeBytes, SyncMode sync,
-                      List<CommitLogReplayer.SegmentFile> found) {
+                      CommitLogDirectoryScan.Result found, LegacySegments legacy) {
         this.directory = directory;
         this.directoryLock = directoryLock;
         this.segmentSizeBytes = segmentSizeBytes;
-        this.unreplayed = List.copyOf(found);
-        this.lastId = found.isEmpty() ? 0 : found.get(found.size() - 1).id();
+        this.unreplayed = found.sibylSegments();
+        this.legacy = legacy;
+        // New ids go past every segment name in the directory, whoever wrote it, so none is ever reused.
+        this.lastId = found.highestSegmentId();
         this.syncer = Syncer.forMode(sync, this);
         this.syncsBeforeAcknowledging = sync instanceof SyncMode.Batch;
     }
@@ -118,17 +146,28 @@ public final class CommitLog implements WriteLog {
     }
 
     /**
-     * Opens the log in {@code directory} (created if missing), notes the segments already there
-     * for {@link #recover}, and begins a new segment after them.
+     * Opens the log in {@code directory} (created if missing, durably), tells apart what is there
+     * ({@link CommitLogDirectoryScan}), notes the segments for {@link #recover}, and begins a new
+     * segment after them. Only Sibyl's own leftovers are removed, and only once the whole
+     * directory is known to hold nothing Sibyl does not recognise.
      *
-     * @throws IOException when the directory cannot be listed or a segment cannot be created
+     * @throws IOException when the directory cannot be listed or a segment cannot be created, or when it
+     *                     holds files Sibyl did not write and cannot read: the message names each and what to do
      */
     public static CommitLog open(Path directory, SyncMode sync, long segmentSizeBytes) throws IOException {
         if (segmentSizeBytes <= 0) throw new IllegalArgumentException("segment size must be positive: " + segmentSizeBytes);
-        Files.createDirectories(directory);
+        Directories.createDurably(directory);
         DirectoryLock directoryLock = DirectoryLock.acquire(directory);
         try {
-            CommitLog commitLog = new CommitLog(directory, directoryLock, segmentSizeBytes, sync, list(directory));
+            CommitLogDirectoryScan.Result found = CommitLogDirectoryScan.scan(directory);
+            removeLeftovers(found.leftovers());
+            if (!found.nothingToRead().isEmpty()) {
+                log.warn("Commit log directory {} holds files named like segments that hold nothing (empty, only"
+                        + " zeros, or a Cassandra 0.6 segment whose header was never finished): {}. Left as they are,"
+                        + " since whose they are cannot be told", directory, names(found.nothingToRead()));
+            }
+            LegacySegments legacy = LegacySegments.of(directory, found.legacySegments());
+            CommitLog commitLog = new CommitLog(directory, directoryLock, segmentSizeBytes, sync, found, legacy);
             commitLog.lock.lock();
             try {
                 commitLog.beginSegment();
@@ -147,8 +186,10 @@ public final class CommitLog implements WriteLog {
 
     /**
      * Replays the segments found at {@link #open}, once, before the first write: each sound
-     * entry goes to {@code sink}. Segments that held nothing still configured are deleted; the
-     * others are kept until their column families are {@link #flushed}.
+     * entry goes to {@code sink}. Sibyl's segments that held nothing still configured are deleted;
+     * the others are kept until their column families are {@link #flushed}. Cassandra 0.6's
+     * segments are replayed first, as when 0.6's column family numbers cannot be told (this form
+     * does not give the configuration's file order; see {@link #recover(List, FlushedPositions, Consumer)}).
      *
      * @param schema the keyspaces configured now, by name; deltas of other column families are skipped
      * @throws IOException when a segment cannot be read at all, or is of a newer format
@@ -160,12 +201,47 @@ public final class CommitLog implements WriteLog {
 
     /**
      * As {@link #recover(Function, Consumer)}, skipping what SSTables already hold: a column
-     * family's delta in an entry ending at or before {@code flushed.upTo(ks, cf)} is not
+     * family's delta in a Sibyl entry ending at or before {@code flushed.upTo(ks, cf)} is not
      * replayed, and does not keep its segment alive.
      */
     public ReplaySummary recover(Function<String, Optional<KSMetaData>> schema,
                                  FlushedPositions flushed, Consumer<ResolvedMutation> sink)
             throws IOException {
+        return recover(Optional.empty(), schema, flushed, sink);
+    }
+
+    /**
+     * Replays what {@link #open} found, once, before the first write, through {@code sink}:
+     * <ol>
+     * <li>Cassandra 0.6's segments not replayed and confirmed before, oldest first, as 0.6 would have
+     *     replayed them (its headers' column family numbers read with the configuration's file
+     *     order, see {@link LegacyColumnFamilyIds}). They are never changed or deleted. Once the
+     *     column families in {@link ReplaySummary#legacyColumnFamilies} are flushed, call
+     *     {@link #confirmLegacyReplay()} so that the next start does not replay them again;</li>
+     * <li>Sibyl's own segments, oldest first, skipping what {@code flushed} says SSTables hold (a
+     *     column family's delta in an entry ending at or before {@code flushed.upTo(ks, cf)}). Those
+     *     that held nothing still configured are deleted; the others are kept until their column
+     *     families are {@link #flushed}.</li>
+     * </ol>
+     *
+     * @param keyspaces the keyspaces configured now, in configuration file order ({@code system} is added
+     *                  when absent, as 0.6 added it); deltas of other column families are skipped and named
+     * @throws IOException when a segment cannot be read at all or is of a newer format, or when a 0.6
+     *                     segment holds a write that does not fit the configuration (then nothing was replayed)
+     */
+    public ReplaySummary recover(List<KSMetaData> keyspaces, FlushedPositions flushed, Consumer<ResolvedMutation> sink)
+            throws IOException {
+        List<KSMetaData> all = new ArrayList<>(keyspaces);
+        if (all.stream().noneMatch(ks -> ks.name().equals(SystemKeyspace.NAME))) all.add(SystemKeyspace.metadata());
+        Map<String, KSMetaData> byName = new HashMap<>();
+        for (KSMetaData ks : all) byName.put(ks.name(), ks);
+        return recover(Optional.of(List.copyOf(all)), name -> Optional.ofNullable(byName.get(name)), flushed, sink);
+    }
+
+    private ReplaySummary recover(Optional<List<KSMetaData>> keyspacesInOrder,
+                                  Function<String, Optional<KSMetaData>> schema,
+                                  FlushedPositions flushed, Consumer<ResolvedMutation> sink) throws IOException {
+        long started = System.nanoTime();
         List<CommitLogReplayer.SegmentFile> toReplay;
         lock.lock();
         try {
@@ -174,6 +250,7 @@ public final class CommitLog implements WriteLog {
         } finally {
             lock.unlock();
         }
+        LegacyReplayer.Result fromLegacy = legacy.replay(keyspacesInOrder, schema, sink);
         CommitLogReplayer.Result result;
         try {
             result = CommitLogReplayer.replay(toReplay, schema, flushed, sink);
@@ -184,6 +261,7 @@ public final class CommitLog implements WriteLog {
         try {
             for (CommitLogReplayer.Replayed r : result.segments()) {
                 if (r.dirty().isEmpty()) {
+                    // Only Sibyl's own segments get here: the scan at open told them by their magic.
                     SegmentSummary.delete(r.segment().file());
                     Files.deleteIfExists(r.segment().file());
                 } else {
@@ -194,7 +272,25 @@ public final class CommitLog implements WriteLog {
         } finally {
             lock.unlock();
         }
-        return result.summary();
+        ReplaySummary own = result.summary();
+        return new ReplaySummary(own.segments() + fromLegacy.segments(), own.entries() + fromLegacy.entries(),
+                own.damagedSegments() + fromLegacy.damaged(), Duration.ofNanos(System.nanoTime() - started),
+                fromLegacy.segments(), fromLegacy.entries(), legacy.replayedBefore(), fromLegacy.columnFamilies());
+    }
+
+    /**
+     * Records that the Cassandra 0.6 segments {@link #recover} replayed need not be replayed again:
+     * lists them (name, length, checksum) in {@link LegacyReplayManifest}, durably, leaving the
+     * segments themselves as they are. Call it once everything their replay applied is in SSTables
+     * (the column families in {@link ReplaySummary#legacyColumnFamilies} flushed): a crash before
+     * that replays them again at the next start, which is harmless. A segment changed since it was
+     * replayed is left out, so that it is replayed again. Does nothing when none was replayed.
+     *
+     * @return the 0.6 segments newly listed
+     * @throws IOException when the list cannot be written (then the next start replays them again)
+     */
+    public int confirmLegacyReplay() throws IOException {
+        return legacy.confirm();
     }
 
     @Override
@@ -526,28 +622,16 @@ public final class CommitLog implements WriteLog {
                 + ": " + why, e);
     }
 
-    private static List<CommitLogReplayer.SegmentFile> list(Path directory) throws IOException {
-        List<CommitLogReplayer.SegmentFile> found = new ArrayList<>();
-        try (Stream<Path> files = Files.list(directory)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                OptionalLong id = CommitLogSegment.idOf(f);
-                if (id.isPresent() && Files.isRegularFile(f)) found.add(new CommitLogReplayer.SegmentFile(id.getAsLong(), f));
-                removeIfOrphanSummary(f);
-            }
+    /** Sibyl's own files a crash left behind, which the scan at open told apart by name and content. */
+    private static void removeLeftovers(List<Path> leftovers) throws IOException {
+        for (Path f : leftovers) {
+            Files.deleteIfExists(f);
+            log.debug("Removed {}, left over by a crash", f);
         }
-        found.sort(Comparator.comparingLong(CommitLogReplayer.SegmentFile::id));
-        return found;
     }
 
-    /** A summary whose segment is gone (a crash while deleting both), or a summary half written. */
-    private static void removeIfOrphanSummary(Path f) throws IOException {
-        String name = f.getFileName().toString();
-        if (name.startsWith(SegmentSummary.PREFIX) && name.endsWith(SegmentSummary.SUFFIX + ".tmp")) {
-            Files.deleteIfExists(f);
-        } else {
-            Optional<Path> segment = SegmentSummary.segmentOf(f);
-            if (segment.isPresent() && !Files.exists(segment.get())) Files.deleteIfExists(f);
-        }
+    private static List<String> names(List<Path> files) {
+        return files.stream().map(f -> f.getFileName().toString()).toList();
     }
 
     @Override

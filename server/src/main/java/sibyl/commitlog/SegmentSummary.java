@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.zip.CRC32;
+import sibyl.fs.Directories;
 
 /**
  * A small file beside a segment that will get no more entries, {@code Summary-<id>.cfs}: the
@@ -31,7 +32,7 @@ import java.util.zip.CRC32;
 final class SegmentSummary {
     static final String PREFIX = "Summary-";
     static final String SUFFIX = ".cfs";
-    private static final int MAGIC = 0x53424353;
+    static final int MAGIC = 0x53424353;
 
     /**
      * @param length        the segment file's length when written; a segment of another length is read
@@ -79,7 +80,9 @@ final class SegmentSummary {
         } finally {
             Files.deleteIfExists(temporary);
         }
-        // The directory entry is not synced: a summary lost in a crash only means reading the segment.
+        // A summary lost in a crash would only mean reading the segment; the sync (once per segment) is so that
+        // no rename in the directory is left to the file system's discretion.
+        Directories.sync(segment.getParent());
     }
 
     /** The summary of {@code segment}; empty when there is none or it does not check out. */

@@ -194,12 +194,13 @@ class ReplaySkipTest {
 
     @Test
     void aSummaryWhoseSegmentIsGoneIsRemovedAtOpen() throws IOException {
-        Path orphan = SegmentSummary.pathOf(dir.resolve(CommitLogSegment.fileName(123)));
-        Files.writeString(orphan, "left by a crash between deleting a summary's segment and the summary");
-        Path notOurs = Files.writeString(dir.resolve("Summary-notes.cfs"), "not ours");
+        // Left by a crash between deleting a summary's segment and the summary.
+        Path segment = dir.resolve(CommitLogSegment.fileName(123));
+        SegmentSummary.write(segment, new SegmentSummary.Contents(123, 20, java.util.Set.of()));
+        Path orphan = SegmentSummary.pathOf(segment);
+        assertTrue(Files.exists(orphan));
         try (CommitLog log = CommitLog.open(dir, PERIODIC, 1 << 20)) {
             assertTrue(!Files.exists(orphan));
-            assertTrue(Files.exists(notOurs));
         }
     }
 
