@@ -212,7 +212,7 @@ final class CommitLogDirectoryScan {
     private IOException refusal() {
         StringBuilder s = new StringBuilder("refusing to start: the commit log directory ").append(directory)
                 .append(" holds ").append(foreign.size() == 1 ? "a file" : foreign.size() + " files")
-                .append(" Sibyl did not write and cannot take over; nothing in it was changed. ");
+                .append(" Sibyl did not write and cannot take over; no file in it was changed or deleted. ");
         for (int i = 0; i < foreign.size(); i++) {
             if (i > 0) s.append("; ");
             s.append(foreign.get(i));
