@@ -115,7 +115,8 @@ final class CommitLogDirectoryScan {
             return;
         }
         if (name.startsWith(SegmentSummary.PREFIX) && name.endsWith(SegmentSummary.SUFFIX + ".tmp")) {
-            ownLeftover(f, startsWith(start(f), SUMMARY_MAGIC), "a commit log segment summary");
+            byte[] start = start(f);
+            ownLeftover(f, start.length == 0 || startsWith(start, SUMMARY_MAGIC), "a commit log segment summary");
             return;
         }
         if (SegmentSummary.segmentOf(f).isPresent()) {

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -88,9 +89,20 @@ final class CommitLogSegment {
      */
     static CommitLogSegment create(Path directory, long id, long rotationBytes) throws IOException {
         Path file = directory.resolve(fileName(id));
-        // Ids only grow, so the name is new; never truncate a segment that may hold entries.
-        if (Files.exists(file)) throw new IOException("commit log segment " + file + " already exists");
-        RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw");
+        // Ids pass every segment name found at open, so the name is new. Created exclusively all the same: a
+        // file of that name made since (by anyone) is never written over, and the file deleted below is ours.
+        try {
+            Files.createFile(file);
+        } catch (FileAlreadyExistsException e) {
+            throw new IOException("commit log segment " + file + " already exists", e);
+        }
+        RandomAccessFile out;
+        try {
+            out = new RandomAccessFile(file.toFile(), "rw");
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
         FileChannel mapper = null;
         try {
             out.write(SegmentHeader.encode(id));

@@ -15,5 +15,13 @@
  * {@link sibyl.commitlog.SegmentSummary} shows it wholly flushed is not read at all.
  * {@link sibyl.commitlog.ResolvedMutationSerializer} and {@link sibyl.commitlog.ColumnFamilySerializer}
  * write the entries' payload; nothing else stores mutations in that form.
+ *
+ * <p>The directory may be a Cassandra 0.6 node's: {@link sibyl.commitlog.CommitLogDirectoryScan} tells
+ * every file apart by content before anything changes, and refuses what is neither Sibyl's nor 0.6's.
+ * 0.6's segments ({@link sibyl.commitlog.LegacySegmentHeader}, {@link sibyl.commitlog.LegacyEntryReader},
+ * {@link sibyl.commitlog.LegacyMutation}) are replayed first by {@link sibyl.commitlog.LegacyReplayer}, with
+ * 0.6's column family numbers ({@link sibyl.commitlog.LegacyColumnFamilyIds}, which follow the writing JVM's
+ * {@link sibyl.commitlog.JavaHashMapOrder}) chosen by {@link sibyl.commitlog.LegacyNumberingJudge}, and
+ * kept from a second replay by {@link sibyl.commitlog.LegacyReplayManifest}; they are never changed.
  */
 package sibyl.commitlog;

@@ -87,6 +87,20 @@ class CommitLogDirectoryScanTest {
     }
 
     @Test
+    void sibylsOwnTemporaryFilesAreRemovedButOnlyWhenTheyHoldWhatSibylWrites() throws IOException {
+        Path empty = Files.write(dir.resolve("Summary-5.cfs.tmp"), new byte[0]);
+        Path torn = Files.write(dir.resolve("Summary-6.cfs.tmp"), ByteBuffer.allocate(6).putInt(SegmentSummary.MAGIC).array());
+        try (CommitLog log = CommitLog.open(dir, C06Fixture.PERIODIC, 1 << 20)) {
+            assertTrue(!Files.exists(empty) && !Files.exists(torn));
+        }
+        Path other = Files.writeString(dir.resolve("Summary-7.cfs.tmp"), "someone else's");
+        IOException e = assertThrows(IOException.class, () -> CommitLog.open(dir, C06Fixture.PERIODIC, 1 << 20));
+        assertTrue(e.getMessage().contains("Summary-7.cfs.tmp is named like the temporary file of a commit log segment"
+                + " summary but does not hold one"), e.getMessage());
+        assertEquals("someone else's", Files.readString(other));
+    }
+
+    @Test
     void filesThatHoldNothingAreLeftAsTheyAreAndNamedOnce() throws IOException {
         Path empty = Files.write(dir.resolve("CommitLog-11.log"), new byte[0]);
         Path zeros = Files.write(dir.resolve("CommitLog-12.log"), new byte[4096]);
