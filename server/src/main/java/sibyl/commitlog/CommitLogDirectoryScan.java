@@ -24,8 +24,8 @@ import java.util.stream.Stream;
  * <ul>
  * <li>Sibyl's own files: segments beginning with its magic "SBCL" (or torn before the magic was
  *     whole), summaries {@code Summary-<id>.cfs} beginning with theirs, the {@code .lock}, the
- *     {@link LegacyReplayManifest}, and the temporary files of the last two kinds, which are left
- *     over only by a crash and are removed;</li>
+ *     {@link LegacyReplayManifest}, and the temporary files of summaries and of that list, which
+ *     only a crash leaves and which are removed (when they hold what Sibyl writes there);</li>
  * <li>Cassandra 0.6 segments, by their {@link LegacySegmentHeader}: read, never changed. One that 0.6
  *     stopped writing before its header was whole holds no entries and is left alone;</li>
  * <li>files of a segment's name that are empty or hold only zeros: whose they are cannot be told,
@@ -40,8 +40,8 @@ final class CommitLogDirectoryScan {
     private static final Pattern VERSIONED_SEGMENT = Pattern.compile("CommitLog-(\\d+)-(\\d+)\\.log");
     private static final Pattern HEADER_FILE = Pattern.compile("CommitLog-\\d+\\.log\\.header");
     private static final Pattern CDC_INDEX = Pattern.compile("CommitLog-.*_cdc\\.idx");
-    private static final String DRAIN = "drain that node with its own Cassandra (nodetool drain) before switching to"
-            + " Sibyl, or move the file out of CommitLogDirectory";
+    private static final String DRAIN = "drain the node that wrote it with its own Cassandra (nodetool drain), so"
+            + " that its SSTables hold everything, then move the file out of CommitLogDirectory";
     private static final String MOVE = "move it out of CommitLogDirectory";
     private static final byte[] SIBYL_MAGIC = ByteBuffer.allocate(4).putInt(SegmentHeader.MAGIC).array();
     private static final byte[] SUMMARY_MAGIC = ByteBuffer.allocate(4).putInt(SegmentSummary.MAGIC).array();
@@ -120,7 +120,8 @@ final class CommitLogDirectoryScan {
             return;
         }
         if (SegmentSummary.segmentOf(f).isPresent()) {
-            if (start(f).length >= SUMMARY_MAGIC.length && startsWith(start(f), SUMMARY_MAGIC)) {
+            byte[] start = start(f);
+            if (start.length >= SUMMARY_MAGIC.length && startsWith(start, SUMMARY_MAGIC)) {
                 summaries.add(f);
             } else {
                 foreign.add(new Foreign(f, "named like a Sibyl segment summary but does not hold one", MOVE));

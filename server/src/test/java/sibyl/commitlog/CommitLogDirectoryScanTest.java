@@ -23,8 +23,8 @@ import sibyl.testing.LogCapture;
 
 /** What Sibyl starts beside in CommitLogDirectory, what it refuses, and that refusing changes nothing. */
 class CommitLogDirectoryScanTest {
-    private static final String DRAIN = "drain that node with its own Cassandra (nodetool drain) before switching to"
-            + " Sibyl, or move the file out of CommitLogDirectory";
+    private static final String DRAIN = "drain the node that wrote it with its own Cassandra (nodetool drain), so"
+            + " that its SSTables hold everything, then move the file out of CommitLogDirectory";
     private static final String MOVE = "move it out of CommitLogDirectory";
 
     @TempDir
