@@ -265,11 +265,11 @@ public class MakeFixtures {
     }
 
     static byte[] genValue() {
-        int k = rnd.nextInt(12);
-        if (k == 0) return new byte[0];
-        if (k < 6) return utf8("v" + rnd.nextInt(100000) + (rnd.nextBoolean() ? "" : " " + UTF8_WORDS[rnd.nextInt(UTF8_WORDS.length)]));
-        if (k < 11) { byte[] b = new byte[1 + rnd.nextInt(40)]; rnd.nextBytes(b); return b; }
-        byte[] b = new byte[200 + rnd.nextInt(800)]; rnd.nextBytes(b); return b;
+        int k = rnd.nextInt(40);
+        if (k < 3) return new byte[0];
+        if (k < 22) return utf8("v" + rnd.nextInt(100000) + (rnd.nextBoolean() ? "" : " " + UTF8_WORDS[rnd.nextInt(UTF8_WORDS.length)]));
+        if (k < 39) { byte[] b = new byte[1 + rnd.nextInt(20)]; rnd.nextBytes(b); return b; }
+        byte[] b = new byte[100 + rnd.nextInt(300)]; rnd.nextBytes(b); return b;
     }
 
     static byte[] bigger(byte[] v) { byte[] b = Arrays.copyOf(v, v.length + 1); b[v.length] = 0x7f; return b; }
@@ -602,11 +602,11 @@ public class MakeFixtures {
             List<ColumnOrSuperColumn> full = client.get_slice(cf.ks, key, cp, all(), CL);
             if (full.isEmpty()) continue;
             slice(out, cf, key, null, new byte[0], new byte[0], true, 3);
-            slice(out, cf, key, null, new byte[0], new byte[0], true, 1000000);
+            slice(out, cf, key, null, new byte[0], new byte[0], true, full.size() > 100 ? 40 : 1000000);
             byte[] mid = name(full.get(full.size() / 2));
             byte[] first = name(full.get(0));
             slice(out, cf, key, null, mid, new byte[0], true, 4);
-            slice(out, cf, key, null, mid, first, true, 100);
+            slice(out, cf, key, null, mid, first, true, 30);
             slice(out, cf, key, null, first, mid, false, 2);
             if (cf.sup) {
                 byte[] sc = full.get(full.size() / 2).super_column.name;
@@ -734,9 +734,10 @@ public class MakeFixtures {
         System.out.println("== phase a: writes");
         List<String> pool1 = keys(260), pool2 = keys(80);
         writeRows(std1, sharedKeys(pool1, 150), 8, 0, 0);
-        // one wide row of ~150 KB, so its SSTable row carries a column index of several blocks (ColumnIndexSizeInKB 64)
-        for (int i = 0; i < 1500; i++) {
-            byte[] v = new byte[100]; rnd.nextBytes(v);
+        // one wide row of ~20 KB, so its SSTable row carries a column index of several blocks (this fixture's
+        // storage-conf.xml sets ColumnIndexSizeInKB to 4; other rows of a few KB get two blocks too)
+        for (int i = 0; i < 240; i++) {
+            byte[] v = new byte[60]; rnd.nextBytes(v);
             put(std1, "wide:1", null, utf8(String.format("w%05d", i)), v, now(), true);
         }
         flushBatch();
@@ -776,7 +777,7 @@ public class MakeFixtures {
         }
         // delete a slice of the wide row's columns and one row-level deletion in the middle of it
         List<byte[]> wideDel = new ArrayList<>();
-        for (int i = 0; i < 40; i++) wideDel.add(utf8(String.format("w%05d", 700 + 3 * i)));
+        for (int i = 0; i < 20; i++) wideDel.add(utf8(String.format("w%05d", 120 + 3 * i)));
         delete(std1, "wide:1", null, wideDel, now());
         flushBatch();
         flush("Keyspace1");
@@ -803,7 +804,7 @@ public class MakeFixtures {
         //         after that.
         System.out.println("== phase d: unflushed tail (segment " + segmentBytes() + " bytes, " + segmentCount() + " segment(s))");
         int fill = 0;
-        while (segmentBytes() < 1024 * 1024 - 48 * 1024) {
+        while (segmentBytes() < 1024 * 1024 - 12 * 1024) {
             byte[] v = new byte[4000]; rnd.nextBytes(v);
             put(k2std, String.format("fill:%04d", fill++), null, utf8("blob"), v, now(), false);
         }
@@ -819,9 +820,9 @@ public class MakeFixtures {
         int segsBefore = segmentCount();
         List<String> aKeys = keys(12);
         for (String key : aKeys) {
-            for (int i = 0; i < 4; i++) { byte[] v = new byte[1000 + rnd.nextInt(2000)]; rnd.nextBytes(v); put(a, key, null, genName("BytesType"), v, now(), false); }
+            for (int i = 0; i < 4; i++) put(a, key, null, genName("BytesType"), genValue(), now(), false);
         }
-        while (segmentCount() == segsBefore) { byte[] v = new byte[3000]; rnd.nextBytes(v); put(a, pick(aKeys), null, genName("BytesType"), v, now(), false); }
+        while (segmentCount() == segsBefore) { byte[] v = new byte[500]; rnd.nextBytes(v); put(a, pick(aKeys), null, genName("BytesType"), v, now(), false); }
         remove(a, pickKey(a), null, null, now());
         { String key = pickKey(a); Object[] c = pickColumn(a, key); remove(a, key, null, (byte[]) c[1], now()); }
         System.out.println("segments now " + segmentCount() + "; flushing only " + a.id());
@@ -851,6 +852,11 @@ public class MakeFixtures {
             { String key = pickKey(cf); Object[] c = pickColumn(cf, key); remove(cf, key, null, (byte[]) c[1], now()); }
             remove(cf, pickKey(cf), null, null, now());
             remove(cf, newKey("ghost"), null, null, now());
+        }
+        // the filler rows die again in the tail (replay must apply both), all but three
+        for (int i = 3; i < fill; i++) {
+            if (i % 2 == 0) remove(k2std, String.format("fill:%04d", i), null, null, now());
+            else delete(k2std, String.format("fill:%04d", i), null, null, now());
         }
         flushBatch();
         System.out.println("tail written: " + segmentCount() + " segment(s), last " + segmentBytes() + " bytes; " + ops + " Thrift writes in all");

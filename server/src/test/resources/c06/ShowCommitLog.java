@@ -7,7 +7,7 @@
  * show_commitlog does):
  *   java -cp "$BASE/classes:$BASE/src/lib/*" -Dstorage-config=CONFDIR ShowCommitLog.java SEGMENT [all] [columns]
  *   java -cp ... -Dstorage-config=CONFDIR ShowCommitLog.java ids       (the column family ids, as 0.6 numbers them)
- * Without "all", entries before the lowest replay position are summarised in one line; "columns" prints the
+ * Without "all", runs of entries that 0.6.5 replays nothing of are summarised in one line; "columns" prints the
  * columns of each entry (values longer than 32 bytes shortened).
  */
 import org.apache.cassandra.config.DatabaseDescriptor;
@@ -64,8 +64,6 @@ public class ShowCommitLog {
             long crc = in.readLong();
             CRC32 c = new CRC32(); c.update(e);
             int end = off + 16 + (int) len;
-            if (!showAll && end < low) { skipped++; off = end; continue; }
-            if (skipped > 0) { System.out.println("  (" + skipped + " entries before the replay position)"); skipped = 0; }
             RowMutation rm = RowMutation.serializer().deserialize(new DataInputStream(new ByteArrayInputStream(e)));
             StringBuilder line = new StringBuilder("  @" + off + "-" + end + (crc == c.getValue() ? "" : " BAD-CRC") + " " + rm.getTable() + " key=" + hex(rm.key().getBytes("UTF-8")));
             StringBuilder detail = new StringBuilder();
@@ -86,11 +84,14 @@ public class ShowCommitLog {
                 if (cols > 0) line.append(" columns=").append(cols);
                 if (dels > 0) line.append(" tombstones=").append(dels);
             }
+            boolean replayed = line.indexOf(" replay") >= 0;
+            if (!showAll && !replayed) { skipped++; off = end; continue; }
+            if (skipped > 0) { System.out.println("  (" + skipped + " entries replaying nothing: their CFs clean or before their position)"); skipped = 0; }
             System.out.println(line);
             if (details) System.out.print(detail);
             off = end;
         }
-        if (skipped > 0) System.out.println("  (" + skipped + " entries before the replay position)");
+        if (skipped > 0) System.out.println("  (" + skipped + " entries replaying nothing: their CFs clean or before their position)");
     }
 
     static int cfId(String table, String cf) throws Exception {

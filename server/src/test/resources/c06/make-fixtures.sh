@@ -30,15 +30,17 @@ VERIFY=${VERIFY:-1}
 CP="$C06_BASE/classes:$C06_BASE/src/lib/*"
 
 die() { echo "make-fixtures: $*" >&2; exit 1; }
+alive() { [ -r "/proc/$1/status" ] && ! grep -q '^State:.*Z' "/proc/$1/status"; }
 [ -x "$PEER" ] || die "peer-c06.sh not found at $PEER (set PEER)"
 [ -f "$C06_BASE/BUILT" ] || die "0.6 is not built in $C06_BASE (run peer-c06.sh build, or set C06_BASE)"
 grep -q '^version=0.6.5$' "$C06_BASE/BUILT" || die "$C06_BASE does not hold a 0.6.5 build"
 
-# fixture -> thrift port, partitioner, GCGraceSeconds, CommitLogRotationThresholdInMB, how the node stops
+# fixture -> thrift port, partitioner, GCGraceSeconds, CommitLogRotationThresholdInMB, ColumnIndexSizeInKB
 port_of()      { case $1 in random-killed) echo 9281;; opp-drained) echo 9282;; copp-stopped) echo 9283;; *) die "unknown fixture $1";; esac; }
 partitioner()  { case $1 in random-killed) echo RandomPartitioner;; opp-drained) echo OrderPreservingPartitioner;; copp-stopped) echo CollatingOrderPreservingPartitioner;; esac; }
 gcgrace()      { echo 864000000; }
 rotation()     { case $1 in random-killed) echo 1;; *) echo 128;; esac; }
+colindex()     { case $1 in random-killed) echo 4;; *) echo 64;; esac; }
 
 # a private peer-c06.sh BASE: the shared build (classes, lib) plus our own conf template in src/conf
 make_base() {  # DIR TEMPLATE_CONF
@@ -62,6 +64,7 @@ template_conf() {  # FIXTURE OUT
   | sed -e "s#<Partitioner>[^<]*</Partitioner>#<Partitioner>org.apache.cassandra.dht.$(partitioner "$fx")</Partitioner>#" \
         -e "s#<GCGraceSeconds>[^<]*</GCGraceSeconds>#<GCGraceSeconds>$(gcgrace "$fx")</GCGraceSeconds>#" \
         -e "s#<CommitLogRotationThresholdInMB>[^<]*</CommitLogRotationThresholdInMB>#<CommitLogRotationThresholdInMB>$(rotation "$fx")</CommitLogRotationThresholdInMB>#" \
+        -e "s#<ColumnIndexSizeInKB>[^<]*</ColumnIndexSizeInKB>#<ColumnIndexSizeInKB>$(colindex "$fx")</ColumnIndexSizeInKB>#" \
         > "$out"
   rm -f "$ks"
   grep -q "<InitialToken></InitialToken>" "$out" || die "InitialToken must stay empty"
@@ -83,11 +86,12 @@ make_one() {
   fi
   BASE=$base "$PEER" nodetool "$port" ring > "$WORK/$fx.out/ring.txt"
   case $fx in
-    random-killed) kill -9 "$pid"; sleep 1; rm -f "$node/pid"; echo "killed $pid with SIGKILL" ;;  # a crash: no drain, no flush
+    random-killed) kill -9 "$pid"; rm -f "$node/pid"; echo "killed $pid with SIGKILL" ;;  # a crash: no drain, no flush
     opp-drained)   BASE=$base "$PEER" stop "$port" ;;                                              # nodetool drain, then SIGTERM
     copp-stopped)  BASE=$base DRAIN=0 "$PEER" stop "$port" ;;                                      # SIGTERM only (0.6 has no shutdown hook)
   esac
-  kill -0 "$pid" 2>/dev/null && die "$fx: node $pid still running"
+  local i; for i in $(seq 1 100); do alive "$pid" || break; sleep 0.2; done
+  alive "$pid" && die "$fx: node $pid still running"
   rm -rf "$dest"; mkdir -p "$dest"
   cp -a "$node/data/data" "$dest/data"
   cp -a "$node/data/commitlog" "$dest/commitlog"
