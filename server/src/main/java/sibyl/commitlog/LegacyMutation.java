@@ -29,7 +29,8 @@ import sibyl.db.SuperColumn;
  * name         := length:u16  bytes[length]
  * </pre>
  * Nothing is length-prefixed, so every part is read to find the next. The rows are kept as read
- * ({@link Row}) until the configured column family they belong to is known.
+ * ({@link Row}) until the configured column family they belong to is known; super columns that hold
+ * nothing (no subcolumn, no tombstone), which 0.6's read repair writes, are left out.
  */
 record LegacyMutation(String keyspace, String key, List<Row> rows) {
     static final String STANDARD = "Standard";
@@ -132,7 +133,11 @@ record LegacyMutation(String keyspace, String key, List<Row> rows) {
                 int subcount = count(in, "subcolumn");
                 List<Column> subcolumns = new ArrayList<>(Math.min(subcount, 1024));
                 for (int j = 0; j < subcount; j++) subcolumns.add(readColumn(in));
-                superColumns.add(new RawSuperColumn(scName, scDeletion, subcolumns));
+                // 0.6's read repair logs a super column with neither subcolumns nor a tombstone for each deleted
+                // one it reads: it holds nothing, and is left out rather than kept as an empty super column.
+                if (!subcolumns.isEmpty() || scDeletion.isMarkedForDelete()) {
+                    superColumns.add(new RawSuperColumn(scName, scDeletion, subcolumns));
+                }
             } else {
                 columns.add(readColumn(in));
             }
