@@ -150,6 +150,18 @@ class LegacyReplayTest {
     }
 
     @Test
+    void superColumnsThatHoldNothingAreLeftOut() throws IOException {
+        C06LogWriter w = writer(JavaHashMapOrder.JAVA_8);
+        // What 0.6's read repair logs for a deleted super column it read: no subcolumns, no tombstone.
+        w.write(KS, "repaired", ofSuper("Super1").superColumn("s", 1));
+        w.write(KS, "mixed", ofSuper("Super1").superColumn("empty", 1).superColumn("full", 2, "x", "1"));
+        w.writeTo(dir);
+        List<ResolvedMutation> replayed = replay(dir).mutations();
+        assertEquals(List.of("mixed"), replayed.stream().map(ResolvedMutation::key).toList());
+        assertEquals(1, cf(replayed.get(0), "Super1").cellCount());
+    }
+
+    @Test
     void segmentsAreReplayedOldestFirstAcrossKeyspacesAndTheSystemKeyspace() throws IOException {
         C06LogWriter w = writer(JavaHashMapOrder.JAVA_8);
         // 0.6's LocationInfo compares names as UTF-8; Sibyl's system keyspace takes them as bytes.
