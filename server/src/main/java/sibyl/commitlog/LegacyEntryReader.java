@@ -25,6 +25,8 @@ import java.util.zip.CRC32;
 final class LegacyEntryReader {
     private static final int BUFFER = 1 << 16;
     private static final int FRAMING = Long.BYTES + Long.BYTES;
+    /** 0.6 sized an entry's buffer with an int, so no entry it wrote is longer. */
+    private static final long MAX_ENTRY = Integer.MAX_VALUE - 8;
 
     /** Receives each whole entry whose checksum holds. */
     interface Handler {
@@ -101,7 +103,7 @@ final class LegacyEntryReader {
                             undecodableWhy, offset, "the file ends inside an entry: " + left + " bytes left");
                 }
                 long length = in.readLong();
-                if (length <= 0 || length > left - FRAMING) {
+                if (length <= 0 || length > left - FRAMING || length > MAX_ENTRY) {
                     return new Outcome(entries, mismatches, firstMismatch, undecodable, firstUndecodable,
                             undecodableWhy, offset, length <= 0 ? "an entry length of " + length
                             : "an entry of " + length + " bytes where " + (left - FRAMING) + " are left");
