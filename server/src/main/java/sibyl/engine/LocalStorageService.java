@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -115,10 +117,13 @@ public final class LocalStorageService implements StorageService, Reconfigurable
             int sstables = 0;
             for (Keyspace ks : service.openKeyspaces()) sstables += engine.load(ks);
             LocalStorageService s = service;
-            service.lastReplay = commitLog.recover(service::keyspace,
+            // The configured keyspaces in the file's order: a Cassandra 0.6 commit log names column families by
+            // numbers 0.6 derived from it.
+            service.lastReplay = commitLog.recover(keyspaces,
                     (ks, cf) -> s.keyspaceNamed(ks).store(cf).flushedPosition(), service::replay);
             for (Keyspace ks : service.openKeyspaces()) engine.loadCaches(ks);
             engine.start(service::openKeyspaces);
+            if (service.lastReplay.legacySegments() > 0) service.confirmLegacyReplay(commitLog);
             service.sstablesAtStartUp = sstables;
             service.startUp = Duration.ofNanos(System.nanoTime() - started);
             log.info("Storage opened in {} ms: {} sstables, {} commit log entries replayed", service.startUp.toMillis(),
@@ -129,6 +134,27 @@ public final class LocalStorageService implements StorageService, Reconfigurable
             if (commitLog != null) commitLog.close();
             throw e;
         }
+    }
+
+    /**
+     * After a replay of Cassandra 0.6 commit log segments, which are never deleted: flushes what they gave (it is
+     * in no commit log of Sibyl's), then has the log list them as replayed, so that the next start does not apply
+     * them again. Before the node serves, as 0.6 itself flushed after its replay. A crash before the list is
+     * written replays them again at the next start, which changes nothing.
+     */
+    private void confirmLegacyReplay(CommitLog commitLog) throws IOException {
+        try {
+            for (Map.Entry<String, Set<String>> ks : lastReplay.legacyColumnFamilies().entrySet()) {
+                forceFlush(ks.getKey(), ks.getValue().toArray(String[]::new));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while flushing what Cassandra 0.6's commit log replayed", e);
+        }
+        int listed = commitLog.confirmLegacyReplay();
+        log.info("Flushed what {} Cassandra 0.6 commit log segment(s) replayed ({} entries) and listed {} of them as"
+                + " replayed; they stay in the commit log directory for a rollback to 0.6, and are not replayed again",
+                lastReplay.legacySegments(), lastReplay.legacyEntries(), listed);
     }
 
     /** How long {@link #open} took, SSTables and replay included; zero for a memory-only store. */
