@@ -23,6 +23,9 @@ import sibyl.dht.Partitioner;
 import sibyl.io.Compaction;
 import sibyl.io.CorruptSSTableException;
 import sibyl.io.Descriptor;
+import sibyl.io.MarkersLeftException;
+import sibyl.io.SSTableDirectory;
+import sibyl.io.SSTableFormat;
 import sibyl.io.SSTableReader;
 import sibyl.io.Scrubber;
 
@@ -39,6 +42,11 @@ import sibyl.io.Scrubber;
  * deleted and its inputs stay in use. It is logged in one line, and the store's background
  * compaction then waits (the {@link Backoff}) before it is tried again, rather than once per
  * flush; a major compaction on request runs at once regardless.
+ *
+ * <p>Cassandra 0.6 SSTables are compacted like any other, and rewritten in Sibyl's format. Once the
+ * output is durable, and before it takes their place, each 0.6 input is marked replaced on disk
+ * ({@link SSTableDirectory#markReplaced}), so a crash before its files are gone does not bring it
+ * back beside the output; its files are deleted when its last reader lets go, as any input's.
  *
  * <p>With SnapshotBeforeCompaction each compaction first snapshots its column family's SSTables
  * (tag {@code compact-<CF>}); a snapshot that fails fails the compaction. Scrubs run here too, so
@@ -162,6 +170,7 @@ final class Compactor implements AutoCloseable {
         Optional<SSTableReader> reader = Optional.empty();
         // Read once: the grace this compaction purges by is the one configured when it starts.
         EngineSettings now = settings.get();
+        boolean marked = false;
         try {
             if (now.snapshotBeforeCompaction()) snapshots.take("compact-" + store.metadata().name(), List.of(store));
             result = Compaction.compact(inputs, output, partitioner, now.columnIndexSize(),
@@ -170,13 +179,10 @@ final class Compactor implements AutoCloseable {
                 reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
                         now.indexInterval(), store.keyCache(), now.fileAccess()));
             }
+            marked = markReplaced(inputs, reader);
             store.replaceCompacted(inputs, reader);
         } catch (IOException | RuntimeException e) {
-            // The writer deleted a partial output; an output already opened goes with its reader.
-            if (reader.isPresent()) {
-                reader.get().markObsolete();
-                reader.get().release();
-            }
+            discard(reader, marked || e instanceof MarkersLeftException);
             throw failed(store, inputs, output, e);
         }
         backoff.succeeded(store);
@@ -185,6 +191,36 @@ final class Compactor implements AutoCloseable {
                 inputs.size(), store.metadata().keyspace(), store.metadata().name(), result.bytesIn(), result.rowsIn(),
                 reader.map(r -> r.descriptor().toString()).orElse("nothing"), result.bytesOut(), result.rowsOut(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), all ? ", tombstones past grace purged" : "");
+    }
+
+    /**
+     * Marks the Cassandra 0.6 SSTables among {@code inputs} replaced by {@code output} (see
+     * {@link SSTableDirectory#markReplaced}).
+     *
+     * @return whether any was marked: from then on the output must be kept, whatever fails
+     */
+    private static boolean markReplaced(List<SSTableReader> inputs, Optional<SSTableReader> output) throws IOException {
+        List<Descriptor> legacy = inputs.stream().map(SSTableReader::descriptor)
+                .filter(d -> d.format() == SSTableFormat.CASSANDRA_06).toList();
+        if (legacy.isEmpty()) return false;
+        SSTableDirectory.markReplaced(legacy, output.map(SSTableReader::descriptor).orElse(null));
+        return true;
+    }
+
+    /**
+     * Gives up the output of a compaction or scrub that failed: deleted with its reader (the writer deletes a
+     * partial one itself), unless Cassandra 0.6 inputs are marked as replaced by it, when it stays on disk, where
+     * the next start loads it in their place.
+     */
+    private static void discard(Optional<SSTableReader> output, boolean markedReplaced) {
+        if (output.isEmpty()) return;
+        if (markedReplaced) {
+            log.error("Keeping {} on disk: Cassandra 0.6 sstables are marked as replaced by it, and the next start"
+                    + " serves it in their place", output.get().descriptor());
+        } else {
+            output.get().markObsolete();
+        }
+        output.get().release();
     }
 
     /**
@@ -222,7 +258,8 @@ final class Compactor implements AutoCloseable {
 
     /**
      * Rewrites each live SSTable of the store with the rows whose checksums hold
-     * ({@link Scrubber}), after snapshotting them all (tag {@code pre-scrub-<CF>}), so the
+     * ({@link Scrubber}; a Cassandra 0.6 SSTable is rewritten in Sibyl's format with the rows that
+     * decode), after snapshotting them all (tag {@code pre-scrub-<CF>}), so the
      * damaged originals stay on disk. Each rewritten SSTable replaces its original in one view
      * change, as a compaction's output does. The future fails with an {@link UncheckedIOException}
      * saying why when the snapshot or a rewrite does (those rewritten by then stay rewritten).
@@ -250,6 +287,7 @@ final class Compactor implements AutoCloseable {
         for (SSTableReader input : inputs) {
             Descriptor output = files.apply(store).next(cf);
             Optional<SSTableReader> reader = Optional.empty();
+            boolean marked = false;
             try {
                 Scrubber.Result result = Scrubber.scrub(input, output, partitioner, settings.get().columnIndexSize(),
                         settings.get().indexInterval());
@@ -257,6 +295,7 @@ final class Compactor implements AutoCloseable {
                     reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
                             settings.get().indexInterval(), store.keyCache(), settings.get().fileAccess()));
                 }
+                marked = markReplaced(List.of(input), reader);
                 store.replaceCompacted(List.of(input), reader);
                 kept += result.rowsKept();
                 dropped += result.rowsDropped();
@@ -265,10 +304,7 @@ final class Compactor implements AutoCloseable {
                         reader.map(r -> r.descriptor().toString()).orElse("nothing"), result.rowsKept(),
                         result.rowsDropped());
             } catch (IOException | RuntimeException e) {
-                if (reader.isPresent()) {
-                    reader.get().markObsolete();
-                    reader.get().release();
-                }
+                discard(reader, marked || e instanceof MarkersLeftException);
                 String why = "scrub of " + ks + "." + cf + " failed at " + input.descriptor() + ": " + reason(e)
                         + "; " + rewritten + " of its " + inputs.size() + " sstables were rewritten (" + kept
                         + " rows kept, " + dropped + " dropped), the rest are as they were; snapshot " + snapshot

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -18,8 +20,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sibyl.db.SystemKeyspace;
 import sibyl.dht.Partitioner;
 import sibyl.io.Descriptor;
+import sibyl.io.SSTableFormat;
 import sibyl.io.SSTableReader;
 
 /**
@@ -28,6 +32,11 @@ import sibyl.io.SSTableReader;
  */
 public final class StorageEngine implements Persistence, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StorageEngine.class);
+    /**
+     * What the service keeps in the system keyspace's directory: the node's token file and its temporary
+     * (sibyl.service.NodeToken). Start-up leaves them to it.
+     */
+    private static final Set<String> SYSTEM_SERVICE_FILES = Set.of("token", "token.tmp");
 
     /** Replaced as a whole when a reload changes the memtable thresholds or GCGraceSeconds. */
     private volatile EngineSettings settings;
@@ -90,7 +99,10 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     @Override
     public NewStores open(String keyspace, List<ColumnFamilyStore> stores) throws IOException {
         SSTableFiles existing = files.get(keyspace);
-        SSTableFiles ksFiles = existing != null ? existing : SSTableFiles.open(settings.dataDirectories(), keyspace);
+        Set<String> columnFamilies = new HashSet<>();
+        for (ColumnFamilyStore store : stores) columnFamilies.add(store.metadata().name());
+        SSTableFiles ksFiles = existing != null ? existing
+                : SSTableFiles.open(settings.dataDirectories(), keyspace, columnFamilies, serviceFiles(keyspace));
         List<Descriptor> found = new ArrayList<>();
         List<ColumnFamilyStore> opened = new ArrayList<>();
         try {
@@ -121,6 +133,7 @@ public final class StorageEngine implements Persistence, AutoCloseable {
             @Override
             public void serve() {
                 files.putIfAbsent(keyspace, ksFiles);
+                ksFiles.cleanUp();
                 ksFiles.claim(found);
                 for (ColumnFamilyStore store : stores) {
                     savedCaches.track(store);
@@ -157,21 +170,31 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     }
 
     /**
-     * Cleans the keyspace's directories of leftovers and opens every SSTable of its column
-     * families into their stores. Before the commit log is replayed and before any write.
+     * Recognises every file of the keyspace's directories and opens every SSTable of its column families into
+     * their stores: Sibyl's, and Cassandra 0.6's in place. Deletes nothing: what start-up deletes (leftovers of
+     * interrupted writes, Cassandra 0.6 SSTables compaction replaced) goes at {@link #start}, once every
+     * keyspace is loaded and the commit log replayed, so a start refused on the way leaves every file as it was.
+     * Before the commit log is replayed and before any write.
      *
      * @return SSTables opened
+     * @throws IOException naming every file the keyspace's directories hold that Sibyl does not recognise (see
+     *                     {@link sibyl.io.DataFileInventory}), or an SSTable that cannot be opened
      */
     public int load(Keyspace keyspace) throws IOException {
-        SSTableFiles ksFiles = SSTableFiles.open(settings.dataDirectories(), keyspace.name());
+        Set<String> columnFamilies = new HashSet<>();
+        for (ColumnFamilyStore store : keyspace.stores()) columnFamilies.add(store.metadata().name());
+        SSTableFiles ksFiles = SSTableFiles.open(settings.dataDirectories(), keyspace.name(), columnFamilies,
+                serviceFiles(keyspace.name()));
         files.put(keyspace.name(), ksFiles);
         int opened = 0;
+        int legacy = 0;
         for (ColumnFamilyStore store : keyspace.stores()) {
             List<SSTableReader> readers = new ArrayList<>();
             try {
                 for (Descriptor d : ksFiles.list(store.metadata().name())) {
                     readers.add(SSTableReader.open(d, store.metadata(), partitioner, settings.indexInterval(),
                             store.keyCache(), settings.fileAccess()));
+                    if (d.format() == SSTableFormat.CASSANDRA_06) legacy++;
                 }
             } catch (IOException | RuntimeException e) {
                 for (SSTableReader r : readers) r.release();
@@ -181,7 +204,16 @@ public final class StorageEngine implements Persistence, AutoCloseable {
             store.configureCaches(store.metadata().caches());
             opened += readers.size();
         }
+        if (legacy > 0) {
+            log.info("Keyspace {}: opened {} Cassandra 0.6 SSTable(s) in place, beside {} of Sibyl's; compaction"
+                    + " rewrites them in Sibyl's format", keyspace.name(), legacy, opened - legacy);
+        }
         return opened;
+    }
+
+    /** Files other parts of the node keep in the keyspace's directories, which start-up leaves alone. */
+    private static Set<String> serviceFiles(String keyspace) {
+        return keyspace.equals(SystemKeyspace.NAME) ? SYSTEM_SERVICE_FILES : Set.of();
     }
 
     /**
@@ -236,12 +268,14 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     }
 
     /**
-     * Starts background work once replay is done: flushes memtables replay filled past their
-     * limits, queues compaction checks, checks memtable ages and saves caches periodically.
+     * Starts background work once replay is done: deletes what start-up found left over (see
+     * {@link #load}), flushes memtables replay filled past their limits, queues compaction checks, checks memtable ages and saves caches periodically.
      *
      * @param served the keyspaces served at each moment (a reload adds and removes some)
      */
     public void start(Supplier<Collection<Keyspace>> served) {
+        // Every keyspace is loaded and the log replayed: the start is decided, and what start-up found to delete goes.
+        for (SSTableFiles f : files.values()) f.cleanUp();
         savedCaches.start();
         for (Keyspace ks : served.get()) {
             for (ColumnFamilyStore store : ks.stores()) {

@@ -53,7 +53,7 @@ public final class Scrubber {
         PositionalFile data = input.dataFile();
         try (SSTableWriter writer = SSTableWriter.create(output, input.metadata(), partitioner, columnIndexSize,
                 indexInterval, expected)) {
-            IndexEntry.Reader index = IndexEntry.Reader.scan(input.indexFile(), 0);
+            IndexEntries index = input.indexEntries(0);
             DecoratedKey last = null;
             while (true) {
                 long at = index.position();
