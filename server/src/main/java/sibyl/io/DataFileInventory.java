@@ -3,6 +3,7 @@ package sibyl.io;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -95,7 +96,13 @@ public final class DataFileInventory {
         Map<GroupKey, Group> groups = new LinkedHashMap<>();
         for (Path dir : directories) inventory.list(dir, columnFamilies, othersFiles, groups);
         Map<String, Set<Integer>> replacedGenerations = new HashMap<>();
-        for (Group g : groups.values()) inventory.resolve(g, replacedGenerations);
+        for (Group g : groups.values()) {
+            try {
+                inventory.resolve(g, replacedGenerations);
+            } catch (NoSuchFileException e) {
+                // Deleted while being looked at: a running node's compaction (a listing for a refresh); never at start-up.
+            }
+        }
         inventory.dropReplaced(replacedGenerations);
         for (List<Descriptor> list : inventory.sstables.values()) list.sort(Comparator.comparingInt(Descriptor::generation));
         return inventory;
