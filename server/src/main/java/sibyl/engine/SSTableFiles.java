@@ -57,12 +57,23 @@ public final class SSTableFiles {
      */
     public static SSTableFiles open(List<Path> dataDirectories, String keyspace, Set<String> columnFamilies,
                                     Set<String> othersFiles) throws IOException {
+        SSTableFiles files = inspect(dataDirectories, keyspace, columnFamilies, othersFiles);
+        files.inventory.refuseUnrecognised("keyspace " + keyspace);
+        files.inventory.logFindings("keyspace " + keyspace);
+        return files;
+    }
+
+    /** As {@link #open}, without refusing or logging what it found: for checking several keyspaces at once. */
+    static SSTableFiles inspect(List<Path> dataDirectories, String keyspace, Set<String> columnFamilies,
+                                Set<String> othersFiles) throws IOException {
         List<Path> dirs = new ArrayList<>();
         for (Path data : dataDirectories) dirs.add(Descriptor.directory(data, keyspace));
-        DataFileInventory inventory = DataFileInventory.take(dirs, columnFamilies, othersFiles);
-        inventory.refuseUnrecognised("keyspace " + keyspace);
-        inventory.logFindings("keyspace " + keyspace);
-        return new SSTableFiles(dirs, inventory);
+        return new SSTableFiles(dirs, DataFileInventory.take(dirs, columnFamilies, othersFiles));
+    }
+
+    /** What start-up found in the directories. */
+    DataFileInventory inventory() {
+        return inventory;
     }
 
     /**

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.db.SystemKeyspace;
 import sibyl.dht.Partitioner;
+import sibyl.io.DataFileInventory;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableFormat;
 import sibyl.io.SSTableReader;
@@ -42,6 +44,8 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     private volatile EngineSettings settings;
     private final Partitioner partitioner;
     private final Map<String, SSTableFiles> files = new ConcurrentHashMap<>();
+    /** Keyspaces {@link #inspect}ed and not loaded yet. */
+    private final Map<String, SSTableFiles> inspected = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
     /**
      * Folds memtables' new keys into ring order ({@link Memtable}). Its own thread, not the timer's: the
@@ -178,13 +182,18 @@ public final class StorageEngine implements Persistence, AutoCloseable {
      *
      * @return SSTables opened
      * @throws IOException naming every file the keyspace's directories hold that Sibyl does not recognise (see
-     *                     {@link sibyl.io.DataFileInventory}), or an SSTable that cannot be opened
+     *                     {@link DataFileInventory}), or an SSTable that cannot be opened
      */
     public int load(Keyspace keyspace) throws IOException {
-        Set<String> columnFamilies = new HashSet<>();
-        for (ColumnFamilyStore store : keyspace.stores()) columnFamilies.add(store.metadata().name());
-        SSTableFiles ksFiles = SSTableFiles.open(settings.dataDirectories(), keyspace.name(), columnFamilies,
-                serviceFiles(keyspace.name()));
+        SSTableFiles checked = inspected.remove(keyspace.name());
+        SSTableFiles ksFiles;
+        if (checked != null) {
+            ksFiles = checked;
+            ksFiles.inventory().logFindings("keyspace " + keyspace.name());
+        } else {
+            ksFiles = SSTableFiles.open(settings.dataDirectories(), keyspace.name(), columnFamilies(keyspace),
+                    serviceFiles(keyspace.name()));
+        }
         files.put(keyspace.name(), ksFiles);
         int opened = 0;
         int legacy = 0;
@@ -209,6 +218,33 @@ public final class StorageEngine implements Persistence, AutoCloseable {
                     + " rewrites them in Sibyl's format", keyspace.name(), legacy, opened - legacy);
         }
         return opened;
+    }
+
+    /**
+     * Recognises every file of the keyspaces' directories at once, before any is loaded, so that a start refused
+     * for files Sibyl does not recognise names every one of them, over all keyspaces, in one error. Optional:
+     * {@link #load} checks a keyspace it was not given here on its own. Changes nothing on disk.
+     *
+     * @throws IOException naming each file neither Sibyl's nor a Cassandra 0.6 SSTable it reads, what it looks
+     *                     like and what to do
+     */
+    public void inspect(Collection<Keyspace> keyspaces) throws IOException {
+        Map<String, SSTableFiles> found = new LinkedHashMap<>();
+        for (Keyspace ks : keyspaces) {
+            found.put(ks.name(), SSTableFiles.inspect(settings.dataDirectories(), ks.name(), columnFamilies(ks),
+                    serviceFiles(ks.name())));
+        }
+        List<DataFileInventory> inventories = new ArrayList<>();
+        for (SSTableFiles f : found.values()) inventories.add(f.inventory());
+        DataFileInventory.refuseUnrecognised(inventories, (found.size() == 1 ? "keyspace " : "keyspaces ")
+                + String.join(", ", found.keySet()));
+        inspected.putAll(found);
+    }
+
+    private static Set<String> columnFamilies(Keyspace keyspace) {
+        Set<String> names = new HashSet<>();
+        for (ColumnFamilyStore store : keyspace.stores()) names.add(store.metadata().name());
+        return names;
     }
 
     /** Files other parts of the node keep in the keyspace's directories, which start-up leaves alone. */

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -314,11 +315,22 @@ public final class DataFileInventory {
      * @param what names the directories' owner in the message, e.g. "keyspace Keyspace1"
      */
     public void refuseUnrecognised(String what) throws IOException {
-        if (unrecognised.isEmpty()) return;
+        refuseUnrecognised(List.of(this), what);
+    }
+
+    /**
+     * As {@link #refuseUnrecognised(String)} over several inventories (every keyspace of a node), in one error.
+     *
+     * @param what names the directories' owners in the message, e.g. "keyspaces Keyspace1, system"
+     */
+    public static void refuseUnrecognised(Collection<DataFileInventory> inventories, String what) throws IOException {
+        List<Finding> all = new ArrayList<>();
+        for (DataFileInventory i : inventories) all.addAll(i.unrecognised);
+        if (all.isEmpty()) return;
         StringBuilder m = new StringBuilder("Cannot start on the data directories of ").append(what).append(": ")
-                .append(unrecognised.size() == 1 ? "a file there is" : unrecognised.size() + " files there are")
+                .append(all.size() == 1 ? "a file there is" : all.size() + " files there are")
                 .append(" neither Sibyl's nor a Cassandra 0.6 SSTable it can read. Nothing was changed or deleted.");
-        for (Finding f : unrecognised) m.append("\n  ").append(f);
+        for (Finding f : all) m.append("\n  ").append(f);
         throw new IOException(m.toString());
     }
 

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.ColumnFamily;
 import sibyl.db.RowMutation;
+import sibyl.db.SystemKeyspace;
+import sibyl.db.WriteLog;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
 import sibyl.io.Cassandra06Writer;
@@ -182,6 +184,29 @@ class Cassandra06TakeoverTest {
             assertFalse(Files.exists(ksDir.resolve("tmp-Standard1-9-Data.db")), "Sibyl's leftover goes once started");
             assertFalse(Files.exists(system.resolve("tmp-LocationInfo-3-Index.db")));
             assertTrue(Files.exists(system.resolve("token")), "the service's token file is left to it");
+        }
+    }
+
+    @Test
+    void oneRefusalNamesTheUnrecognisedFilesOfEveryKeyspace() throws Exception {
+        Path system = dir.resolve("c06/data/system");
+        Files.createDirectories(system);
+        Files.writeString(ksDir.resolve("Keyspace1-Standard1-hf-9-Data.db"), "a 1.1 sstable");
+        Files.writeString(system.resolve("LocationInfo-g-1-Data.db"), "a 0.8 sstable");
+        StorageEngine engine = new StorageEngine(options.engine(), PARTITIONER);
+        try {
+            List<Keyspace> keyspaces = List.of(
+                    new Keyspace(EngineFixture.SCHEMA, PARTITIONER, WriteLog.NONE, engine, Runnable::run),
+                    new Keyspace(SystemKeyspace.metadata(), PARTITIONER, WriteLog.NONE, engine, Runnable::run));
+            IOException e = assertThrows(IOException.class, () -> engine.inspect(keyspaces));
+            assertTrue(e.getMessage().startsWith("Cannot start on the data directories of keyspaces Keyspace1, system:"
+                    + " 2 files there are"), e.getMessage());
+            assertTrue(e.getMessage().contains("\n  " + ksDir.resolve("Keyspace1-Standard1-hf-9-Data.db")
+                    + ": an SSTable of Cassandra 1.1 or later (format hf)"), e.getMessage());
+            assertTrue(e.getMessage().contains("\n  " + system.resolve("LocationInfo-g-1-Data.db")
+                    + ": an SSTable of Cassandra 0.8 or later (format g)"), e.getMessage());
+        } finally {
+            engine.close();
         }
     }
 
