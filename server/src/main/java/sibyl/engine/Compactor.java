@@ -16,6 +16,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -267,20 +268,39 @@ final class Compactor implements AutoCloseable {
     CompletableFuture<ScrubReport> scrub(ColumnFamilyStore store) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return scrubNow(store);
+                return rewrite(store, sstable -> true, "pre-scrub-", "Scrubbed", "scrub");
             } catch (IOException e) {
                 throw new UncheckedIOException(e.getMessage(), e);
             }
         }, executor);
     }
 
-    private ScrubReport scrubNow(ColumnFamilyStore store) throws IOException {
+    /**
+     * nodetool upgradesstables: rewrites each Cassandra 0.6 SSTable of the store in Sibyl's format at once, as a
+     * scrub does (rows that do not decode are left out and counted), after snapshotting the store's SSTables
+     * (tag {@code pre-upgrade-<CF>}), which keeps the 0.6 files for a way back to 0.6. Sibyl's own SSTables are
+     * left as they are.
+     */
+    CompletableFuture<ScrubReport> upgrade(ColumnFamilyStore store) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return rewrite(store, sstable -> sstable.format() == SSTableFormat.CASSANDRA_06, "pre-upgrade-",
+                        "Upgraded", "upgrade");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        }, executor);
+    }
+
+    /** Rewrites the live SSTables {@code which} accepts one by one ({@link Scrubber}), after a snapshot of them all. */
+    private ScrubReport rewrite(ColumnFamilyStore store, Predicate<SSTableReader> which, String tagPrefix, String done,
+                                String task) throws IOException {
         String ks = store.metadata().keyspace();
         String cf = store.metadata().name();
         // On this thread no compaction changes them; flushes only add newer ones, left as they are.
-        List<SSTableReader> inputs = store.liveSSTables();
+        List<SSTableReader> inputs = store.liveSSTables().stream().filter(which).toList();
         if (inputs.isEmpty()) return new ScrubReport(ks, cf, 0, 0, 0, null);
-        String snapshot = snapshots.take("pre-scrub-" + cf, List.of(store)).name();
+        String snapshot = snapshots.take(tagPrefix + cf, List.of(store)).name();
         long kept = 0;
         long dropped = 0;
         int rewritten = 0;
@@ -300,12 +320,12 @@ final class Compactor implements AutoCloseable {
                 kept += result.rowsKept();
                 dropped += result.rowsDropped();
                 rewritten++;
-                log.info("Scrubbed {} of {}.{} into {}: {} rows kept, {} dropped", input.descriptor(), ks, cf,
+                log.info("{} {} of {}.{} into {}: {} rows kept, {} dropped", done, input.descriptor(), ks, cf,
                         reader.map(r -> r.descriptor().toString()).orElse("nothing"), result.rowsKept(),
                         result.rowsDropped());
             } catch (IOException | RuntimeException e) {
                 discard(reader, marked || e instanceof MarkersLeftException);
-                String why = "scrub of " + ks + "." + cf + " failed at " + input.descriptor() + ": " + reason(e)
+                String why = task + " of " + ks + "." + cf + " failed at " + input.descriptor() + ": " + reason(e)
                         + "; " + rewritten + " of its " + inputs.size() + " sstables were rewritten (" + kept
                         + " rows kept, " + dropped + " dropped), the rest are as they were; snapshot " + snapshot
                         + " holds them all as they were before";
@@ -314,7 +334,7 @@ final class Compactor implements AutoCloseable {
             }
         }
         ScrubReport report = new ScrubReport(ks, cf, rewritten, kept, dropped, snapshot);
-        log.info("Scrubbed {}", report);
+        log.info("{} {}", done, report);
         return report;
     }
 

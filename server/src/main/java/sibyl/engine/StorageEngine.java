@@ -395,6 +395,14 @@ public final class StorageEngine implements Persistence, AutoCloseable {
         return compactor.scrub(store);
     }
 
+    /**
+     * Rewrites the store's Cassandra 0.6 SSTables in Sibyl's format at once, after a snapshot of them (see
+     * {@link Compactor#upgrade}): nodetool upgradesstables.
+     */
+    public CompletableFuture<ScrubReport> upgradeSSTables(ColumnFamilyStore store) {
+        return compactor.upgrade(store);
+    }
+
     /** Flushes and compactions queued or running. */
     public int pendingTasks() {
         return flusher.pendingCount() + compactor.pendingCount();

@@ -55,18 +55,6 @@ public record Descriptor(Path directory, String columnFamily, int generation, SS
         return columnFamily + "-" + generation + "-";
     }
 
-    /**
-     * The SSTable a component file (final name, not temporary) belongs to, e.g. of
-     * {@code /data/Keyspace1/Standard1-7-Data.db}; null when the name is no SSTable component.
-     */
-    public static Descriptor ofFile(Path file) {
-        Path name = file.getFileName();
-        if (name == null) return null;
-        Path parent = file.toAbsolutePath().getParent();
-        FileName parsed = parse(parent, name.toString());
-        return parsed == null || parsed.temporary() ? null : parsed.descriptor();
-    }
-
     /** What a file name says: its SSTable, component and whether it is temporary. */
     record FileName(Descriptor descriptor, Component component, boolean temporary) {
     }

@@ -146,6 +146,27 @@ class Cassandra06TakeoverTest {
     }
 
     @Test
+    void anUpgradeRewritesThe06SSTablesOnlyAfterASnapshotOfThem() throws Exception {
+        try (LocalStorageService db = EngineFixture.open(options)) {
+            db.apply(RowMutation.builder(KS, "k1").write(STD, EngineFixture.b("c7"), EngineFixture.b("new"), 5000).build());
+            db.forceFlush(KS, STD);
+            String before = EngineFixture.snapshot(db);
+            StorageEngine engine = db.engine().orElseThrow();
+            SSTableReader own = EngineFixture.store(db, STD).liveSSTables().get(3);
+            assertEquals(SSTableFormat.SIBYL, own.format());
+            ScrubReport report = engine.upgradeSSTables(EngineFixture.store(db, STD)).get();
+            assertEquals(3, report.sstables(), report.toString());
+            assertEquals(0, report.rowsDropped());
+            assertTrue(EngineFixture.store(db, STD).liveSSTables().contains(own), "Sibyl's own SSTable is left as it is");
+            engine.upgradeSSTables(EngineFixture.store(db, SUPER)).get();
+            assertEquals(before, EngineFixture.snapshot(db), "seed " + seed);
+            assertEquals(List.of(), c06Files(ksDir));
+            assertEquals(9, c06Files(ksDir.resolve("snapshots").resolve(report.snapshot())).size(),
+                    "the snapshot keeps Standard1's 0.6 files, for a way back");
+        }
+    }
+
+    @Test
     void a06SSTableCopiedInIsLoadedByARefresh() throws Exception {
         Path aside = dir.resolve("aside");
         Files.createDirectories(aside);
