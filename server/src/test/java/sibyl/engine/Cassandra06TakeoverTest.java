@@ -28,7 +28,6 @@ import sibyl.db.WriteLog;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
 import sibyl.io.Cassandra06Writer;
-import sibyl.io.Descriptor;
 import sibyl.io.SSTableFormat;
 import sibyl.io.SSTableReader;
 
