@@ -55,6 +55,20 @@ public record Descriptor(Path directory, String columnFamily, int generation, SS
         return columnFamily + "-" + generation + "-";
     }
 
+    /**
+     * The Sibyl SSTable a component file name (final name, not temporary) names, e.g. of
+     * {@code /data/Keyspace1/Standard1-7-Data.db}: what a writer given that name writes (json2sstable's
+     * target); null when the name is no SSTable component. To tell the format of files that exist, use
+     * {@link SSTableDirectory#identify}.
+     */
+    public static Descriptor ofFile(Path file) {
+        Path name = file.getFileName();
+        if (name == null) return null;
+        Path parent = file.toAbsolutePath().getParent();
+        FileName parsed = parse(parent, name.toString());
+        return parsed == null || parsed.temporary() ? null : parsed.descriptor();
+    }
+
     /** What a file name says: its SSTable, component and whether it is temporary. */
     record FileName(Descriptor descriptor, Component component, boolean temporary) {
     }
