@@ -28,6 +28,9 @@ import sibyl.config.ClusterConf;
 import sibyl.config.ConfigChange;
 import sibyl.config.ConfigurationException;
 import sibyl.config.StorageConf;
+import sibyl.db.Column;
+import sibyl.db.QueryPath;
+import sibyl.db.SystemKeyspace;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Partitioners;
 import sibyl.engine.EngineSettings;
@@ -137,11 +140,17 @@ public final class SibylNode implements AutoCloseable {
             token = conf.initialToken() != null ? conf.initialToken()
                     : partitioner.toString(partitioner.getMinimumToken());
         } else {
-            Path systemDir = conf.dataFileDirectories().get(0).resolve("system");
-            token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir);
             // Replays the commit log before anything is served.
             local = LocalStorageService.open(partitioner, ConfiguredSchema.keyspaces(conf),
                     CommitLogSettings.from(conf), EngineSettings.from(conf));
+            Path systemDir = conf.dataFileDirectories().get(0).resolve(SystemKeyspace.NAME);
+            try {
+                // After the storage opened: a Cassandra 0.6 node's token is in its system keyspace's tables.
+                token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir, savedByCassandra06(local));
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(local);
+                throw e;
+            }
             storage = local;
             reconfigurable = local;
             closeStorage = local;
@@ -175,6 +184,17 @@ public final class SibylNode implements AutoCloseable {
                 processors.authRefusals()));
         return new SibylNode(thrift, network, zeroWrites, storage, closeStorage, local, remote, requests, metrics,
                 conf.clusterName(), token, endpoint, new ConfigReloader(conf, reconfigurable), description);
+    }
+
+    /** What a Cassandra 0.6 node whose directories these are saved of itself in system.LocationInfo, row "L". */
+    private static NodeToken.SavedByCassandra06 savedByCassandra06(StorageService storage) {
+        return new NodeToken.SavedByCassandra06(locationInfo(storage, "Token"), Optional.ofNullable(
+                locationInfo(storage, "Partitioner")).map(b -> new String(b, StandardCharsets.UTF_8)).orElse(null));
+    }
+
+    private static byte[] locationInfo(StorageService storage, String column) {
+        QueryPath path = QueryPath.column(SystemKeyspace.LOCATION_INFO, column.getBytes(StandardCharsets.UTF_8));
+        return storage.get(SystemKeyspace.NAME, "L", path).map(c -> ((Column) c).value()).orElse(null);
     }
 
     /**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
+import org.apache.cassandra.thrift.cassandraConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.auth.AuthSettings;
@@ -14,7 +15,7 @@ import sibyl.jmx.JmxAgent;
 
 /**
  * The server's entry point, as bin/server runs it:
- * {@code java -jar sibyl-server.jar --home DIR --conf DIR [--pidfile FILE]}.
+ * {@code java -cp ... sibyl.SibylServer --home DIR --conf DIR [--pidfile FILE]}, or {@code --version}.
  *
  * <p>Exit codes follow 0.6: 1 for a bad configuration, 3 when the node fails to start.
  */
@@ -25,6 +26,10 @@ public final class SibylServer {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        if (args.length == 1 && args[0].equals("--version")) {
+            System.out.println(version());
+            return;
+        }
         Path home = Path.of(".");
         Path conf = null;
         Path pidfile = null;
@@ -106,6 +111,13 @@ public final class SibylServer {
                     e.getMessage());
             return null;
         }
+    }
+
+    /** What bin/server --version prints: this build's version (from its jar) and the Thrift API it answers. */
+    static String version() {
+        String built = SibylServer.class.getPackage().getImplementationVersion();
+        return "Sibyl " + (built == null ? "(unpackaged build)" : built) + ", Thrift API " + cassandraConstants.VERSION
+                + " (Cassandra 0.6), on Java " + Runtime.version();
     }
 
     private static String value(String[] args, int i) {

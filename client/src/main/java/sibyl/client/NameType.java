@@ -92,6 +92,14 @@ public enum NameType {
         }
     }
 
+    /**
+     * Name bytes as 0.6's cassandra-cli printed them: as {@link #format}, except that BytesType names are
+     * bare hex digits (typed back in, those would be text; {@link #format} prints what parses back).
+     */
+    public String format06(byte[] name) {
+        return this == BYTES ? Bytes.toHex(name) : format(name);
+    }
+
     /** Name bytes to text, the inverse of {@link #parse}. */
     public String format(byte[] name) {
         switch (this) {

@@ -43,6 +43,8 @@ class NameTypeTest {
         assertArrayEquals(Bytes.utf8("abc"), NameType.BYTES.parse("abc"));
         assertArrayEquals(Bytes.utf8("0xz1"), NameType.BYTES.parse("0xz1"));
         assertEquals("0x616263", NameType.BYTES.format(Bytes.utf8("abc")));
+        assertEquals("616263", NameType.BYTES.format06(Bytes.utf8("abc")));
+        assertEquals("abc", NameType.UTF8.format06(Bytes.utf8("abc")));
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedInputStream;
+import sibyl.fs.Directories;
 
 /**
  * A saved cache: the keys one column family's key cache or row cache held, so that a restart
@@ -66,11 +68,20 @@ public final class SavedCacheFile {
         return directory.resolve(keyspace + "-" + columnFamily + "-" + kind.suffix);
     }
 
-    /** Replaces the saved cache with {@code keys}, creating the directory when needed. */
+    /**
+     * Replaces the saved cache with {@code keys}, creating the directory when needed. A file under the
+     * cache's name that Sibyl did not write (Cassandra 0.6.6 saved its caches under the same names) is
+     * never replaced: the save fails saying so.
+     */
     public static void write(Path directory, String keyspace, String columnFamily, Kind kind, Collection<String> keys)
             throws IOException {
-        Files.createDirectories(directory);
+        Directories.createDurably(directory);
         Path target = path(directory, keyspace, columnFamily, kind);
+        if (Files.exists(target) && !isSibyls(target)) {
+            throw new IOException(target + " is not a saved cache of Sibyl's (Cassandra 0.6.6 saved its caches under"
+                    + " the same names), so it is not saved over; move that file away to let the node save its "
+                    + kind.description() + " there");
+        }
         Path temporary = target.resolveSibling(target.getFileName() + TEMPORARY_SUFFIX);
         Files.deleteIfExists(temporary); // left by a save a crash interrupted
         try {
@@ -89,6 +100,14 @@ public final class SavedCacheFile {
         }
         Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         SSTableWriter.syncDirectory(directory);
+    }
+
+    /** Whether {@code file} begins as every saved cache Sibyl writes does. */
+    private static boolean isSibyls(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] head = in.readNBytes(4);
+            return head.length == 4 && ByteBuffer.wrap(head).getInt() == MAGIC;
+        }
     }
 
     /**

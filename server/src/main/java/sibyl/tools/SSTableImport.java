@@ -12,11 +12,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import sibyl.db.CFMetaData;
 import sibyl.dht.Partitioner;
+import sibyl.fs.Directories;
 import sibyl.io.Component;
 import sibyl.io.Descriptor;
+import sibyl.io.SSTableDirectory;
 import sibyl.io.SSTableWriter;
 import sibyl.tools.JsonTokens.BadJson;
 
@@ -33,11 +36,13 @@ import sibyl.tools.JsonTokens.BadJson;
  */
 public final class SSTableImport {
     static final String USAGE = """
-            Usage: json2sstable [--conf DIR] -K KEYSPACE -c COLUMNFAMILY FILE
+            Usage: json2sstable [--conf DIR] -K KEYSPACE -c COLUMNFAMILY FILE [SSTABLE]
             Builds an SSTable of KEYSPACE.COLUMNFAMILY from FILE, JSON as bin/sstable2json (or
             Cassandra 0.6's) writes it, in the node's data directory. The node loads it at its
             next start, or at once with: bin/nodetool refresh KEYSPACE COLUMNFAMILY
             Rows may come in any order, and FILE may be larger than memory.
+            SSTABLE, as Cassandra 0.6's json2sstable took it, names the Data file to write
+            (DIR/COLUMNFAMILY-GENERATION-Data.db); it and its companions must not exist yet.
               --conf DIR        the node's configuration directory (default: $SIBYL_CONF, else
                                 conf/ of the install); storage-conf.xml gives the schema
               -K KEYSPACE       the keyspace
@@ -84,10 +89,14 @@ public final class SSTableImport {
             }
         }
         if (keyspace == null || columnFamily == null) return usage(err, "-K KEYSPACE and -c COLUMNFAMILY are required");
-        if (files.size() != 1) return usage(err, "exactly one JSON file is needed, " + files.size() + " given");
+        if (files.isEmpty() || files.size() > 2) {
+            return usage(err, "one JSON file is needed, and at most the SSTable to write; " + files.size() + " given");
+        }
         try {
             OfflineStorage storage = OfflineStorage.load(ToolEnvironment.conf(conf), ToolEnvironment.home());
-            Result result = importJson(storage, keyspace, columnFamily, Path.of(files.get(0)),
+            Optional<Descriptor> target = files.size() == 2 ? Optional.of(target(Path.of(files.get(1)), columnFamily))
+                    : Optional.empty();
+            Result result = importJson(storage, keyspace, columnFamily, Path.of(files.get(0)), target,
                     Runtime.getRuntime().maxMemory() / 8, (int) (System.currentTimeMillis() / 1000));
             out.println("Wrote " + result.rowsRead() + " rows of " + keyspace + "." + columnFamily + " to "
                     + result.sstable().path(Component.DATA) + (result.runs() > 0 ? " (sorted in " + result.runs()
@@ -100,23 +109,44 @@ public final class SSTableImport {
         }
     }
 
+    /** The SSTable a Data file name given on the command line (0.6's form) stands for. */
+    static Descriptor target(Path dataFile, String columnFamily) throws ToolError {
+        Descriptor d = Descriptor.ofFile(dataFile);
+        if (d == null || !dataFile.getFileName().toString().endsWith("-" + Component.DATA.suffix())) {
+            throw new ToolError(dataFile + " is not the name of an SSTable's Data file (DIR/" + columnFamily
+                    + "-GENERATION-Data.db)");
+        }
+        if (!d.columnFamily().equals(columnFamily)) {
+            throw new ToolError(dataFile + " names an SSTable of " + d.columnFamily() + ", not of " + columnFamily);
+        }
+        return d;
+    }
+
     private static int usage(PrintStream err, String problem) {
         err.println("json2sstable: " + problem);
         err.print(USAGE);
         return 2;
     }
 
+    /** As below, into a new SSTable of the node's data directory. */
+    static Result importJson(OfflineStorage storage, String keyspace, String columnFamily, Path file,
+                             long memoryBudget, int nowSeconds) throws ToolError {
+        return importJson(storage, keyspace, columnFamily, file, Optional.empty(), memoryBudget, nowSeconds);
+    }
+
     /**
      * Imports {@code file} into a new SSTable of the column family.
      *
+     * @param target       the SSTable to write (0.6's form of the command), which must not exist; empty for a new
+     *                     one in the node's data directory
      * @param memoryBudget about how many bytes of rows to hold before spilling a sorted run
      * @param nowSeconds   the local deletion time of tombstones the input gives none for
      */
     static Result importJson(OfflineStorage storage, String keyspace, String columnFamily, Path file,
-                             long memoryBudget, int nowSeconds) throws ToolError {
+                             Optional<Descriptor> target, long memoryBudget, int nowSeconds) throws ToolError {
         CFMetaData metadata = storage.columnFamily(keyspace, columnFamily);
         Partitioner partitioner = storage.partitioner();
-        Path directory = storage.roomiestDirectory(keyspace);
+        Path directory = target.map(Descriptor::directory).orElseGet(() -> storage.roomiestDirectory(keyspace));
         Path work = createWorkDirectory(directory);
         // Runs are temporary: gone however the import ends, an interrupt (SIGINT, SIGTERM) included.
         Thread cleanup = new Thread(() -> deleteTree(work), "json2sstable-cleanup");
@@ -129,7 +159,9 @@ public final class SSTableImport {
                 if (!row.columns().isEmpty()) sorter.add(partitioner.decorateKey(row.key()), row.columns());
             }
             if (sorter.rowsAdded() == 0) throw new ToolError(file + " holds no rows with columns or tombstones; nothing written");
-            Descriptor written = sorter.finishInto(rowCount -> newSSTable(storage, keyspace, metadata, directory, rowCount));
+            Descriptor written = sorter.finishInto(rowCount -> target.isPresent()
+                    ? namedSSTable(storage, metadata, target.get(), rowCount)
+                    : newSSTable(storage, keyspace, metadata, directory, rowCount));
             return new Result(written, sorter.rowsAdded(), sorter.runsWritten());
         } catch (BadJson e) {
             throw new ToolError(e.getMessage(), e);
@@ -167,10 +199,25 @@ public final class SSTableImport {
         }
     }
 
+    /**
+     * A writer for the SSTable the command line named. Its generation must be free in its directory: the
+     * writer claims it by creating the temporary Data file exclusively, and no final file may exist.
+     */
+    private static SSTableWriter namedSSTable(OfflineStorage storage, CFMetaData metadata, Descriptor target,
+                                              long rowCount) throws IOException {
+        if (SSTableDirectory.generationInUse(List.of(target.directory()), metadata.name(), target.generation())) {
+            throw new FileAlreadyExistsException(target.path(Component.DATA).toString(), null,
+                    "generation " + target.generation() + " of " + metadata.name() + " is in use there; json2sstable"
+                            + " never writes over a file: name a free generation");
+        }
+        return SSTableWriter.create(target, metadata, storage.partitioner(), storage.columnIndexSize(),
+                storage.indexInterval(), rowCount);
+    }
+
     /** A directory of this import's own beside the output (same file system), hidden from the node: it lists files only. */
     private static Path createWorkDirectory(Path directory) throws ToolError {
         try {
-            Files.createDirectories(directory);
+            Directories.createDurably(directory);
             return Files.createTempDirectory(directory, ".json2sstable-");
         } catch (IOException e) {
             throw new ToolError("cannot create a work directory in " + directory + ": " + e.getMessage(), e);

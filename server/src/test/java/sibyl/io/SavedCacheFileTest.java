@@ -46,6 +46,24 @@ class SavedCacheFileTest {
     }
 
     @Test
+    void aFileOfAnotherProgramUnderTheNameIsNeverSavedOver() throws IOException {
+        // 0.6.6 saved its key caches under the same name, in a format of its own.
+        Path foreign = SavedCacheFile.path(dir, "Keyspace1", "Standard1", Kind.KEYS);
+        byte[] bytes = {0, 0, 0, 1, 0, 3, 'k', 'e', 'y'};
+        Files.write(foreign, bytes);
+        IOException e = assertThrows(IOException.class,
+                () -> SavedCacheFile.write(dir, "Keyspace1", "Standard1", Kind.KEYS, KEYS));
+        assertTrue(e.getMessage().contains("is not a saved cache of Sibyl's"), e.getMessage());
+        assertArrayEquals(bytes, Files.readAllBytes(foreign));
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(foreign), files.toList(), "no temporary file left either");
+        }
+        // The row cache's own name is free, and saving there works.
+        SavedCacheFile.write(dir, "Keyspace1", "Standard1", Kind.ROWS, KEYS);
+        assertEquals(KEYS, read(dir, Kind.ROWS, 100));
+    }
+
+    @Test
     void aMissingFileIsNoSavedCache() throws IOException {
         assertEquals(Optional.empty(), SavedCacheFile.read(dir, "Keyspace1", "Standard1", Kind.KEYS, 10));
         assertEquals(Optional.empty(), SavedCacheFile.read(dir.resolve("absent"), "Keyspace1", "Standard1", Kind.KEYS, 10));

@@ -186,6 +186,34 @@ class ImportExportTest {
     }
 
     @Test
+    void the06FormWritesTheNamedSSTableAndNeverOverOne() throws Exception {
+        ColumnFamily row = row(Column.live(b("c"), b("v"), 5));
+        Path input = file("in.json", JsonRowsTest.write(List.of("k"), List.of(row)));
+        Path elsewhere = Files.createDirectories(dir.resolve("elsewhere/Keyspace1"));
+        Path target = elsewhere.resolve("Standard1-7-Data.db");
+
+        Run imported = json2sstable("-K", "Keyspace1", "-c", "Standard1", input.toString(), target.toString());
+        assertEquals(0, imported.status(), imported.err());
+        assertTrue(imported.out().startsWith("Wrote 1 rows of Keyspace1.Standard1 to " + target), imported.out());
+        assertTrue(Files.exists(elsewhere.resolve("Standard1-7-Statistics.db")));
+        assertEquals(inRingOrder(Map.of("k", row)), sstable2json(target.toString()).out());
+
+        List<String> before = names(elsewhere);
+        Run again = json2sstable("-K", "Keyspace1", "-c", "Standard1", input.toString(), target.toString());
+        assertEquals(1, again.status());
+        assertTrue(again.err().contains("generation 7 of Standard1 is in use there"), again.err());
+        assertEquals(before, names(elsewhere), "nothing written over, nothing left");
+
+        Run otherCf = json2sstable("-K", "Keyspace1", "-c", "Standard2", input.toString(), target.toString());
+        assertEquals(1, otherCf.status());
+        assertTrue(otherCf.err().contains("names an SSTable of Standard1, not of Standard2"), otherCf.err());
+        Run notData = json2sstable("-K", "Keyspace1", "-c", "Standard1", input.toString(),
+                elsewhere.resolve("Standard1-8-Index.db").toString());
+        assertEquals(1, notData.status());
+        assertTrue(notData.err().contains("is not the name of an SSTable's Data file"), notData.err());
+    }
+
+    @Test
     void chosenKeysExcludedKeysAndKeysOnly() throws Exception {
         List<String> keys = List.of("k1", "k2", "k3", "k4");
         List<ColumnFamily> rows = new ArrayList<>();

@@ -80,7 +80,7 @@ public final class Cli {
             err.println("cli: cannot read " + (options.file() != null ? options.file() : "the terminal") + ": " + e);
             return 2;
         }
-        try (lines; CliSession session = new CliSession(baseConfig(), out)) {
+        try (lines; CliSession session = new CliSession(baseConfig(), out, options.hexPrefix())) {
             if (interactive) {
                 out.println("Sibyl cli for the Cassandra 0.6 interface. Type 'help' for the statements, 'quit' to leave.");
             }

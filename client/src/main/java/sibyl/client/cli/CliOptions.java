@@ -8,7 +8,7 @@ import sibyl.client.tool.CommandLine.Option;
 
 /** The cli's command line. */
 record CliOptions(List<HostAddress> hosts, boolean framed, String file, Boolean interactive,
-                  String keyspace, String username, String password, int timeoutSeconds) {
+                  String keyspace, String username, String password, int timeoutSeconds, boolean hexPrefix) {
 
     static final String USAGE = """
             Usage: cli [options]
@@ -20,6 +20,8 @@ record CliOptions(List<HostAddress> hosts, boolean framed, String file, Boolean 
               -u, --username USER
               -pw, --password PASS
                   --timeout SECONDS      how long to wait for a reply (default 30)
+                  --0x                   print BytesType names as 0x hex, which reads back as those bytes
+                                         (default: bare hex digits, as 0.6's cli printed them)
                   --batch                read statements from stdin without prompts (the default when stdin
                                          is not a terminal); stop at the first error with exit status 1
                   --interactive          prompt and go on after errors even if stdin is not a terminal
@@ -31,7 +33,7 @@ record CliOptions(List<HostAddress> hosts, boolean framed, String file, Boolean 
             Option.value("-h", "--host"), Option.value("-p", "--port"), Option.flag("--framed"),
             Option.value("-f", "--file"), Option.value("-k", "--keyspace"), Option.value("-u", "--username"),
             Option.value("-pw", "--password"), Option.value("--timeout"), Option.flag("--batch"),
-            Option.flag("--interactive"));
+            Option.flag("--interactive"), Option.flag("--0x"));
 
     /** The options of a command line {@link #COMMAND_LINE} parsed. */
     static CliOptions of(Arguments args) {
@@ -47,6 +49,6 @@ record CliOptions(List<HostAddress> hosts, boolean framed, String file, Boolean 
         String hosts = args.value("--host", null);
         List<HostAddress> hostList = hosts == null ? List.of() : HostAddress.parseList(hosts, port);
         return new CliOptions(hostList, args.has("--framed"), args.value("--file", null), interactive, keyspace,
-                username, password, args.nonNegativeInt("--timeout", 30));
+                username, password, args.nonNegativeInt("--timeout", 30), args.has("--0x"));
     }
 }

@@ -33,13 +33,20 @@ final class CliSession implements AutoCloseable {
 
     private final ClientConfig baseConfig;
     private final PrintStream out;
+    private final boolean hexPrefix;
     private final Map<String, Map<String, ColumnFamilyInfo>> schema = new HashMap<>();
     private SibylClient client;
 
     /** {@code baseConfig}'s hosts are replaced by the one each connect statement names. */
-    CliSession(ClientConfig baseConfig, PrintStream out) {
+    /** @param hexPrefix print BytesType names as {@code 0x} hex (else bare hex, as 0.6's cli did) */
+    CliSession(ClientConfig baseConfig, PrintStream out, boolean hexPrefix) {
         this.baseConfig = baseConfig;
         this.out = out;
+        this.hexPrefix = hexPrefix;
+    }
+
+    private String name(NameType type, byte[] name) {
+        return hexPrefix ? type.format(name) : type.format06(name);
     }
 
     boolean isConnected() {
@@ -263,18 +270,18 @@ final class CliSession implements AutoCloseable {
         return value.isHex() ? Bytes.fromHex(value.text().substring(2)) : Bytes.utf8(value.text());
     }
 
-    private static String formatColumn(NameType names, Column c) {
+    private String formatColumn(NameType names, Column c) {
         return "=> " + columnText(names, c);
     }
 
-    private static String columnText(NameType names, Column c) {
-        return "(column=" + names.format(c.getName()) + ", value=" + Bytes.readable(c.getValue())
+    private String columnText(NameType names, Column c) {
+        return "(column=" + name(names, c.getName()) + ", value=" + Bytes.readable(c.getValue())
                 + ", timestamp=" + c.getTimestamp() + ")";
     }
 
-    private static String formatSuper(ColumnFamilyInfo cf, SuperColumn sc) {
+    private String formatSuper(ColumnFamilyInfo cf, SuperColumn sc) {
         List<String> parts = new ArrayList<>();
-        parts.add("super_column=" + cf.names().format(sc.getName()));
+        parts.add("super_column=" + name(cf.names(), sc.getName()));
         for (Column c : sc.getColumns()) {
             parts.add(columnText(cf.subNames(), c));
         }

@@ -35,7 +35,8 @@ final class Help {
               TimeUUIDType           xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (TimeUUIDType: version 1)
               BytesType              0x followed by hex digits is those bytes, other text its UTF-8 bytes
             A bare 0x... literal is raw bytes for any comparator and for values. Other values are sent as
-            UTF-8 text. Output shows names the same way (BytesType as 0x hex) and values as text when they
-            are printable UTF-8, else as 0x hex.
+            UTF-8 text. Output shows names the same way, but BytesType names as bare hex digits as 0.6's
+            cli printed them (0x hex, which reads back as those bytes, with bin/cli --0x), and values as
+            text when they are printable UTF-8, else as 0x hex.
             Lines starting with # or -- are comments.""";
 }

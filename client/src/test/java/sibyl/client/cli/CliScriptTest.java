@@ -138,10 +138,10 @@ class CliScriptTest {
                 Returned 0 results.
                 Value inserted.
                 Value inserted.
-                => (column=0x00ff, value=0x0102, timestamp=T)
-                => (column=0x6e616d65, value=it's, timestamp=T)
+                => (column=00ff, value=0x0102, timestamp=T)
+                => (column=6e616d65, value=it's, timestamp=T)
                 Returned 2 results.
-                => (column=0x00ff, value=0x0102, timestamp=T)
+                => (column=00ff, value=0x0102, timestamp=T)
                 Value inserted.
                 Value inserted.
                 => (column=10, value=ten, timestamp=T)
@@ -149,6 +149,27 @@ class CliScriptTest {
                 Returned 2 results.
                 Value inserted.
                 => (column=a4a70900-24e1-11df-8924-001ff3591711, value=v1, timestamp=T)
+                Returned 1 results.
+                """, r.normalizedOut(server.port()));
+    }
+
+    @Test
+    void bytesTypeNamesWith0xOnRequest() throws IOException {
+        CliRunner r = CliRunner.run("", "-h", "127.0.0.1", "-p", String.valueOf(server.port()), "--0x", "-f",
+                script("""
+                        set Keyspace1.Standard1['k'][0x00ff] = 'v'
+                        set Keyspace1.Super1['k']['sc']['c'] = 'v'
+                        get Keyspace1.Standard1['k']
+                        get Keyspace1.Super1['k']
+                        """).toString());
+        assertEquals(0, r.status(), r.err());
+        assertEquals("""
+                Connected to: "Fake Cluster" on 127.0.0.1/PORT
+                Value inserted.
+                Value inserted.
+                => (column=0x00ff, value=v, timestamp=T)
+                Returned 1 results.
+                => (super_column=0x7363, (column=0x63, value=v, timestamp=T))
                 Returned 1 results.
                 """, r.normalizedOut(server.port()));
     }
@@ -190,7 +211,7 @@ class CliScriptTest {
                 => (super_column=address, (column=zip, value=75001, timestamp=T))
                 Returned 1 results.
                 Value inserted.
-                => (super_column=0x7363, (column=0x63, value=v, timestamp=T))
+                => (super_column=7363, (column=63, value=v, timestamp=T))
                 Returned 1 results.
                 """, r.normalizedOut(server.port()));
     }

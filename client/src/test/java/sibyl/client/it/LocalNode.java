@@ -22,6 +22,8 @@ import org.apache.thrift.transport.TTransportException;
  */
 final class LocalNode {
     private final Path dir;
+    /** Where bin/ is: this checkout, or an unpacked release archive. */
+    private final Path install;
     private final Path conf;
     private final int thriftPort;
     private final int jmxPort;
@@ -29,18 +31,24 @@ final class LocalNode {
     private Path output;
 
     LocalNode(Path dir) throws IOException {
+        this(dir, home());
+    }
+
+    /** A node of the install at {@code install} (its bin/ and shipped conf/), its data under {@code dir}. */
+    LocalNode(Path dir, Path install) throws IOException {
         this.dir = dir;
+        this.install = install;
         this.thriftPort = freePort();
         this.jmxPort = freePort();
         this.conf = Files.createDirectories(dir.resolve("conf"));
-        String xml = Files.readString(home().resolve("conf/storage-conf.xml"))
+        String xml = Files.readString(install.resolve("conf/storage-conf.xml"))
                 .replaceFirst("<ThriftPort>\\d+</ThriftPort>", "<ThriftPort>" + thriftPort + "</ThriftPort>")
                 .replaceFirst("<ThriftAddress>[^<]*</ThriftAddress>", "<ThriftAddress>127.0.0.1</ThriftAddress>")
                 .replaceFirst("<ListenAddress>[^<]*</ListenAddress>", "<ListenAddress>127.0.0.1</ListenAddress>")
                 .replaceFirst("<JmxPort>\\d+</JmxPort>", "<JmxPort>" + jmxPort + "</JmxPort>")
                 .replace("var/", dir.toAbsolutePath() + "/var/");
         Files.writeString(conf.resolve("storage-conf.xml"), xml);
-        Files.copy(home().resolve("conf/logback.xml"), conf.resolve("logback.xml"));
+        Files.copy(install.resolve("conf/logback.xml"), conf.resolve("logback.xml"));
     }
 
     static Path home() {
@@ -66,7 +74,7 @@ final class LocalNode {
     /** Starts bin/server -f, its console in {@code name}.out, and waits until it serves. */
     void start(String name) throws IOException, InterruptedException {
         output = dir.resolve(name + ".out");
-        ProcessBuilder pb = new ProcessBuilder(home().resolve("bin/server").toString(), "-f", "--conf", conf.toString())
+        ProcessBuilder pb = new ProcessBuilder(install.resolve("bin/server").toString(), "-f", "--conf", conf.toString())
                 .redirectErrorStream(true).redirectOutput(output.toFile());
         pb.environment().put("JVM_OPTS", "-Xms64m -Xmx512m -XX:TieredStopAtLevel=1");
         process = pb.start();
@@ -117,7 +125,7 @@ final class LocalNode {
 
     /** bin/nodetool against this node, its output (stdout and stderr) as the operator sees it. */
     Result nodetool(String... command) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(home().resolve("bin/nodetool").toString(), "-h", "127.0.0.1", "-p",
+        List<String> cmd = new ArrayList<>(List.of(install.resolve("bin/nodetool").toString(), "-h", "127.0.0.1", "-p",
                 String.valueOf(jmxPort)));
         cmd.addAll(List.of(command));
         Path out = Files.createTempFile(dir, "nodetool", ".txt");
