@@ -16,6 +16,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +24,9 @@ import sibyl.dht.Partitioner;
 import sibyl.io.Compaction;
 import sibyl.io.CorruptSSTableException;
 import sibyl.io.Descriptor;
+import sibyl.io.MarkersLeftException;
+import sibyl.io.SSTableDirectory;
+import sibyl.io.SSTableFormat;
 import sibyl.io.SSTableReader;
 import sibyl.io.Scrubber;
 
@@ -39,6 +43,11 @@ import sibyl.io.Scrubber;
  * deleted and its inputs stay in use. It is logged in one line, and the store's background
  * compaction then waits (the {@link Backoff}) before it is tried again, rather than once per
  * flush; a major compaction on request runs at once regardless.
+ *
+ * <p>Cassandra 0.6 SSTables are compacted like any other, and rewritten in Sibyl's format. Once the
+ * output is durable, and before it takes their place, each 0.6 input is marked replaced on disk
+ * ({@link SSTableDirectory#markReplaced}), so a crash before its files are gone does not bring it
+ * back beside the output; its files are deleted when its last reader lets go, as any input's.
  *
  * <p>With SnapshotBeforeCompaction each compaction first snapshots its column family's SSTables
  * (tag {@code compact-<CF>}); a snapshot that fails fails the compaction. Scrubs run here too, so
@@ -162,6 +171,7 @@ final class Compactor implements AutoCloseable {
         Optional<SSTableReader> reader = Optional.empty();
         // Read once: the grace this compaction purges by is the one configured when it starts.
         EngineSettings now = settings.get();
+        boolean marked = false;
         try {
             if (now.snapshotBeforeCompaction()) snapshots.take("compact-" + store.metadata().name(), List.of(store));
             result = Compaction.compact(inputs, output, partitioner, now.columnIndexSize(),
@@ -170,13 +180,10 @@ final class Compactor implements AutoCloseable {
                 reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
                         now.indexInterval(), store.keyCache(), now.fileAccess()));
             }
+            marked = markReplaced(inputs, reader);
             store.replaceCompacted(inputs, reader);
         } catch (IOException | RuntimeException e) {
-            // The writer deleted a partial output; an output already opened goes with its reader.
-            if (reader.isPresent()) {
-                reader.get().markObsolete();
-                reader.get().release();
-            }
+            discard(reader, marked || e instanceof MarkersLeftException);
             throw failed(store, inputs, output, e);
         }
         backoff.succeeded(store);
@@ -185,6 +192,36 @@ final class Compactor implements AutoCloseable {
                 inputs.size(), store.metadata().keyspace(), store.metadata().name(), result.bytesIn(), result.rowsIn(),
                 reader.map(r -> r.descriptor().toString()).orElse("nothing"), result.bytesOut(), result.rowsOut(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), all ? ", tombstones past grace purged" : "");
+    }
+
+    /**
+     * Marks the Cassandra 0.6 SSTables among {@code inputs} replaced by {@code output} (see
+     * {@link SSTableDirectory#markReplaced}).
+     *
+     * @return whether any was marked: from then on the output must be kept, whatever fails
+     */
+    private static boolean markReplaced(List<SSTableReader> inputs, Optional<SSTableReader> output) throws IOException {
+        List<Descriptor> legacy = inputs.stream().map(SSTableReader::descriptor)
+                .filter(d -> d.format() == SSTableFormat.CASSANDRA_06).toList();
+        if (legacy.isEmpty()) return false;
+        SSTableDirectory.markReplaced(legacy, output.map(SSTableReader::descriptor).orElse(null));
+        return true;
+    }
+
+    /**
+     * Gives up the output of a compaction or scrub that failed: deleted with its reader (the writer deletes a
+     * partial one itself), unless Cassandra 0.6 inputs are marked as replaced by it, when it stays on disk, where
+     * the next start loads it in their place.
+     */
+    private static void discard(Optional<SSTableReader> output, boolean markedReplaced) {
+        if (output.isEmpty()) return;
+        if (markedReplaced) {
+            log.error("Keeping {} on disk: Cassandra 0.6 sstables are marked as replaced by it, and the next start"
+                    + " serves it in their place", output.get().descriptor());
+        } else {
+            output.get().markObsolete();
+        }
+        output.get().release();
     }
 
     /**
@@ -222,7 +259,8 @@ final class Compactor implements AutoCloseable {
 
     /**
      * Rewrites each live SSTable of the store with the rows whose checksums hold
-     * ({@link Scrubber}), after snapshotting them all (tag {@code pre-scrub-<CF>}), so the
+     * ({@link Scrubber}; a Cassandra 0.6 SSTable is rewritten in Sibyl's format with the rows that
+     * decode), after snapshotting them all (tag {@code pre-scrub-<CF>}), so the
      * damaged originals stay on disk. Each rewritten SSTable replaces its original in one view
      * change, as a compaction's output does. The future fails with an {@link UncheckedIOException}
      * saying why when the snapshot or a rewrite does (those rewritten by then stay rewritten).
@@ -230,26 +268,46 @@ final class Compactor implements AutoCloseable {
     CompletableFuture<ScrubReport> scrub(ColumnFamilyStore store) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return scrubNow(store);
+                return rewrite(store, sstable -> true, "pre-scrub-", "Scrubbed", "scrub");
             } catch (IOException e) {
                 throw new UncheckedIOException(e.getMessage(), e);
             }
         }, executor);
     }
 
-    private ScrubReport scrubNow(ColumnFamilyStore store) throws IOException {
+    /**
+     * nodetool upgradesstables: rewrites each Cassandra 0.6 SSTable of the store in Sibyl's format at once, as a
+     * scrub does (rows that do not decode are left out and counted), after snapshotting the store's SSTables
+     * (tag {@code pre-upgrade-<CF>}), which keeps the 0.6 files for a way back to 0.6. Sibyl's own SSTables are
+     * left as they are.
+     */
+    CompletableFuture<ScrubReport> upgrade(ColumnFamilyStore store) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return rewrite(store, sstable -> sstable.format() == SSTableFormat.CASSANDRA_06, "pre-upgrade-",
+                        "Upgraded", "upgrade");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        }, executor);
+    }
+
+    /** Rewrites the live SSTables {@code which} accepts one by one ({@link Scrubber}), after a snapshot of them all. */
+    private ScrubReport rewrite(ColumnFamilyStore store, Predicate<SSTableReader> which, String tagPrefix, String done,
+                                String task) throws IOException {
         String ks = store.metadata().keyspace();
         String cf = store.metadata().name();
         // On this thread no compaction changes them; flushes only add newer ones, left as they are.
-        List<SSTableReader> inputs = store.liveSSTables();
+        List<SSTableReader> inputs = store.liveSSTables().stream().filter(which).toList();
         if (inputs.isEmpty()) return new ScrubReport(ks, cf, 0, 0, 0, null);
-        String snapshot = snapshots.take("pre-scrub-" + cf, List.of(store)).name();
+        String snapshot = snapshots.take(tagPrefix + cf, List.of(store)).name();
         long kept = 0;
         long dropped = 0;
         int rewritten = 0;
         for (SSTableReader input : inputs) {
             Descriptor output = files.apply(store).next(cf);
             Optional<SSTableReader> reader = Optional.empty();
+            boolean marked = false;
             try {
                 Scrubber.Result result = Scrubber.scrub(input, output, partitioner, settings.get().columnIndexSize(),
                         settings.get().indexInterval());
@@ -257,19 +315,17 @@ final class Compactor implements AutoCloseable {
                     reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
                             settings.get().indexInterval(), store.keyCache(), settings.get().fileAccess()));
                 }
+                marked = markReplaced(List.of(input), reader);
                 store.replaceCompacted(List.of(input), reader);
                 kept += result.rowsKept();
                 dropped += result.rowsDropped();
                 rewritten++;
-                log.info("Scrubbed {} of {}.{} into {}: {} rows kept, {} dropped", input.descriptor(), ks, cf,
+                log.info("{} {} of {}.{} into {}: {} rows kept, {} dropped", done, input.descriptor(), ks, cf,
                         reader.map(r -> r.descriptor().toString()).orElse("nothing"), result.rowsKept(),
                         result.rowsDropped());
             } catch (IOException | RuntimeException e) {
-                if (reader.isPresent()) {
-                    reader.get().markObsolete();
-                    reader.get().release();
-                }
-                String why = "scrub of " + ks + "." + cf + " failed at " + input.descriptor() + ": " + reason(e)
+                discard(reader, marked || e instanceof MarkersLeftException);
+                String why = task + " of " + ks + "." + cf + " failed at " + input.descriptor() + ": " + reason(e)
                         + "; " + rewritten + " of its " + inputs.size() + " sstables were rewritten (" + kept
                         + " rows kept, " + dropped + " dropped), the rest are as they were; snapshot " + snapshot
                         + " holds them all as they were before";
@@ -278,7 +334,7 @@ final class Compactor implements AutoCloseable {
             }
         }
         ScrubReport report = new ScrubReport(ks, cf, rewritten, kept, dropped, snapshot);
-        log.info("Scrubbed {}", report);
+        log.info("{} {}", done, report);
         return report;
     }
 

@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sibyl.io.DataFileInventory;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableDirectory;
 import sibyl.io.SnapshotDirectory;
@@ -13,7 +16,8 @@ import sibyl.io.SnapshotDirectory;
 /**
  * Where one keyspace's SSTables live: a directory per data directory
  * ({@code <DataFileDirectory>/<Keyspace>}), and the generation counter new SSTables are named by,
- * one counter over all of them so a generation never repeats within the keyspace.
+ * one counter over all of them so a generation never repeats within the keyspace. Cassandra 0.6's
+ * SSTables there share the names and the generations: the counter passes over theirs too.
  *
  * <p>It also knows which SSTables are this node's: those found at start-up and those it named
  * since. Any other complete SSTable in the directories was put there from outside while the node
@@ -22,35 +26,72 @@ import sibyl.io.SnapshotDirectory;
  * another writer holds.
  */
 public final class SSTableFiles {
+    private static final Logger log = LoggerFactory.getLogger(SSTableFiles.class);
+
     /** An SSTable as its store tells it apart from the others: the key cache knows it by generation. */
     private record Name(String columnFamily, int generation) {
     }
 
     private final List<Path> directories;
     private final Set<Name> claimed = new HashSet<>();
+    /** What start-up found; until {@link #cleanUp}, nothing of it is deleted. */
+    private final DataFileInventory inventory;
     private int generation;
+    private boolean cleanedUp;
 
-    private SSTableFiles(List<Path> directories, int highestGeneration) {
+    private SSTableFiles(List<Path> directories, DataFileInventory inventory) {
         this.directories = List.copyOf(directories);
-        this.generation = highestGeneration;
+        this.inventory = inventory;
+        this.generation = inventory.highestGeneration();
     }
 
     /**
-     * The keyspace's directories after removing what interrupted writers, deletions and
-     * snapshots left (see {@link SSTableDirectory#removeLeftovers} and
-     * {@link SnapshotDirectory#removeLeftovers}); call before any flush, compaction or snapshot.
+     * The keyspace's directories, every file in them recognised ({@link DataFileInventory}) and nothing changed
+     * yet: Sibyl's leftovers stay until {@link #cleanUp}, so a start refused later (another keyspace's files, the
+     * commit log) deletes nothing. Call before any flush, compaction or snapshot.
+     *
+     * @param columnFamilies the keyspace's column families; files of others are left alone
+     * @param othersFiles    names of files other parts of the node keep in these directories (the token)
+     * @throws IOException naming every file that is neither Sibyl's nor a Cassandra 0.6 SSTable it reads, what it
+     *                     looks like and what to do
      */
-    public static SSTableFiles open(List<Path> dataDirectories, String keyspace) throws IOException {
+    public static SSTableFiles open(List<Path> dataDirectories, String keyspace, Set<String> columnFamilies,
+                                    Set<String> othersFiles) throws IOException {
+        SSTableFiles files = inspect(dataDirectories, keyspace, columnFamilies, othersFiles);
+        files.inventory.refuseUnrecognised("keyspace " + keyspace);
+        files.inventory.logFindings("keyspace " + keyspace);
+        return files;
+    }
+
+    /** As {@link #open}, without refusing or logging what it found: for checking several keyspaces at once. */
+    static SSTableFiles inspect(List<Path> dataDirectories, String keyspace, Set<String> columnFamilies,
+                                Set<String> othersFiles) throws IOException {
         List<Path> dirs = new ArrayList<>();
-        int highest = -1;
-        for (Path data : dataDirectories) {
-            Path dir = Descriptor.directory(data, keyspace);
-            SSTableDirectory.removeLeftovers(dir);
-            SnapshotDirectory.removeLeftovers(dir);
-            highest = Math.max(highest, SSTableDirectory.highestGeneration(dir));
-            dirs.add(dir);
+        for (Path data : dataDirectories) dirs.add(Descriptor.directory(data, keyspace));
+        return new SSTableFiles(dirs, DataFileInventory.take(dirs, columnFamilies, othersFiles));
+    }
+
+    /** What start-up found in the directories. */
+    DataFileInventory inventory() {
+        return inventory;
+    }
+
+    /**
+     * Deletes what interrupted writes, deletions and snapshots of Sibyl's left, and finishes deleting the
+     * Cassandra 0.6 SSTables a compaction replaced: once the start is decided, before any flush, compaction or
+     * snapshot. Idempotent; failures are logged (the next start tries again).
+     */
+    public synchronized void cleanUp() {
+        if (cleanedUp) return;
+        cleanedUp = true;
+        inventory.cleanUp();
+        for (Path dir : directories) {
+            try {
+                SnapshotDirectory.removeLeftovers(dir);
+            } catch (IOException e) {
+                log.warn("Could not remove the unfinished snapshots of {}: {}", dir, e.toString());
+            }
         }
-        return new SSTableFiles(dirs, highest);
     }
 
     /** The keyspace's directory in each data directory ({@code <DataFileDirectory>/<Keyspace>}). */
@@ -58,9 +99,12 @@ public final class SSTableFiles {
         return directories;
     }
 
-    /** The complete SSTables of a column family, over every directory; the node loads them as its own. */
-    public synchronized List<Descriptor> list(String columnFamily) throws IOException {
-        List<Descriptor> found = listOnDisk(columnFamily);
+    /**
+     * The SSTables of a column family start-up found, of both formats, over every directory; the node loads
+     * them as its own.
+     */
+    public synchronized List<Descriptor> list(String columnFamily) {
+        List<Descriptor> found = new ArrayList<>(inventory.sstables(columnFamily));
         claim(found);
         return found;
     }
@@ -72,7 +116,8 @@ public final class SSTableFiles {
     }
 
     /**
-     * The complete SSTables of a column family that are not this node's: neither found at
+     * The SSTables of a column family (either format, listed from the disk now) that are not this node's:
+     * neither found at
      * start-up nor named by {@link #next}. They stay unclaimed until {@link #claim}ed, so a
      * caller that cannot open them finds them again next time.
      *

@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -18,8 +21,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sibyl.db.SystemKeyspace;
 import sibyl.dht.Partitioner;
+import sibyl.io.DataFileInventory;
 import sibyl.io.Descriptor;
+import sibyl.io.SSTableFormat;
 import sibyl.io.SSTableReader;
 
 /**
@@ -28,11 +34,18 @@ import sibyl.io.SSTableReader;
  */
 public final class StorageEngine implements Persistence, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StorageEngine.class);
+    /**
+     * What the service keeps in the system keyspace's directory: the node's token file and its temporary
+     * (sibyl.service.NodeToken). Start-up leaves them to it.
+     */
+    private static final Set<String> SYSTEM_SERVICE_FILES = Set.of("token", "token.tmp");
 
     /** Replaced as a whole when a reload changes the memtable thresholds or GCGraceSeconds. */
     private volatile EngineSettings settings;
     private final Partitioner partitioner;
     private final Map<String, SSTableFiles> files = new ConcurrentHashMap<>();
+    /** Keyspaces {@link #inspect}ed and not loaded yet. */
+    private final Map<String, SSTableFiles> inspected = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
     /**
      * Folds memtables' new keys into ring order ({@link Memtable}). Its own thread, not the timer's: the
@@ -90,7 +103,10 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     @Override
     public NewStores open(String keyspace, List<ColumnFamilyStore> stores) throws IOException {
         SSTableFiles existing = files.get(keyspace);
-        SSTableFiles ksFiles = existing != null ? existing : SSTableFiles.open(settings.dataDirectories(), keyspace);
+        Set<String> columnFamilies = new HashSet<>();
+        for (ColumnFamilyStore store : stores) columnFamilies.add(store.metadata().name());
+        SSTableFiles ksFiles = existing != null ? existing
+                : SSTableFiles.open(settings.dataDirectories(), keyspace, columnFamilies, serviceFiles(keyspace));
         List<Descriptor> found = new ArrayList<>();
         List<ColumnFamilyStore> opened = new ArrayList<>();
         try {
@@ -121,6 +137,7 @@ public final class StorageEngine implements Persistence, AutoCloseable {
             @Override
             public void serve() {
                 files.putIfAbsent(keyspace, ksFiles);
+                ksFiles.cleanUp();
                 ksFiles.claim(found);
                 for (ColumnFamilyStore store : stores) {
                     savedCaches.track(store);
@@ -157,21 +174,36 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     }
 
     /**
-     * Cleans the keyspace's directories of leftovers and opens every SSTable of its column
-     * families into their stores. Before the commit log is replayed and before any write.
+     * Recognises every file of the keyspace's directories and opens every SSTable of its column families into
+     * their stores: Sibyl's, and Cassandra 0.6's in place. Deletes nothing: what start-up deletes (leftovers of
+     * interrupted writes, Cassandra 0.6 SSTables compaction replaced) goes at {@link #start}, once every
+     * keyspace is loaded and the commit log replayed, so a start refused on the way leaves every file as it was.
+     * Before the commit log is replayed and before any write.
      *
      * @return SSTables opened
+     * @throws IOException naming every file the keyspace's directories hold that Sibyl does not recognise (see
+     *                     {@link DataFileInventory}), or an SSTable that cannot be opened
      */
     public int load(Keyspace keyspace) throws IOException {
-        SSTableFiles ksFiles = SSTableFiles.open(settings.dataDirectories(), keyspace.name());
+        SSTableFiles checked = inspected.remove(keyspace.name());
+        SSTableFiles ksFiles;
+        if (checked != null) {
+            ksFiles = checked;
+            ksFiles.inventory().logFindings("keyspace " + keyspace.name());
+        } else {
+            ksFiles = SSTableFiles.open(settings.dataDirectories(), keyspace.name(), columnFamilies(keyspace),
+                    serviceFiles(keyspace.name()));
+        }
         files.put(keyspace.name(), ksFiles);
         int opened = 0;
+        int legacy = 0;
         for (ColumnFamilyStore store : keyspace.stores()) {
             List<SSTableReader> readers = new ArrayList<>();
             try {
                 for (Descriptor d : ksFiles.list(store.metadata().name())) {
                     readers.add(SSTableReader.open(d, store.metadata(), partitioner, settings.indexInterval(),
                             store.keyCache(), settings.fileAccess()));
+                    if (d.format() == SSTableFormat.CASSANDRA_06) legacy++;
                 }
             } catch (IOException | RuntimeException e) {
                 for (SSTableReader r : readers) r.release();
@@ -181,7 +213,43 @@ public final class StorageEngine implements Persistence, AutoCloseable {
             store.configureCaches(store.metadata().caches());
             opened += readers.size();
         }
+        if (legacy > 0) {
+            log.info("Keyspace {}: opened {} Cassandra 0.6 SSTable(s) in place, beside {} of Sibyl's; compaction"
+                    + " rewrites them in Sibyl's format", keyspace.name(), legacy, opened - legacy);
+        }
         return opened;
+    }
+
+    /**
+     * Recognises every file of the keyspaces' directories at once, before any is loaded, so that a start refused
+     * for files Sibyl does not recognise names every one of them, over all keyspaces, in one error. Optional:
+     * {@link #load} checks a keyspace it was not given here on its own. Changes nothing on disk.
+     *
+     * @throws IOException naming each file neither Sibyl's nor a Cassandra 0.6 SSTable it reads, what it looks
+     *                     like and what to do
+     */
+    public void inspect(Collection<Keyspace> keyspaces) throws IOException {
+        Map<String, SSTableFiles> found = new LinkedHashMap<>();
+        for (Keyspace ks : keyspaces) {
+            found.put(ks.name(), SSTableFiles.inspect(settings.dataDirectories(), ks.name(), columnFamilies(ks),
+                    serviceFiles(ks.name())));
+        }
+        List<DataFileInventory> inventories = new ArrayList<>();
+        for (SSTableFiles f : found.values()) inventories.add(f.inventory());
+        DataFileInventory.refuseUnrecognised(inventories, (found.size() == 1 ? "keyspace " : "keyspaces ")
+                + String.join(", ", found.keySet()));
+        inspected.putAll(found);
+    }
+
+    private static Set<String> columnFamilies(Keyspace keyspace) {
+        Set<String> names = new HashSet<>();
+        for (ColumnFamilyStore store : keyspace.stores()) names.add(store.metadata().name());
+        return names;
+    }
+
+    /** Files other parts of the node keep in the keyspace's directories, which start-up leaves alone. */
+    private static Set<String> serviceFiles(String keyspace) {
+        return keyspace.equals(SystemKeyspace.NAME) ? SYSTEM_SERVICE_FILES : Set.of();
     }
 
     /**
@@ -236,12 +304,14 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     }
 
     /**
-     * Starts background work once replay is done: flushes memtables replay filled past their
-     * limits, queues compaction checks, checks memtable ages and saves caches periodically.
+     * Starts background work once replay is done: deletes what start-up found left over (see
+     * {@link #load}), flushes memtables replay filled past their limits, queues compaction checks, checks memtable ages and saves caches periodically.
      *
      * @param served the keyspaces served at each moment (a reload adds and removes some)
      */
     public void start(Supplier<Collection<Keyspace>> served) {
+        // Every keyspace is loaded and the log replayed: the start is decided, and what start-up found to delete goes.
+        for (SSTableFiles f : files.values()) f.cleanUp();
         savedCaches.start();
         for (Keyspace ks : served.get()) {
             for (ColumnFamilyStore store : ks.stores()) {
@@ -323,6 +393,14 @@ public final class StorageEngine implements Persistence, AutoCloseable {
      */
     public CompletableFuture<ScrubReport> scrub(ColumnFamilyStore store) {
         return compactor.scrub(store);
+    }
+
+    /**
+     * Rewrites the store's Cassandra 0.6 SSTables in Sibyl's format at once, after a snapshot of them (see
+     * {@link Compactor#upgrade}): nodetool upgradesstables.
+     */
+    public CompletableFuture<ScrubReport> upgradeSSTables(ColumnFamilyStore store) {
+        return compactor.upgrade(store);
     }
 
     /** Flushes and compactions queued or running. */

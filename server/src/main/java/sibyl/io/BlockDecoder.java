@@ -9,7 +9,7 @@ import java.util.zip.CRC32;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 
-/** Checks a data block's CRC32 trailer and decodes its cells. */
+/** Checks a data block (Sibyl's: its CRC32 trailer) and decodes its cells, in the row format of its SSTable. */
 final class BlockDecoder {
     private static final Predicate<byte[]> EVERY_NAME = name -> true;
 
@@ -22,21 +22,21 @@ final class BlockDecoder {
      * @param bytes      holds the block at {@code offset}
      * @param fileOffset where the block lies in the data file, for error reports
      */
-    static void decode(byte[] bytes, int offset, int length, CFMetaData metadata, Path file, long fileOffset,
-                       Consumer<Cell> sink) {
-        decode(bytes, offset, length, metadata, file, fileOffset, EVERY_NAME, sink);
+    static void decode(RowFormat format, byte[] bytes, int offset, int length, CFMetaData metadata, Path file,
+                       long fileOffset, Consumer<Cell> sink) {
+        decode(format, bytes, offset, length, metadata, file, fileOffset, EVERY_NAME, sink);
     }
 
     /**
      * Hands the cells of a block whose names {@code wanted} accepts to {@code sink}, in stored order, after checking
      * the block; the others are stepped over without being built (a slice wants a few cells of a block of hundreds).
      */
-    static void decode(byte[] bytes, int offset, int length, CFMetaData metadata, Path file, long fileOffset,
-                       Predicate<byte[]> wanted, Consumer<Cell> sink) {
-        ByteBuffer in = checked(bytes, offset, length, file, fileOffset);
+    static void decode(RowFormat format, byte[] bytes, int offset, int length, CFMetaData metadata, Path file,
+                       long fileOffset, Predicate<byte[]> wanted, Consumer<Cell> sink) {
+        ByteBuffer in = format.blockCells(bytes, offset, length, file, fileOffset);
         try {
             while (in.hasRemaining()) {
-                Cell cell = CellSerializer.readIf(in, metadata, wanted);
+                Cell cell = format.readIf(in, metadata, wanted);
                 if (cell != null) sink.accept(cell);
             }
         } catch (BufferUnderflowException | IllegalArgumentException e) {
@@ -44,7 +44,7 @@ final class BlockDecoder {
         }
     }
 
-    /** The cells of a block, as a buffer over them, once the block's checksum holds. */
+    /** The cells of a block of Sibyl's, as a buffer over them, once the block's checksum holds. */
     static ByteBuffer checked(byte[] bytes, int offset, int length, Path file, long fileOffset) {
         int body = length - ColumnIndexBlock.CRC_LENGTH;
         CRC32 crc = new CRC32();

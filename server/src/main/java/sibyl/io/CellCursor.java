@@ -19,7 +19,8 @@ import sibyl.db.marshal.AbstractType;
  * row needs: a reader merging sources stops as soon as it has enough live cells, and only the
  * blocks it went through were read.
  *
- * <p>The row tombstone comes with the cursor, since a reader needs it to tell live cells. The
+ * <p>The row tombstone comes with the cursor, since a reader needs it to tell live cells. Rows of
+ * either format are read this way: both keep a column index of blocks ({@link RowFormat}). The
  * caller holds a reference to the SSTable while iterating ({@link SSTableReader#acquire}).
  */
 public final class CellCursor implements Iterator<Cell> {
@@ -108,8 +109,8 @@ public final class CellCursor implements Iterator<Cell> {
      */
     private Cell readForward() {
         try {
-            if (reachedStart) return CellSerializer.read(forward, sstable.metadata());
-            Cell cell = CellSerializer.readIf(forward, sstable.metadata(), this::fromStart);
+            if (reachedStart) return sstable.rowFormat().read(forward, sstable.metadata());
+            Cell cell = sstable.rowFormat().readIf(forward, sstable.metadata(), this::fromStart);
             reachedStart = cell != null;
             return cell;
         } catch (BufferUnderflowException | IllegalArgumentException e) {
@@ -128,12 +129,13 @@ public final class CellCursor implements Iterator<Cell> {
             throw new UncheckedIOException("cannot read " + data.path(), e);
         }
         if (!reversed) {
-            forward = BlockDecoder.checked(bytes, 0, block.length(), data.path(), at);
+            forward = sstable.rowFormat().blockCells(bytes, 0, block.length(), data.path(), at);
             forwardOffset = at;
             return;
         }
         List<Cell> cells = new ArrayList<>();
-        BlockDecoder.decode(bytes, 0, block.length(), sstable.metadata(), data.path(), at, this::fromStart, cells::add);
+        BlockDecoder.decode(sstable.rowFormat(), bytes, 0, block.length(), sstable.metadata(), data.path(), at,
+                this::fromStart, cells::add);
         Collections.reverse(cells);
         current = cells.iterator();
     }

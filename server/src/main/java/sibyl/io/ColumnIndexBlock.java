@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 
 /**
  * One entry of a row's column index: the first and last cell name of a block of the row, and
- * where the block lies relative to the start of the row's blocks. The length includes the
- * block's 4-byte CRC32 trailer.
+ * where the block lies relative to the start of the row's blocks. In Sibyl's format the length
+ * includes the block's 4-byte CRC32 trailer; a Cassandra 0.6 block has none.
  *
  * <p>A row of one block has no stored index; its single block is described with null names,
  * meaning "covers every name".

@@ -1,15 +1,18 @@
 package sibyl.io;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * Names one SSTable: the directory it lives in ({@code <DataFileDirectory>/<Keyspace>}), its
- * column family and its generation. Files are {@code <CF>-<generation>-<Component>}, and while
- * being written {@code tmp-<CF>-<generation>-<Component>}. Column family names never contain
- * {@code -} (the configuration refuses them), so names parse back unambiguously.
+ * column family, its generation and its format. Files are {@code <CF>-<generation>-<Component>}, and while
+ * Sibyl writes them {@code tmp-<CF>-<generation>-<Component>}. Column family names never contain
+ * {@code -} (the configuration refuses them), so names parse back unambiguously. A Cassandra 0.6 SSTable's
+ * files have the same names (fewer of them), so the format is not in the name: start-up tells it from the
+ * files' content ({@link DataFileInventory}).
  */
-public record Descriptor(Path directory, String columnFamily, int generation) {
+public record Descriptor(Path directory, String columnFamily, int generation, SSTableFormat format) {
     /** Prefix of files still being written; whatever carries it at start-up is a leftover. */
     public static final String TEMPORARY_PREFIX = "tmp-";
 
@@ -20,6 +23,17 @@ public record Descriptor(Path directory, String columnFamily, int generation) {
             throw new IllegalArgumentException("not a column family name usable in file names: " + columnFamily);
         }
         if (generation < 0) throw new IllegalArgumentException("negative generation " + generation);
+        Objects.requireNonNull(format, "format");
+    }
+
+    /** An SSTable in Sibyl's format: every SSTable Sibyl writes. */
+    public Descriptor(Path directory, String columnFamily, int generation) {
+        this(directory, columnFamily, generation, SSTableFormat.SIBYL);
+    }
+
+    /** The components this SSTable's format has. */
+    public List<Component> components() {
+        return format.components();
     }
 
     /** The directory the SSTables of {@code keyspace} live in. */
@@ -42,8 +56,10 @@ public record Descriptor(Path directory, String columnFamily, int generation) {
     }
 
     /**
-     * The SSTable a component file (final name, not temporary) belongs to, e.g. of
-     * {@code /data/Keyspace1/Standard1-7-Data.db}; null when the name is no SSTable component.
+     * The Sibyl SSTable a component file name (final name, not temporary) names, e.g. of
+     * {@code /data/Keyspace1/Standard1-7-Data.db}: what a writer given that name writes (json2sstable's
+     * target); null when the name is no SSTable component. To tell the format of files that exist, use
+     * {@link SSTableDirectory#identify}.
      */
     public static Descriptor ofFile(Path file) {
         Path name = file.getFileName();

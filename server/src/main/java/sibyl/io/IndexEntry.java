@@ -43,7 +43,7 @@ record IndexEntry(String key, long dataOffset, int rowLength, long position) {
      * Reads consecutive index entries from a stream positioned at {@code start}, up to {@code end}.
      * The caller owns the stream.
      */
-    static final class Reader {
+    static final class Reader implements IndexEntries {
         private final DataInputStream in;
         private final Path file;
         private final long end;
@@ -62,13 +62,13 @@ record IndexEntry(String key, long dataOffset, int rowLength, long position) {
                     index.path(), start, index.length());
         }
 
-        /** Where the next entry starts. */
-        long position() {
+        @Override
+        public long position() {
             return position;
         }
 
-        /** The next entry, or null after the last one. */
-        IndexEntry next() throws IOException {
+        @Override
+        public IndexEntry next() throws IOException {
             if (position >= end) return null;
             long start = position;
             try {

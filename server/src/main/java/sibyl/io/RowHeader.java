@@ -14,7 +14,8 @@ import sibyl.db.Deletion;
 /**
  * The decoded start of a row in the data file: key, row tombstone, cell count and the column
  * index. {@code blocksStart} is where the first block begins, relative to the row's start; block
- * offsets are relative to it.
+ * offsets are relative to it. The static methods read Sibyl's header; a Cassandra 0.6 row's has the
+ * same parts ({@link Cassandra06RowFormat}).
  */
 record RowHeader(String key, Deletion deletion, int cellCount,
                  List<ColumnIndexBlock> blocks, int blocksStart) {
@@ -63,18 +64,22 @@ record RowHeader(String key, Deletion deletion, int cellCount,
             } else if (blockCount < 0 || blocksLength != 0) {
                 throw new IllegalArgumentException("block count " + blockCount + " with " + blocksLength + " bytes of blocks");
             }
-            checkBlocks(blocks, blocksLength);
+            checkBlocks(blocks, blocksLength, ColumnIndexBlock.CRC_LENGTH);
             return new RowHeader(key, deletion, cellCount, blocks, span);
         } catch (IOException | BufferUnderflowException | IllegalArgumentException e) {
             throw new CorruptSSTableException(file, rowOffset, "malformed row header: " + e.getMessage(), e);
         }
     }
 
-    /** Blocks must tile the row's block bytes exactly, in order. */
-    private static void checkBlocks(List<ColumnIndexBlock> blocks, int blocksLength) {
+    /**
+     * Blocks must tile the row's block bytes exactly, in order, each longer than {@code overhead} (a trailer).
+     *
+     * @throws IllegalArgumentException saying how they do not
+     */
+    static void checkBlocks(List<ColumnIndexBlock> blocks, int blocksLength, int overhead) {
         int expected = 0;
         for (ColumnIndexBlock b : blocks) {
-            if (b.offset() != expected || b.length() <= ColumnIndexBlock.CRC_LENGTH) {
+            if (b.offset() != expected || b.length() <= overhead) {
                 throw new IllegalArgumentException("column index block at " + b.offset() + " of length " + b.length()
                         + " where one was expected at " + expected);
             }

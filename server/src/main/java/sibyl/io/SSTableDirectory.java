@@ -5,123 +5,138 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import sibyl.fs.Directories;
 
 /**
- * The SSTables of one keyspace directory, as start-up finds them. Not thread-safe with writers
- * in the same directory: call before any flush or compaction starts.
+ * The SSTables of keyspace directories: listing them (of both formats, as {@link DataFileInventory}
+ * tells them apart), deleting, linking and naming new ones.
  */
 public final class SSTableDirectory {
-    private static final Logger log = LoggerFactory.getLogger(SSTableDirectory.class);
-
     private SSTableDirectory() {
     }
 
     /**
-     * Deletes what an interrupted writer or deletion left behind: every temporary file, and the
-     * components of any SSTable whose Statistics component is missing (it is renamed into place
-     * last and deleted first, so without it the SSTable never was, or no longer is, complete).
-     *
-     * @return the files deleted
+     * Deletes an SSTable's files. Sibyl's: Statistics first, since without it the rest is an incomplete SSTable
+     * that start-up recognises as Sibyl's leftover and removes, so a crash half-way through leaves nothing that
+     * looks alive. Cassandra 0.6's: first Sibyl's marker ({@link CompactedMarker}, unless one is there already),
+     * synced, so a crash before the end leaves a table start-up does not load and finishes deleting; then Data,
+     * Index and Filter, synced; then the marker, synced. Missing components are skipped.
      */
-    public static List<Path> removeLeftovers(Path directory) throws IOException {
-        List<Path> removed = new ArrayList<>();
-        if (!Files.isDirectory(directory)) return removed;
-        Map<Descriptor, Set<Component>> complete = new HashMap<>();
-        Map<Descriptor, List<Path>> finalFiles = new HashMap<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
-            for (Path file : files) {
-                Descriptor.FileName name = Descriptor.parse(directory, file.getFileName().toString());
-                if (name == null) continue;
-                if (name.temporary()) {
-                    delete(file, removed);
-                } else {
-                    complete.computeIfAbsent(name.descriptor(), d -> EnumSet.noneOf(Component.class)).add(name.component());
-                    finalFiles.computeIfAbsent(name.descriptor(), d -> new ArrayList<>()).add(file);
-                }
-            }
+    public static void delete(Descriptor descriptor) throws IOException {
+        if (descriptor.format() == SSTableFormat.SIBYL) {
+            Files.deleteIfExists(descriptor.path(Component.STATISTICS));
+            for (Component c : Component.values()) Files.deleteIfExists(descriptor.path(c));
+            return;
         }
-        for (Map.Entry<Descriptor, Set<Component>> e : complete.entrySet()) {
-            if (!e.getValue().contains(Component.STATISTICS)) {
-                for (Path file : finalFiles.get(e.getKey())) delete(file, removed);
-            }
+        Path marker = CompactedMarker.path(descriptor);
+        if (!Files.exists(marker)
+                || CompactedMarker.read(marker, descriptor.generation()).writer() != CompactedMarker.Writer.SIBYL) {
+            CompactedMarker.write(descriptor, List.of(descriptor.generation()), "an SSTable of Sibyl's");
+            Directories.sync(descriptor.directory());
         }
-        return removed;
+        for (Component c : descriptor.components()) Files.deleteIfExists(descriptor.path(c));
+        Directories.sync(descriptor.directory());
+        Files.deleteIfExists(marker);
+        Directories.sync(descriptor.directory());
     }
 
     /**
-     * Deletes the final-named components of an SSTable, Statistics first: without it the rest is
-     * an incomplete SSTable that start-up removes, so a crash half-way through leaves nothing
-     * that looks alive. Missing components are skipped.
+     * Marks Cassandra 0.6 SSTables of a compaction or scrub whose output is durable as replaced, so that they
+     * are not loaded at the next start even if their files outlive a crash (see {@link CompactedMarker}).
+     * Sibyl's own SSTables in {@code sstables} need no mark and get none. Call before the output takes their
+     * place.
+     *
+     * @param by the replacing SSTable, or null when nothing survived the compaction
+     * @throws MarkersLeftException when marking failed and some markers could not be taken back: keep the output
+     * @throws IOException          when marking failed and nothing of it is left
      */
-    public static void delete(Descriptor descriptor) throws IOException {
-        Files.deleteIfExists(descriptor.path(Component.STATISTICS));
-        for (Component c : Component.values()) Files.deleteIfExists(descriptor.path(c));
+    public static void markReplaced(List<Descriptor> sstables, Descriptor by) throws IOException {
+        String into = by == null ? "nothing" : by.columnFamily() + "-" + by.generation();
+        Map<String, List<Descriptor>> byColumnFamily = new HashMap<>();
+        for (Descriptor d : sstables) {
+            if (d.format() == SSTableFormat.CASSANDRA_06) {
+                byColumnFamily.computeIfAbsent(d.columnFamily(), k -> new ArrayList<>()).add(d);
+            }
+        }
+        for (List<Descriptor> same : byColumnFamily.values()) CompactedMarker.writeAll(same, into);
     }
 
     /**
      * Hard-links every component of a complete SSTable into {@code target}, an existing directory
-     * on the same file system, under the same names; Statistics last, so the links too make a
-     * complete SSTable exactly when its Statistics link exists. Components the SSTable lacks
-     * (an optional Summary) are skipped. The caller keeps the SSTable from being deleted
-     * meanwhile (holds a reference to its reader).
+     * on the same file system, under the same names: Sibyl's with Statistics last, so the links too
+     * make a complete SSTable exactly when its Statistics link exists; Cassandra 0.6's with Data
+     * last, as 0.6 renamed them. Components the SSTable lacks (an optional Summary) are skipped.
+     * The caller keeps the SSTable from being deleted meanwhile (holds a reference to its reader).
      *
      * @return the number of files linked
      */
     public static int link(Descriptor descriptor, Path target) throws IOException {
+        Component last = descriptor.format() == SSTableFormat.SIBYL ? Component.STATISTICS : Component.DATA;
         int linked = 0;
-        for (Component c : Component.values()) {
-            if (c == Component.STATISTICS || !Files.exists(descriptor.path(c))) continue;
+        for (Component c : descriptor.components()) {
+            if (c == last || !Files.exists(descriptor.path(c))) continue;
             Files.createLink(target.resolve(descriptor.path(c).getFileName()), descriptor.path(c));
             linked++;
         }
-        Path statistics = descriptor.path(Component.STATISTICS);
-        Files.createLink(target.resolve(statistics.getFileName()), statistics);
+        Path lastPath = descriptor.path(last);
+        Files.createLink(target.resolve(lastPath.getFileName()), lastPath);
         return linked + 1;
     }
 
-    private static void delete(Path file, List<Path> removed) throws IOException {
-        Files.deleteIfExists(file);
-        removed.add(file);
-        log.info("Removed leftover sstable file {}", file);
+    /**
+     * The SSTables of {@code columnFamily} in {@code directory}, of both formats, oldest generation first, as
+     * {@link DataFileInventory} tells them from the files' content: complete ones, none marked replaced.
+     * What start-up would refuse is not listed.
+     */
+    public static List<Descriptor> list(Path directory, String columnFamily) throws IOException {
+        return DataFileInventory.take(List.of(directory), Set.of(columnFamily), Set.of()).sstables(columnFamily);
     }
 
     /**
-     * The complete SSTables of {@code columnFamily} in {@code directory}, oldest generation
-     * first. Call {@link #removeLeftovers} first.
+     * The SSTable {@code file} is a component of, in its format, as {@link #list} finds it.
+     *
+     * @throws IOException saying what the file is instead
      */
-    public static List<Descriptor> list(Path directory, String columnFamily) throws IOException {
-        List<Descriptor> found = new ArrayList<>();
-        if (!Files.isDirectory(directory)) return found;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
-            for (Path file : files) {
-                Descriptor.FileName name = Descriptor.parse(directory, file.getFileName().toString());
-                if (name != null && !name.temporary() && name.component() == Component.STATISTICS
-                        && name.descriptor().columnFamily().equals(columnFamily)) {
-                    found.add(name.descriptor());
-                }
+    public static Descriptor identify(Path file) throws IOException {
+        Path name = file.getFileName();
+        DataFileName parsed = name == null ? new DataFileName.Unknown(null) : DataFileName.ofFile(name.toString());
+        if (!(parsed instanceof DataFileName.Part part)) {
+            throw new IOException(file + " is not an SSTable file (such as Standard1-1-Data.db)");
+        }
+        Path directory = file.toAbsolutePath().getParent();
+        DataFileInventory inventory = DataFileInventory.take(List.of(directory), Set.of(part.columnFamily()), Set.of());
+        for (Descriptor d : inventory.sstables(part.columnFamily())) {
+            if (d.generation() == part.generation()) return d;
+        }
+        String prefix = part.columnFamily() + "-" + part.generation() + "-";
+        if (Files.exists(directory.resolve(prefix + DataFileName.COMPACTED))) {
+            throw new IOException(file + " is part of an SSTable marked replaced by compaction ("
+                    + directory.resolve(prefix + DataFileName.COMPACTED) + ")");
+        }
+        List<DataFileInventory.Finding> findings = new ArrayList<>(inventory.unrecognised());
+        findings.addAll(inventory.ignored());
+        findings.addAll(inventory.leftovers());
+        for (DataFileInventory.Finding f : findings) {
+            if (f.file().getFileName().toString().startsWith(prefix)) {
+                throw new IOException(file + " is not part of an SSTable Sibyl can read: " + f);
             }
         }
-        found.sort(Comparator.comparingInt(Descriptor::generation));
-        return found;
+        throw new IOException(file + " is not part of a complete SSTable");
     }
 
-    /** The highest generation of any SSTable file in {@code directory}, temporary or not; -1 if none. */
+    /**
+     * The highest generation of any SSTable file in {@code directory}, of either format, temporary or not,
+     * or of a compaction marker; -1 if none.
+     */
     public static int highestGeneration(Path directory) throws IOException {
         int highest = -1;
         if (!Files.isDirectory(directory)) return highest;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
-            for (Path file : files) {
-                Descriptor.FileName name = Descriptor.parse(directory, file.getFileName().toString());
-                if (name != null) highest = Math.max(highest, name.descriptor().generation());
-            }
+            for (Path file : files) highest = Math.max(highest, DataFileName.ofFile(file.getFileName().toString()).generation());
         }
         return highest;
     }
@@ -129,7 +144,9 @@ public final class SSTableDirectory {
     /**
      * Whether a writer holds that generation of the column family in any of {@code directories}, as writers claim
      * one: by creating its temporary Data file first, exclusively, and by renaming components into place later.
-     * The node's key cache tells a column family's SSTables apart by generation alone, so every directory counts.
+     * Cassandra 0.6's files count too (its SSTables, its temporary files, its and Sibyl's compaction markers):
+     * they share the names. The node's key cache tells a column family's SSTables apart by generation alone, so
+     * every directory counts.
      */
     public static boolean generationInUse(List<Path> directories, String columnFamily, int generation) {
         for (Path dir : directories) {
@@ -137,6 +154,10 @@ public final class SSTableDirectory {
             if (Files.exists(d.temporaryPath(Component.DATA))) return true;
             for (Component c : Component.values()) {
                 if (Files.exists(d.path(c))) return true;
+            }
+            if (Files.exists(CompactedMarker.path(d)) || Files.exists(CompactedMarker.temporaryPath(d))) return true;
+            for (Component c : SSTableFormat.CASSANDRA_06.components()) {
+                if (Files.exists(dir.resolve(columnFamily + "-tmp-" + generation + "-" + c.suffix()))) return true;
             }
         }
         return false;

@@ -20,7 +20,10 @@ import sibyl.dht.Partitioner;
 
 /**
  * An open SSTable: statistics, bloom filter and index sample in memory, the data and index files
- * read with positional reads, so any number of threads read at once.
+ * read with positional reads, so any number of threads read at once. One type serves both formats
+ * ({@link SSTableFormat}): Sibyl's own, and Cassandra 0.6's, read in place ({@link Cassandra06Table}
+ * opens those); what differs between them is how an index entry and a row lie on disk, which an
+ * {@link IndexFormat} and a {@link RowFormat} read.
  *
  * <p>Lifetime: the reader starts with one reference, owned by whoever opened it. Readers that
  * may outlive a change of the set of SSTables ({@code rowsFrom} iterations, reads racing a
@@ -47,12 +50,14 @@ public final class SSTableReader implements RowSource {
     private final DecoratedKey firstKey;
     private final DecoratedKey lastKey;
     private final KeyCache keyCache;
+    private final IndexFormat indexFormat;
+    private final RowFormat rowFormat;
     private final AtomicInteger references = new AtomicInteger(1);
     private volatile boolean obsolete;
 
-    private SSTableReader(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner, SSTableMetadata stats,
-                          BloomFilter filter, IndexSummary summary, PositionalFile data, PositionalFile index,
-                          KeyCache keyCache) {
+    SSTableReader(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner, SSTableMetadata stats,
+                  BloomFilter filter, IndexSummary summary, PositionalFile data, PositionalFile index,
+                  KeyCache keyCache, IndexFormat indexFormat, RowFormat rowFormat) {
         this.descriptor = descriptor;
         this.metadata = metadata;
         this.partitioner = partitioner;
@@ -64,6 +69,8 @@ public final class SSTableReader implements RowSource {
         this.firstKey = partitioner.decorateKey(stats.firstKey());
         this.lastKey = partitioner.decorateKey(stats.lastKey());
         this.keyCache = keyCache;
+        this.indexFormat = indexFormat;
+        this.rowFormat = rowFormat;
     }
 
     /** As {@link #open(Descriptor, CFMetaData, Partitioner, int, KeyCache)}, with no key cache. */
@@ -75,7 +82,8 @@ public final class SSTableReader implements RowSource {
     /**
      * Opens a complete SSTable: checks statistics and filter, and takes the sample of every
      * {@code indexInterval}-th key from the Summary component, or, when that is missing or
-     * unusable, from one pass over the index.
+     * unusable, from one pass over the index. A Cassandra 0.6 SSTable is opened as
+     * {@link Cassandra06Table#open} says.
      *
      * @param keyCache the column family's key cache, which point reads of this SSTable use and fill
      * @throws CorruptSSTableException when a component is damaged, truncated or of another
@@ -90,6 +98,9 @@ public final class SSTableReader implements RowSource {
     public static SSTableReader open(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
                                      int indexInterval, KeyCache keyCache, FileAccess access) throws IOException {
         if (indexInterval <= 0) throw new IllegalArgumentException("index interval must be positive: " + indexInterval);
+        if (descriptor.format() == SSTableFormat.CASSANDRA_06) {
+            return Cassandra06Table.open(descriptor, metadata, partitioner, indexInterval, keyCache, access);
+        }
         Path statsPath = descriptor.path(Component.STATISTICS);
         SSTableMetadata stats = ChecksummedFile.read(statsPath, (in, length) -> SSTableMetadata.readFrom(in));
         if (!stats.partitioner().equals(partitioner.className())) {
@@ -108,7 +119,8 @@ public final class SSTableReader implements RowSource {
             IndexSummary summary = IndexSummaryFile.read(descriptor.path(Component.SUMMARY), partitioner, indexInterval,
                     stats).orElse(null);
             if (summary == null) summary = summarize(index, partitioner, indexInterval, stats.rowCount());
-            return new SSTableReader(descriptor, metadata, partitioner, stats, filter, summary, data, index, keyCache);
+            return new SSTableReader(descriptor, metadata, partitioner, stats, filter, summary, data, index, keyCache,
+                    SibylIndexFormat.INSTANCE, SibylRowFormat.INSTANCE);
         } catch (IOException | RuntimeException e) {
             data.close();
             if (index != null) index.close();
@@ -171,6 +183,11 @@ public final class SSTableReader implements RowSource {
 
     public Descriptor descriptor() {
         return descriptor;
+    }
+
+    /** Sibyl's format, or Cassandra 0.6's for a table read in place until compaction rewrites it. */
+    public SSTableFormat format() {
+        return descriptor.format();
     }
 
     public CFMetaData metadata() {
@@ -262,9 +279,11 @@ public final class SSTableReader implements RowSource {
      */
     RowStart readStart(IndexEntry entry) throws IOException {
         byte[] head = data.read(entry.dataOffset(), Math.min(entry.rowLength(), RowHeader.TYPICAL_SPAN));
-        int span = RowHeader.span(head, entry.rowLength(), data.path(), entry.dataOffset());
-        if (span > head.length) head = data.read(entry.dataOffset(), span);
-        RowHeader header = RowHeader.read(head, entry.rowLength(), data.path(), entry.dataOffset());
+        int span;
+        while ((span = rowFormat.headerSpan(head, entry.rowLength(), data.path(), entry.dataOffset())) > head.length) {
+            head = data.read(entry.dataOffset(), span);
+        }
+        RowHeader header = rowFormat.readHeader(head, entry.rowLength(), data.path(), entry.dataOffset());
         checkKey(header, entry);
         return new RowStart(head, header);
     }
@@ -289,7 +308,7 @@ public final class SSTableReader implements RowSource {
             return samples;
         }
         try {
-            IndexEntry.Reader entries = IndexEntry.Reader.scan(index, 0);
+            IndexEntries entries = indexEntries(0);
             long i = 0;
             for (IndexEntry e = entries.next(); e != null; e = entries.next()) {
                 if (i++ % interval == 0) samples.add(partitioner.decorateKey(e.key()));
@@ -311,7 +330,7 @@ public final class SSTableReader implements RowSource {
         int sample = summary.floor(key);
         if (sample < 0) return null;
         byte[] stretch = readStretch(sample);
-        IndexEntry e = findIn(stretch, stretchLength(sample), summary.stretchStart(sample), key);
+        IndexEntry e = findIn(stretch, stretchLength(sample), sample, key);
         if (e != null) keyCache.put(descriptor.generation(), key, e);
         return e;
     }
@@ -336,7 +355,7 @@ public final class SSTableReader implements RowSource {
                     stretchSample = sample;
                     stretch = readStretch(sample);
                 }
-                IndexEntry e = findIn(stretch, stretchLength(sample), summary.stretchStart(sample), key);
+                IndexEntry e = findIn(stretch, stretchLength(sample), sample, key);
                 if (e != null) {
                     keyCache.put(descriptor.generation(), key, e);
                     found++;
@@ -371,11 +390,13 @@ public final class SSTableReader implements RowSource {
     }
 
     /**
-     * The entry of {@code key} in the first {@code length} bytes of {@code stretch}, read from
-     * {@code stretchStart}, checked to lie within the data file; null when absent.
+     * The entry of {@code key} in the first {@code length} bytes of {@code stretch}, the stretch
+     * of index entries from sample {@code sample} on, checked to lie within the data file; null
+     * when absent.
      */
-    private IndexEntry findIn(byte[] stretch, int length, long stretchStart, DecoratedKey key) {
-        IndexEntry e = IndexEntry.find(stretch, length, stretchStart, IndexEntry.encodeKey(key.key()), index.path());
+    private IndexEntry findIn(byte[] stretch, int length, int sample, DecoratedKey key) {
+        IndexEntry e = indexFormat.find(stretch, length, summary.stretchStart(sample), summary.stretchDataEnd(sample), key,
+                index.path());
         if (e != null && e.dataOffset() + e.rowLength() > data.length()) {
             throw new CorruptSSTableException(index.path(), e.position(), "row of " + e.rowLength()
                     + " bytes at " + e.dataOffset() + " runs past the end of the data file");
@@ -389,13 +410,14 @@ public final class SSTableReader implements RowSource {
      * caller may reuse the array.
      */
     ColumnFamily decodeRow(byte[] row, IndexEntry entry) {
-        RowHeader header = RowHeader.read(row, entry.rowLength(), data.path(), entry.dataOffset());
+        RowHeader header = rowFormat.readHeader(row, entry.rowLength(), data.path(), entry.dataOffset());
         checkKey(header, entry);
         ColumnFamily.Builder cells = ColumnFamily.builder(metadata, Math.max(0, Math.min(header.cellCount(), 1 << 16)))
                 .delete(header.deletion());
         for (ColumnIndexBlock block : header.blocks()) {
             int at = header.blocksStart() + block.offset();
-            BlockDecoder.decode(row, at, block.length(), metadata, data.path(), entry.dataOffset() + at, cells::add);
+            BlockDecoder.decode(rowFormat, row, at, block.length(), metadata, data.path(), entry.dataOffset() + at,
+                    cells::add);
         }
         if (cells.size() != header.cellCount()) {
             throw new CorruptSSTableException(data.path(), entry.dataOffset(), "row of key " + entry.key() + " holds "
@@ -433,6 +455,16 @@ public final class SSTableReader implements RowSource {
 
     PositionalFile dataFile() {
         return data;
+    }
+
+    /** How this SSTable's rows lie in its data file. */
+    RowFormat rowFormat() {
+        return rowFormat;
+    }
+
+    /** The index entries from the one at {@code start} on, read sequentially. */
+    IndexEntries indexEntries(long start) {
+        return indexFormat.scan(index, start);
     }
 
     PositionalFile indexFile() {

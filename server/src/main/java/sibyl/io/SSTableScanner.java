@@ -21,7 +21,7 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
     private static final int BUFFER_SIZE = 64 * 1024;
 
     private final SSTableReader sstable;
-    private final IndexEntry.Reader index;
+    private final IndexEntries index;
     private DataInputStream data;
     private long dataPosition;
     /** Holds the current row's bytes; reused, as a decoded row copies what it keeps. */
@@ -31,7 +31,7 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
     /** Starts at the index entry at {@code indexStart}, skipping keys before {@code from}. */
     SSTableScanner(SSTableReader sstable, long indexStart, DecoratedKey from) {
         this.sstable = sstable;
-        this.index = IndexEntry.Reader.scan(sstable.indexFile(), indexStart);
+        this.index = sstable.indexEntries(indexStart);
         try {
             do {
                 pending = nextEntry();

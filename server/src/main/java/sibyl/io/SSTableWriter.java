@@ -18,6 +18,7 @@ import sibyl.db.LogPosition;
 import sibyl.db.SuperColumn;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
+import sibyl.fs.Directories;
 
 /**
  * Writes one SSTable from rows handed over in ring order. Every component is written under its
@@ -92,7 +93,8 @@ public final class SSTableWriter implements AutoCloseable {
     public static SSTableWriter create(Descriptor descriptor, CFMetaData metadata, Partitioner partitioner,
                                        int columnIndexSize, int indexInterval, long expectedKeys) throws IOException {
         IndexSummaryFile.Sampler sampler = new IndexSummaryFile.Sampler(indexInterval);
-        Files.createDirectories(descriptor.directory());
+        // Durably: the SSTable's directory entry must survive a power cut as its renames do.
+        Directories.createDurably(descriptor.directory());
         for (Component c : Component.values()) {
             if (Files.exists(descriptor.path(c))) throw new IOException("sstable " + descriptor.path(c) + " exists already");
         }

@@ -20,6 +20,10 @@ import sibyl.dht.Partitioner;
  * walk. The rows dropped are counted against the row count of the Statistics component, so
  * rows an unreadable index hid are counted too.
  *
+ * <p>A Cassandra 0.6 SSTable is scrubbed the same way into Sibyl's format: its index, checked
+ * whole when it was opened, gives the rows; a row is kept when it decodes (0.6 wrote no
+ * checksums), so a scrub is also how to rewrite 0.6 SSTables at once.
+ *
  * <p>Nothing is merged or purged: the output holds exactly the kept rows, as stored (tombstones
  * and shadowed versions included), and records the input's commit log position, since it holds
  * nothing newer. Swapping it in is the store's job, as for a compaction.
@@ -53,7 +57,7 @@ public final class Scrubber {
         PositionalFile data = input.dataFile();
         try (SSTableWriter writer = SSTableWriter.create(output, input.metadata(), partitioner, columnIndexSize,
                 indexInterval, expected)) {
-            IndexEntry.Reader index = IndexEntry.Reader.scan(input.indexFile(), 0);
+            IndexEntries index = input.indexEntries(0);
             DecoratedKey last = null;
             while (true) {
                 long at = index.position();

@@ -86,8 +86,8 @@ final class SliceRead {
         }
         for (ColumnIndexBlock block : run) {
             int at = header.blocksStart() + block.offset();
-            BlockDecoder.decode(bytes, at - base, block.length(), sstable.metadata(), data.path(), entry.dataOffset() + at,
-                    wanted, cells::add);
+            BlockDecoder.decode(sstable.rowFormat(), bytes, at - base, block.length(), sstable.metadata(), data.path(),
+                    entry.dataOffset() + at, wanted, cells::add);
         }
     }
 }

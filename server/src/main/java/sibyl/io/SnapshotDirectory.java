@@ -13,6 +13,7 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sibyl.fs.Directories;
 
 /**
  * One snapshot being made in one keyspace directory, as 0.6 laid them out:
@@ -52,7 +53,7 @@ public final class SnapshotDirectory {
         if (Files.exists(target)) throw new IOException("a snapshot " + target + " exists already");
         Path temporary = snapshots.resolve(TEMPORARY_PREFIX + name);
         try {
-            Files.createDirectories(snapshots);
+            Directories.createDurably(snapshots);
             Files.createDirectory(temporary);
         } catch (IOException e) {
             throw new IOException("could not create " + temporary + ": " + reason(e), e);

@@ -8,7 +8,6 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,14 +23,14 @@ import sibyl.db.ColumnFamily;
 import sibyl.db.MergingRowIterator;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
-import sibyl.io.Component;
 import sibyl.io.CorruptSSTableException;
 import sibyl.io.Descriptor;
+import sibyl.io.SSTableDirectory;
 import sibyl.io.SSTableReader;
 
 /**
  * bin/sstable2json: writes the rows of one SSTable, or of a whole column family (its SSTables
- * merged as a read merges them), as JSON in 0.6's shape with Sibyl's additions for tombstones
+ * merged as a read merges them, Cassandra 0.6's among them), as JSON in 0.6's shape with Sibyl's additions for tombstones
  * (see JSON.md), in ring order. Rows are read and written one at a time, so a column family
  * larger than the heap exports in constant memory.
  *
@@ -43,8 +42,8 @@ public final class SSTableExport {
     static final String USAGE = """
             Usage: sstable2json [--conf DIR] [-k KEY]... [-x KEY]... [-e] KEYSPACE COLUMNFAMILY
                    sstable2json [--conf DIR] [-k KEY]... [-x KEY]... [-e] SSTABLE-Data.db
-            Writes the rows of a column family (all its SSTables, merged), or of one SSTable, to
-            standard output as JSON in Cassandra 0.6's shape: row key -> columns as [name, value,
+            Writes the rows of a column family (all its SSTables, merged), or of one SSTable
+            (Sibyl's or one Cassandra 0.6 wrote), to standard output as JSON in Cassandra 0.6's shape: row key -> columns as [name, value,
             timestamp, deleted] in hex, super columns nested, tombstones kept. Only what is in
             SSTables: run bin/nodetool flush first for the latest writes.
               --conf DIR   the node's configuration directory (default: $SIBYL_CONF, else conf/
@@ -151,15 +150,15 @@ public final class SSTableExport {
     }
 
     /**
-     * One SSTable, named by any of its files; its keyspace is the directory it is in, or for a
-     * snapshot ({@code <keyspace>/snapshots/<name>/}) the one above.
+     * One SSTable, named by any of its files, Sibyl's or Cassandra 0.6's (told apart by content);
+     * its keyspace is the directory it is in, or for a snapshot ({@code <keyspace>/snapshots/<name>/}) the one above.
      */
     static SSTableExport openFile(OfflineStorage storage, Path file) throws ToolError {
-        Descriptor descriptor = Descriptor.ofFile(file);
-        if (descriptor == null) throw new ToolError(file + " is not an SSTable file (such as Standard1-1-Data.db)");
-        if (!Files.exists(descriptor.path(Component.STATISTICS))) {
-            throw new ToolError(file + " is not part of a complete SSTable: " + descriptor.path(Component.STATISTICS)
-                    + " is missing");
+        Descriptor descriptor;
+        try {
+            descriptor = SSTableDirectory.identify(file);
+        } catch (IOException e) {
+            throw new ToolError(e.getMessage(), e);
         }
         CFMetaData metadata = storage.columnFamily(keyspaceOf(storage, descriptor.directory()), descriptor.columnFamily());
         try {

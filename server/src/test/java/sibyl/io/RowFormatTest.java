@@ -78,7 +78,7 @@ class RowFormatTest {
         ColumnFamily.Builder row = ColumnFamily.builder(metadata, header.cellCount()).delete(header.deletion());
         for (ColumnIndexBlock block : header.blocks()) {
             int at = header.blocksStart() + block.offset();
-            BlockDecoder.decode(bytes, at, block.length(), metadata, Path.of("Data.db"), at, row::add);
+            BlockDecoder.decode(SibylRowFormat.INSTANCE, bytes, at, block.length(), metadata, Path.of("Data.db"), at, row::add);
         }
         assertEquals(header.cellCount(), row.size());
         return row.build();

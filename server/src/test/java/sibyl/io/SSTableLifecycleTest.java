@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,19 +76,21 @@ class SSTableLifecycleTest {
     }
 
     @Test
-    void startUpRemovesTemporaryFilesAndIncompleteSSTables() throws IOException {
+    void startUpRemovesTemporaryFilesAndIncompleteSSTablesOfItsOwn() throws IOException {
         SSTableFixtures.write(dir, 1, memtable(), partitioner, 1024);
         SSTableFixtures.write(dir, 2, memtable(), partitioner, 1024);
         Files.writeString(dir.resolve("tmp-Standard1-3-Data.db"), "left by a crash");
         Files.delete(dir.resolve("Standard1-2-Statistics.db"));
-        Files.writeString(dir.resolve("notes.txt"), "not ours");
 
-        List<Path> removed = SSTableDirectory.removeLeftovers(dir);
+        DataFileInventory inventory = DataFileInventory.take(List.of(dir, dir.resolve("absent")), Set.of("Standard1"),
+                Set.of());
+        assertEquals(List.of(new Descriptor(dir, "Standard1", 1)), inventory.sstables("Standard1"));
+        assertEquals(5, inventory.leftovers().size(), inventory.leftovers().toString());
+        assertEquals(10, files().size(), "nothing is deleted before the clean-up");
+        inventory.cleanUp();
 
-        assertEquals(5, removed.size(), removed.toString());
         assertEquals(List.of("Standard1-1-Data.db", "Standard1-1-Filter.db", "Standard1-1-Index.db",
-                "Standard1-1-Statistics.db", "Standard1-1-Summary.db", "notes.txt"), files());
-        assertEquals(List.of(), SSTableDirectory.removeLeftovers(dir.resolve("absent")));
+                "Standard1-1-Statistics.db", "Standard1-1-Summary.db"), files());
     }
 
     @Test

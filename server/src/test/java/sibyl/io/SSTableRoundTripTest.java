@@ -2,6 +2,7 @@ package sibyl.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static sibyl.io.SSTableFixtures.render;
 import static sibyl.io.SSTableFixtures.renderAll;
 
@@ -64,13 +65,35 @@ class SSTableRoundTripTest {
         Descriptor descriptor = SSTableFixtures.write(dir, 1, memtable, partitioner, 64);
         // Read through positional reads and through memory mappings alike (DiskAccessMode standard and mmap).
         for (FileAccess access : List.of(FileAccess.STANDARD, FileAccess.MMAP)) {
-            checkEveryRead(memtable, descriptor, cf, partitioner, random, access);
+            checkEveryRead(memtable, descriptor, cf, partitioner, random, access, new KeyCache(0), new LogPosition(7, 42));
         }
     }
 
+    /**
+     * The same of a Cassandra 0.6 SSTable of the same rows, read in place: whatever the comparator, the
+     * partitioner, the column index blocks (a tiny ColumnIndexSizeInKB) and the tombstones. Read a second time
+     * through a key cache, whose entries carry the row lengths worked out from the next entry's position.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("schemas")
+    void aCassandra06TableAnswersAsTheMemtable(CFMetaData cf, Partitioner partitioner) throws IOException {
+        System.out.println("SSTableRoundTripTest seed " + SEED + " (rerun with -Dsibyl.seed=" + SEED + ")");
+        Random random = new Random(SEED);
+        Memtable memtable = SSTableFixtures.randomMemtable(cf, partitioner, random, 150, 12);
+        DecoratedKey start = DecoratedKey.startOf(partitioner.getMinimumToken());
+        Descriptor descriptor = Cassandra06Writer.write(dir, cf.name(), 1, partitioner, 64, () -> memtable.rowsFrom(start));
+        for (FileAccess access : List.of(FileAccess.STANDARD, FileAccess.MMAP)) {
+            checkEveryRead(memtable, descriptor, cf, partitioner, random, access, new KeyCache(0), LogPosition.NONE);
+        }
+        KeyCache cache = new KeyCache(1000);
+        checkEveryRead(memtable, descriptor, cf, partitioner, random, FileAccess.STANDARD, cache, LogPosition.NONE);
+        assertTrue(cache.hits() > memtable.rowCount(), "reads found their keys' entries in the cache: " + cache.hits());
+    }
+
     private void checkEveryRead(Memtable memtable, Descriptor descriptor, CFMetaData cf, Partitioner partitioner,
-                                Random random, FileAccess access) throws IOException {
-        SSTableReader sstable = SSTableReader.open(descriptor, cf, partitioner, INDEX_INTERVAL, new KeyCache(0), access);
+                                Random random, FileAccess access, KeyCache cache, LogPosition logPosition)
+            throws IOException {
+        SSTableReader sstable = SSTableReader.open(descriptor, cf, partitioner, INDEX_INTERVAL, cache, access);
         try {
             DecoratedKey start = DecoratedKey.startOf(partitioner.getMinimumToken());
             List<DecoratedKey> keys = new ArrayList<>();
@@ -100,7 +123,8 @@ class SSTableRoundTripTest {
             assertEquals(memtable.rowCount(), sstable.statistics().rowCount());
             assertEquals(keys.get(0), sstable.firstKey());
             assertEquals(keys.get(keys.size() - 1), sstable.lastKey());
-            assertEquals(new LogPosition(7, 42), sstable.statistics().logPosition());
+            assertEquals(logPosition, sstable.statistics().logPosition());
+            assertEquals(descriptor.format(), sstable.format());
         } finally {
             sstable.release();
         }

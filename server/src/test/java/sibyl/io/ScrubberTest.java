@@ -103,8 +103,11 @@ class ScrubberTest {
             Set<String> damaged = new TreeSet<>();
             for (Row row : rows) {
                 if (random.nextInt(10) != 0) continue;
-                int flips = 1 + random.nextInt(3);
-                for (int i = 0; i < flips; i++) flip(input.path(Component.DATA), row.dataOffset() + random.nextInt(row.rowLength()));
+                // Distinct bytes: flipping one byte twice would put it back.
+                Set<Integer> flips = new TreeSet<>();
+                int count = 1 + random.nextInt(3);
+                while (flips.size() < Math.min(count, row.rowLength())) flips.add(random.nextInt(row.rowLength()));
+                for (int at : flips) flip(input.path(Component.DATA), row.dataOffset() + at);
                 damaged.add(row.key());
             }
             assertFalse(damaged.isEmpty(), "seed " + seed);

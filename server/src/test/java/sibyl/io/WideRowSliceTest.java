@@ -70,6 +70,35 @@ class WideRowSliceTest {
         }
     }
 
+    /** A Cassandra 0.6 row is sliced by its own column index just the same; its header holds a bloom filter too. */
+    @Test
+    void aCassandra06WideRowIsSlicedByItsColumnIndexToo() throws IOException {
+        ColumnFamily row = ColumnFamily.empty(cf).withDeletion(5, 1_000_000);
+        for (long i = 0; i < COLUMNS; i++) row = row.withCell(Column.live(name(i), new byte[32], 10 + i));
+        Descriptor d = Cassandra06Writer.write(dir, "Wide", 2, partitioner, COLUMN_INDEX_SIZE, List.of(java.util.Map.entry(wide, row)));
+        SSTableReader sstable = SSTableReader.open(d, cf, partitioner, 128);
+        try {
+            long before = sstable.dataBytesRead();
+            ColumnFamily whole = sstable.getRow(wide);
+            long wholeBytes = sstable.dataBytesRead() - before;
+            before = sstable.dataBytesRead();
+            ColumnSelection range = ColumnSelection.range(name(2500), name(2509), false, 10);
+            ColumnFamily slice = sstable.readSlice(wide, range);
+            long sliceBytes = sstable.dataBytesRead() - before;
+            assertEquals(render(SSTableRoundTripTest.filter(whole, range)), render(slice));
+            assertEquals(Deletion.of(5, 1_000_000), slice.deletion());
+            assertTrue(sliceBytes * 8 < wholeBytes, "slice read " + sliceBytes + " bytes, the whole row " + wholeBytes);
+
+            before = sstable.dataBytesRead();
+            CellCursor cursor = sstable.cellsFrom(wide, name(4000), true);
+            for (int i = 0; i < 5; i++) assertEquals(render(ColumnFamily.empty(cf).withCell(whole.cell(name(4000 - i)))),
+                    render(ColumnFamily.empty(cf).withCell(cursor.next())));
+            assertTrue((sstable.dataBytesRead() - before) * 8 < wholeBytes, "a cursor reads the blocks it goes through");
+        } finally {
+            sstable.release();
+        }
+    }
+
     @Test
     void namesReadOnlyTheirBlocks() throws IOException {
         SSTableReader sstable = writeWideRow();

@@ -26,7 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.CFMetaData;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
+import sibyl.io.Cassandra06Writer;
+import sibyl.io.Component;
+import sibyl.io.Descriptor;
 
 /**
  * json2sstable and sstable2json as their command lines run them, on a data directory of the
@@ -149,6 +153,29 @@ class ImportExportTest {
         Run fromSnapshot = sstable2json(snapshot.resolve("Standard1-1-Index.db").toString());
         assertEquals(0, fromSnapshot.status(), fromSnapshot.err());
         assertEquals(JsonRowsTest.write(List.of("k"), List.of(newer)), fromSnapshot.out());
+    }
+
+    @Test
+    void cassandra06SSTablesExportByFileAndMergedWithSibylsByColumnFamily() throws Exception {
+        ColumnFamily older = row(Column.live(b("c"), b("old"), 1), Column.live(b("d"), b("only-old"), 1));
+        ColumnFamily newer = row(Column.live(b("c"), b("new"), 2));
+        // Tombstones of every kind survive: the row's (with its local deletion time) and a column's.
+        ColumnFamily deleted = row(Column.tombstone(b("e"), 3, 1_280_000_000)).withDeletion(2, 1_280_000_001);
+        Map<String, ColumnFamily> legacyRows = Map.of("k", older, "gone", deleted);
+        List<Map.Entry<DecoratedKey, ColumnFamily>> sorted = new ArrayList<>();
+        for (String key : legacyRows.keySet()) sorted.add(Map.entry(PARTITIONER.decorateKey(key), legacyRows.get(key)));
+        sorted.sort(Map.Entry.comparingByKey());
+        Descriptor legacy = Cassandra06Writer.write(keyspaceDir, "Standard1", 0, PARTITIONER, 1024, sorted);
+        assertEquals(0, json2sstable("-K", "Keyspace1", "-c", "Standard1",
+                file("b.json", JsonRowsTest.write(List.of("k"), List.of(newer))).toString()).status());
+        assertTrue(Files.exists(keyspaceDir.resolve("Standard1-1-Statistics.db")), "json2sstable passed over 0.6's generation");
+
+        Run one = sstable2json(legacy.path(Component.DATA).toString());
+        assertEquals(0, one.status(), one.err());
+        assertEquals(inRingOrder(legacyRows), one.out());
+        Run merged = sstable2json("Keyspace1", "Standard1");
+        assertEquals(0, merged.status(), merged.err());
+        assertEquals(inRingOrder(Map.of("k", ColumnFamily.merge(older, newer), "gone", deleted)), merged.out());
     }
 
     /** What an export of these rows is: in ring order. */
