@@ -11,6 +11,7 @@ import sibyl.auth.AuthSettings;
 import sibyl.config.ConfigurationException;
 import sibyl.config.StorageConf;
 import sibyl.config.StorageConfLoader;
+import sibyl.fs.ForeignFilesException;
 import sibyl.jmx.JmxAgent;
 
 /**
@@ -61,6 +62,12 @@ public final class SibylServer {
             log.error("Sibyl could not start: {}", e.getMessage());
             System.err.println("Bad configuration; unable to start server: " + e.getMessage());
             System.exit(1);
+            return;
+        } catch (ForeignFilesException e) {
+            // Not a failure of the node: its directories hold files it must not touch; the message says which.
+            log.error("Sibyl could not start: {}", e.getMessage());
+            System.err.println("Sibyl could not start: " + e.getMessage());
+            System.exit(3);
             return;
         } catch (Exception e) {
             log.error("Sibyl could not start", e);

@@ -156,6 +156,9 @@ public final class CommitLog implements WriteLog {
      */
     public static CommitLog open(Path directory, SyncMode sync, long segmentSizeBytes) throws IOException {
         if (segmentSizeBytes <= 0) throw new IllegalArgumentException("segment size must be positive: " + segmentSizeBytes);
+        // A directory holding files Sibyl cannot take is refused before the lock file is created in it, so that a
+        // refused start leaves it exactly as it was; the scan is taken again under the lock.
+        if (Files.isDirectory(directory)) CommitLogDirectoryScan.scan(directory);
         Directories.createDurably(directory);
         DirectoryLock directoryLock = DirectoryLock.acquire(directory);
         try {

@@ -15,6 +15,7 @@ import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import sibyl.fs.ForeignFilesException;
 
 /**
  * What each file in the commit log directory is, told by its name and its first bytes, before
@@ -211,7 +212,7 @@ final class CommitLogDirectoryScan {
         else foreign.add(new Foreign(f, "named like the temporary file of " + what + " but does not hold one", MOVE));
     }
 
-    private IOException refusal() {
+    private ForeignFilesException refusal() {
         StringBuilder s = new StringBuilder("refusing to start: the commit log directory ").append(directory)
                 .append(" holds ").append(foreign.size() == 1 ? "a file" : foreign.size() + " files")
                 .append(" Sibyl did not write and cannot take over; no file in it was changed or deleted. ");
@@ -219,7 +220,7 @@ final class CommitLogDirectoryScan {
             if (i > 0) s.append("; ");
             s.append(foreign.get(i));
         }
-        return new IOException(s.toString());
+        return new ForeignFilesException(s.toString());
     }
 
     /** The Cassandra release of a commit log format version in a segment's name (CommitLogDescriptor's numbering). */

@@ -38,6 +38,7 @@ import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Range;
 import sibyl.dht.Token;
+import sibyl.fs.ForeignFilesException;
 import sibyl.service.Reconfigurable;
 import sibyl.service.Schema;
 import sibyl.service.StorageService;
@@ -111,7 +112,7 @@ public final class LocalStorageService implements StorageService, Reconfigurable
         CommitLog commitLog = null;
         LocalStorageService service = null;
         try {
-            commitLog = CommitLog.open(logSettings);
+            commitLog = openRecognised(engine, keyspaces, logSettings);
             service = new LocalStorageService(partitioner, keyspaces, settings.indexInterval(), commitLog, engine,
                     engine.memtableSorter());
             int sstables = 0;
@@ -134,6 +135,34 @@ public final class LocalStorageService implements StorageService, Reconfigurable
             if (commitLog != null) commitLog.close();
             throw e;
         }
+    }
+
+    /**
+     * Recognises every file of the data directories (every keyspace's, the {@code system} keyspace's included) and
+     * of the commit log directory before anything is loaded or deleted, then opens the commit log. A start refused
+     * for files Sibyl did not write and cannot read names all of them, in both kinds of directory, in one error.
+     */
+    private static CommitLog openRecognised(StorageEngine engine, List<KSMetaData> keyspaces,
+                                            CommitLogSettings logSettings) throws IOException {
+        List<KSMetaData> all = new ArrayList<>(keyspaces);
+        if (all.stream().noneMatch(ks -> ks.name().equals(SystemKeyspace.NAME))) all.add(SystemKeyspace.metadata());
+        ForeignFilesException data = null;
+        try {
+            engine.inspect(all);
+        } catch (ForeignFilesException e) {
+            data = e;
+        }
+        CommitLog commitLog;
+        try {
+            commitLog = CommitLog.open(logSettings);
+        } catch (ForeignFilesException e) {
+            throw data == null ? e : data.and(e);
+        }
+        if (data != null) {
+            commitLog.close();
+            throw data;
+        }
+        return commitLog;
     }
 
     /**
@@ -274,6 +303,36 @@ public final class LocalStorageService implements StorageService, Reconfigurable
         for (ColumnFamilyStore store : stores) {
             try {
                 reports.add(engine.get().scrub(store).get());
+            } catch (ExecutionException e) {
+                throw new IOException(reason(e.getCause()), e.getCause());
+            }
+        }
+        return reports;
+    }
+
+    /**
+     * nodetool upgradesstables: rewrites the Cassandra 0.6 SSTables of the named column families of
+     * {@code keyspace} (all of them when none is named) into SSTables of this node's format, one column family
+     * after the other; each 0.6 SSTable is removed once what replaces it is on disk.
+     *
+     * @throws InvalidQueryException for an unknown keyspace or column family
+     * @throws IOException           when a rewrite failed, saying why (the 0.6 SSTables stay in use)
+     */
+    public List<UpgradeReport> upgradeSSTables(String keyspace, String... columnFamilies) throws IOException,
+            InterruptedException {
+        Keyspace ks = keyspaceNamed(keyspace);
+        List<ColumnFamilyStore> stores = new ArrayList<>();
+        if (columnFamilies.length == 0) stores.addAll(ks.stores());
+        for (String cf : columnFamilies) stores.add(ks.store(cf));
+        List<UpgradeReport> reports = new ArrayList<>();
+        Optional<StorageEngine> engine = engine();
+        for (ColumnFamilyStore store : stores) {
+            if (engine.isEmpty()) {
+                reports.add(new UpgradeReport(keyspace, store.metadata().name(), 0, 0, 0, null));
+                continue;
+            }
+            try {
+                reports.add(engine.get().upgradeSSTables(store).get());
             } catch (ExecutionException e) {
                 throw new IOException(reason(e.getCause()), e.getCause());
             }

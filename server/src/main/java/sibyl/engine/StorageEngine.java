@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sibyl.db.CFMetaData;
+import sibyl.db.KSMetaData;
 import sibyl.db.SystemKeyspace;
 import sibyl.dht.Partitioner;
 import sibyl.io.DataFileInventory;
@@ -228,10 +230,12 @@ public final class StorageEngine implements Persistence, AutoCloseable {
      * @throws IOException naming each file neither Sibyl's nor a Cassandra 0.6 SSTable it reads, what it looks
      *                     like and what to do
      */
-    public void inspect(Collection<Keyspace> keyspaces) throws IOException {
+    public void inspect(Collection<KSMetaData> keyspaces) throws IOException {
         Map<String, SSTableFiles> found = new LinkedHashMap<>();
-        for (Keyspace ks : keyspaces) {
-            found.put(ks.name(), SSTableFiles.inspect(settings.dataDirectories(), ks.name(), columnFamilies(ks),
+        for (KSMetaData ks : keyspaces) {
+            Set<String> columnFamilies = new HashSet<>();
+            for (CFMetaData cf : ks.columnFamilies()) columnFamilies.add(cf.name());
+            found.put(ks.name(), SSTableFiles.inspect(settings.dataDirectories(), ks.name(), columnFamilies,
                     serviceFiles(ks.name())));
         }
         List<DataFileInventory> inventories = new ArrayList<>();
@@ -399,8 +403,8 @@ public final class StorageEngine implements Persistence, AutoCloseable {
      * Rewrites the store's Cassandra 0.6 SSTables in Sibyl's format at once, after a snapshot of them (see
      * {@link Compactor#upgrade}): nodetool upgradesstables.
      */
-    public CompletableFuture<ScrubReport> upgradeSSTables(ColumnFamilyStore store) {
-        return compactor.upgrade(store);
+    public CompletableFuture<UpgradeReport> upgradeSSTables(ColumnFamilyStore store) {
+        return compactor.upgrade(store).thenApply(UpgradeReport::of);
     }
 
     /** Flushes and compactions queued or running. */

@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.fs.Directories;
+import sibyl.fs.ForeignFilesException;
 
 /**
  * Every entry of a keyspace's data directories, recognised by name and content before anything is deleted or
@@ -314,7 +315,7 @@ public final class DataFileInventory {
      *
      * @param what names the directories' owner in the message, e.g. "keyspace Keyspace1"
      */
-    public void refuseUnrecognised(String what) throws IOException {
+    public void refuseUnrecognised(String what) throws ForeignFilesException {
         refuseUnrecognised(List.of(this), what);
     }
 
@@ -323,7 +324,8 @@ public final class DataFileInventory {
      *
      * @param what names the directories' owners in the message, e.g. "keyspaces Keyspace1, system"
      */
-    public static void refuseUnrecognised(Collection<DataFileInventory> inventories, String what) throws IOException {
+    public static void refuseUnrecognised(Collection<DataFileInventory> inventories, String what)
+            throws ForeignFilesException {
         List<Finding> all = new ArrayList<>();
         for (DataFileInventory i : inventories) all.addAll(i.unrecognised);
         if (all.isEmpty()) return;
@@ -331,7 +333,7 @@ public final class DataFileInventory {
                 .append(all.size() == 1 ? "a file there is" : all.size() + " files there are")
                 .append(" neither Sibyl's nor a Cassandra 0.6 SSTable it can read. Nothing was changed or deleted.");
         for (Finding f : all) m.append("\n  ").append(f);
-        throw new IOException(m.toString());
+        throw new ForeignFilesException(m.toString());
     }
 
     /** Logs what is left as it is: one line per file of Cassandra 0.6's, one per column family not configured. */

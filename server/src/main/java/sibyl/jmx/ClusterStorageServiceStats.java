@@ -185,6 +185,11 @@ final class ClusterStorageServiceStats implements ClusterStorageServiceMBean {
         throw refused("scrub", "its own nodetool scrub rewrites its SSTables");
     }
 
+    @Override
+    public List<String> upgradeSSTables(String keyspace, String... columnFamilies) {
+        throw refused("upgradesstables", "there are no Cassandra 0.6 SSTables to rewrite here");
+    }
+
     /** JMX hands the client this JDK exception as it is; nodetool prints its message as its one line. */
     private UnsupportedOperationException refused(String command, String instead) {
         return new UnsupportedOperationException(command + " does not apply in cluster mode: this node keeps no data,"

@@ -100,4 +100,15 @@ public interface StorageServiceMBean {
      * @throws IOException              when a snapshot or rewrite failed, saying how far it got
      */
     List<String> scrub(String keyspace, String... columnFamilies) throws IOException, InterruptedException;
+
+    /**
+     * nodetool upgradesstables: rewrites the Cassandra 0.6 SSTables of the named column families of
+     * {@code keyspace} (all when none is named) into the node's own format, and removes them once the
+     * new SSTables are on disk.
+     *
+     * @return one line per column family: how many SSTables were rewritten into what
+     * @throws IllegalArgumentException for an unknown keyspace or column family
+     * @throws IOException              when a rewrite failed (the 0.6 SSTables then stay in use)
+     */
+    List<String> upgradeSSTables(String keyspace, String... columnFamilies) throws IOException, InterruptedException;
 }

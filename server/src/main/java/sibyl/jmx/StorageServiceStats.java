@@ -11,6 +11,7 @@ import sibyl.engine.ColumnFamilyStore;
 import sibyl.engine.Keyspace;
 import sibyl.engine.LocalStorageService;
 import sibyl.engine.ScrubReport;
+import sibyl.engine.UpgradeReport;
 
 /** The management view of the node. */
 final class StorageServiceStats implements StorageServiceMBean {
@@ -153,6 +154,23 @@ final class StorageServiceStats implements StorageServiceMBean {
         try {
             List<String> lines = new ArrayList<>();
             for (ScrubReport report : storage.scrub(keyspace, columnFamilies == null ? new String[0] : columnFamilies)) {
+                lines.add(report.toString());
+            }
+            return lines;
+        } catch (InvalidQueryException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        } catch (IOException e) {
+            throw new IOException(e.getMessage());
+        }
+    }
+
+    @Override
+    public List<String> upgradeSSTables(String keyspace, String... columnFamilies) throws IOException,
+            InterruptedException {
+        try {
+            List<String> lines = new ArrayList<>();
+            for (UpgradeReport report : storage.upgradeSSTables(keyspace,
+                    columnFamilies == null ? new String[0] : columnFamilies)) {
                 lines.add(report.toString());
             }
             return lines;

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.ColumnFamily;
+import sibyl.db.KSMetaData;
 import sibyl.db.RowMutation;
 import sibyl.db.SystemKeyspace;
-import sibyl.db.WriteLog;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
 import sibyl.io.Cassandra06Writer;
@@ -153,7 +153,7 @@ class Cassandra06TakeoverTest {
             StorageEngine engine = db.engine().orElseThrow();
             SSTableReader own = EngineFixture.store(db, STD).liveSSTables().get(3);
             assertEquals(SSTableFormat.SIBYL, own.format());
-            ScrubReport report = engine.upgradeSSTables(EngineFixture.store(db, STD)).get();
+            UpgradeReport report = engine.upgradeSSTables(EngineFixture.store(db, STD)).get();
             assertEquals(3, report.sstables(), report.toString());
             assertEquals(0, report.rowsDropped());
             assertTrue(EngineFixture.store(db, STD).liveSSTables().contains(own), "Sibyl's own SSTable is left as it is");
@@ -215,9 +215,7 @@ class Cassandra06TakeoverTest {
         Files.writeString(system.resolve("LocationInfo-g-1-Data.db"), "a 0.8 sstable");
         StorageEngine engine = new StorageEngine(options.engine(), PARTITIONER);
         try {
-            List<Keyspace> keyspaces = List.of(
-                    new Keyspace(EngineFixture.SCHEMA, PARTITIONER, WriteLog.NONE, engine, Runnable::run),
-                    new Keyspace(SystemKeyspace.metadata(), PARTITIONER, WriteLog.NONE, engine, Runnable::run));
+            List<KSMetaData> keyspaces = List.of(EngineFixture.SCHEMA, SystemKeyspace.metadata());
             IOException e = assertThrows(IOException.class, () -> engine.inspect(keyspaces));
             assertTrue(e.getMessage().startsWith("Cannot start on the data directories of keyspaces Keyspace1, system:"
                     + " 2 files there are"), e.getMessage());

@@ -53,6 +53,10 @@ public final class NodeTool {
               scrub [KS [CF...]] rewrite SSTables keeping every row whose checksums hold and
                                 dropping damaged ones; the originals are kept in a snapshot
                                 (pre-scrub-CF); prints rows kept and dropped
+              upgradesstables [KS [CF...]]  rewrite the Cassandra 0.6 SSTables the node reads in
+                                place (a node that took over a 0.6 node's directories) into
+                                its own format, then remove them; prints per column family
+                                how many were rewritten
               refresh KS CF     load the SSTables of KS.CF put into its data directory while
                                 the node runs (bin/json2sstable), without a restart
               reloadconf        reread the node's storage-conf.xml and apply what changed
@@ -62,7 +66,8 @@ public final class NodeTool {
                                 refuses the whole file (exit 1), naming the element
 
             In cluster mode the node keeps no data: flush, compact, drain, snapshot,
-            clearsnapshot, scrub and refresh are the cluster's to do, and say so (exit 1).
+            clearsnapshot, scrub, upgradesstables and refresh are the cluster's to do, and say so
+            (exit 1).
             """;
 
     private final PrintStream out;
@@ -83,7 +88,7 @@ public final class NodeTool {
             Option.value("-t", "--timeout"));
 
     private static final List<String> COMMANDS = List.of("info", "ring", "cfstats", "tpstats", "flush", "compact",
-            "drain", "snapshot", "clearsnapshot", "scrub", "refresh", "reloadconf");
+            "drain", "snapshot", "clearsnapshot", "scrub", "upgradesstables", "refresh", "reloadconf");
 
     /** Runs one command line; returns the exit status. */
     static int run(String[] args, PrintStream out, PrintStream err) {
@@ -131,6 +136,7 @@ public final class NodeTool {
                 case "snapshot" -> tool.snapshot(probe, arguments);
                 case "clearsnapshot" -> tool.clearsnapshot(probe, arguments);
                 case "scrub" -> tool.scrub(probe, arguments);
+                case "upgradesstables" -> tool.upgradeSSTables(probe, arguments);
                 case "refresh" -> tool.refresh(probe, arguments.get(0), arguments.get(1));
                 case "reloadconf" -> tool.reloadconf(probe);
                 default -> tool.tpstats(probe);
@@ -319,6 +325,17 @@ public final class NodeTool {
         String[] cfs = arguments.size() > 1 ? arguments.subList(1, arguments.size()).toArray(String[]::new) : new String[0];
         for (String ks : keyspaces) {
             List<String> lines = (List<String>) probe.invokeStorage("scrub", new Object[] {ks, cfs},
+                    new String[] {String.class.getName(), String[].class.getName()});
+            for (String line : lines) out.println(line);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    void upgradeSSTables(NodeProbe probe, List<String> arguments) throws IOException, JMException {
+        List<String> keyspaces = arguments.isEmpty() ? probe.keyspaces() : List.of(arguments.get(0));
+        String[] cfs = arguments.size() > 1 ? arguments.subList(1, arguments.size()).toArray(String[]::new) : new String[0];
+        for (String ks : keyspaces) {
+            List<String> lines = (List<String>) probe.invokeStorage("upgradeSSTables", new Object[] {ks, cfs},
                     new String[] {String.class.getName(), String[].class.getName()});
             for (String line : lines) out.println(line);
         }

@@ -36,17 +36,38 @@ final class LocalNode {
 
     /** A node of the install at {@code install} (its bin/ and shipped conf/), its data under {@code dir}. */
     LocalNode(Path dir, Path install) throws IOException {
+        this(dir, install, Files.readString(install.resolve("conf/storage-conf.xml"))
+                .replace("var/", dir.toAbsolutePath() + "/var/"));
+    }
+
+    /**
+     * A node of this checkout configured by {@code storageConf} (a 0.6 node's own file, say) with its addresses,
+     * ports and directories moved: Thrift and JMX on free ports of 127.0.0.1, the data directory to
+     * {@link #data}, the commit log to {@link #commitLog} and saved caches under {@code dir}.
+     */
+    static LocalNode configuredBy(Path dir, String storageConf) throws IOException {
+        String moved = storageConf
+                .replaceFirst("<CommitLogDirectory>[^<]*</CommitLogDirectory>",
+                        "<CommitLogDirectory>" + dir.toAbsolutePath() + "/var/commitlog</CommitLogDirectory>")
+                .replaceFirst("<DataFileDirectory>[^<]*</DataFileDirectory>",
+                        "<DataFileDirectory>" + dir.toAbsolutePath() + "/var/data</DataFileDirectory>")
+                .replaceFirst("<SavedCachesDirectory>[^<]*</SavedCachesDirectory>",
+                        "<SavedCachesDirectory>" + dir.toAbsolutePath() + "/var/saved_caches</SavedCachesDirectory>");
+        return new LocalNode(dir, home(), moved);
+    }
+
+    private LocalNode(Path dir, Path install, String storageConf) throws IOException {
         this.dir = dir;
         this.install = install;
         this.thriftPort = freePort();
         this.jmxPort = freePort();
         this.conf = Files.createDirectories(dir.resolve("conf"));
-        String xml = Files.readString(install.resolve("conf/storage-conf.xml"))
+        String xml = storageConf
                 .replaceFirst("<ThriftPort>\\d+</ThriftPort>", "<ThriftPort>" + thriftPort + "</ThriftPort>")
                 .replaceFirst("<ThriftAddress>[^<]*</ThriftAddress>", "<ThriftAddress>127.0.0.1</ThriftAddress>")
-                .replaceFirst("<ListenAddress>[^<]*</ListenAddress>", "<ListenAddress>127.0.0.1</ListenAddress>")
-                .replaceFirst("<JmxPort>\\d+</JmxPort>", "<JmxPort>" + jmxPort + "</JmxPort>")
-                .replace("var/", dir.toAbsolutePath() + "/var/");
+                .replaceFirst("<ListenAddress>[^<]*</ListenAddress>", "<ListenAddress>127.0.0.1</ListenAddress>");
+        xml = xml.contains("<JmxPort>") ? xml.replaceFirst("<JmxPort>\\d+</JmxPort>", "<JmxPort>" + jmxPort + "</JmxPort>")
+                : xml.replace("</Storage>", "  <JmxPort>" + jmxPort + "</JmxPort>\n</Storage>");
         Files.writeString(conf.resolve("storage-conf.xml"), xml);
         Files.copy(install.resolve("conf/logback.xml"), conf.resolve("logback.xml"));
     }
@@ -87,6 +108,28 @@ final class LocalNode {
             }
             Thread.sleep(20);
         }
+    }
+
+    /** Runs bin/server -f expecting it to refuse to start: its exit status and what it printed. */
+    Result startRefused(String name) throws IOException, InterruptedException {
+        output = dir.resolve(name + ".out");
+        ProcessBuilder pb = new ProcessBuilder(install.resolve("bin/server").toString(), "-f", "--conf", conf.toString())
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        pb.environment().put("JVM_OPTS", "-Xms64m -Xmx512m -XX:TieredStopAtLevel=1");
+        Process p = pb.start();
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("bin/server did not exit within 90 s:\n" + Files.readString(output));
+        }
+        return new Result(p.exitValue(), Files.readString(output));
+    }
+
+    /** SIGKILL, as a crash stops the node; waits until it has. */
+    void kill() throws InterruptedException {
+        if (process == null) return;
+        process.destroyForcibly();
+        process.waitFor(60, TimeUnit.SECONDS);
+        process = null;
     }
 
     /** SIGTERM, as an operator stops the node; waits until it has. */
