@@ -50,11 +50,15 @@ import sibyl.io.Scrubber;
  * back beside the output; its files are deleted when its last reader lets go, as any input's.
  *
  * <p>With SnapshotBeforeCompaction each compaction first snapshots its column family's SSTables
- * (tag {@code compact-<CF>}); a snapshot that fails fails the compaction. Scrubs run here too, so
+ * (tag {@code compact-<CF>}); without it, a compaction that rewrites Cassandra 0.6 SSTables does so
+ * (tag {@code pre-upgrade-<CF>}), so the 0.6 node's files stay until the operator clears the snapshot.
+ * A snapshot that fails fails the compaction. Scrubs run here too, so
  * a scrub and a compaction never rewrite the same SSTable.
  */
 final class Compactor implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Compactor.class);
+    /** Tag of the snapshots that keep Cassandra 0.6 SSTables when they are rewritten: {@code pre-upgrade-<CF>}. */
+    static final String UPGRADE_SNAPSHOT_PREFIX = "pre-upgrade-";
 
     /** The engine's settings now: a reload may change GCGraceSeconds, which the next compaction uses. */
     private final Supplier<EngineSettings> settings;
@@ -173,7 +177,13 @@ final class Compactor implements AutoCloseable {
         EngineSettings now = settings.get();
         boolean marked = false;
         try {
-            if (now.snapshotBeforeCompaction()) snapshots.take("compact-" + store.metadata().name(), List.of(store));
+            if (now.snapshotBeforeCompaction()) {
+                snapshots.take("compact-" + store.metadata().name(), List.of(store));
+            } else if (inputs.stream().anyMatch(r -> r.format() == SSTableFormat.CASSANDRA_06)) {
+                // A Cassandra 0.6 node's files are the operator's way back to 0.6: kept (as hard links) until they
+                // clear the snapshot, as nodetool upgradesstables keeps them.
+                snapshots.take(UPGRADE_SNAPSHOT_PREFIX + store.metadata().name(), List.of(store));
+            }
             result = Compaction.compact(inputs, output, partitioner, now.columnIndexSize(),
                     now.indexInterval(), now.gcBefore(store.metadata()), all);
             if (result.output().isPresent()) {
@@ -284,7 +294,7 @@ final class Compactor implements AutoCloseable {
     CompletableFuture<ScrubReport> upgrade(ColumnFamilyStore store) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return rewrite(store, sstable -> sstable.format() == SSTableFormat.CASSANDRA_06, "pre-upgrade-",
+                return rewrite(store, sstable -> sstable.format() == SSTableFormat.CASSANDRA_06, UPGRADE_SNAPSHOT_PREFIX,
                         "Upgraded", "upgrade");
             } catch (IOException e) {
                 throw new UncheckedIOException(e.getMessage(), e);

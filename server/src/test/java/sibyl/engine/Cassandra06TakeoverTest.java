@@ -112,6 +112,19 @@ class Cassandra06TakeoverTest {
                 assertEquals(SSTableFormat.SIBYL, after.get(0).format());
             }
             assertEquals(List.of(), c06Files(ksDir), "the 0.6 files and their markers are gone");
+            // ... from the keyspace directory: snapshots keep them, for a way back to 0.6.
+            List<String> kept = new ArrayList<>();
+            try (Stream<Path> snapshots = Files.list(ksDir.resolve("snapshots"))) {
+                for (Path snapshot : snapshots.toList()) {
+                    assertTrue(snapshot.getFileName().toString().matches("\\d+-pre-upgrade-(Standard1|Super1)"),
+                            snapshot.toString());
+                    kept.addAll(c06Files(snapshot));
+                }
+            }
+            kept.sort(null);
+            List<String> original = new ArrayList<>(before.keySet());
+            original.sort(null);
+            assertEquals(original, kept, "every 0.6 file is in a pre-upgrade snapshot");
         }
         try (LocalStorageService db = EngineFixture.open(options)) {
             assertEquals(withNewWrite, EngineFixture.snapshot(db), "seed " + seed + ": after a restart");
