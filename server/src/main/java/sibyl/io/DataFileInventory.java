@@ -43,6 +43,11 @@ import sibyl.fs.ForeignFilesException;
  * Taking the inventory reads and changes nothing else, so a start that is refused deletes nothing.
  */
 public final class DataFileInventory {
+    /**
+     * The name prefix of the directories bin/json2sstable sorts its input in, beside the SSTable it writes: hidden
+     * from the node, which recognises them and leaves them alone.
+     */
+    public static final String IMPORT_WORK_PREFIX = ".json2sstable-";
     private static final Logger log = LoggerFactory.getLogger(DataFileInventory.class);
 
     /** A file and what it is, in a message's words. */
@@ -122,6 +127,12 @@ public final class DataFileInventory {
             String name = entry.getFileName().toString();
             if (Files.isDirectory(entry)) {
                 if (name.equals(SnapshotDirectory.SNAPSHOTS)) continue;
+                if (name.startsWith(IMPORT_WORK_PREFIX)) {
+                    // bin/json2sstable's sorted runs: an import under way, or one a kill cut short (which deletes
+                    // them when it can); neither an SSTable nor the node's to touch.
+                    ignored.add(new Finding(entry, "the work directory of a bin/json2sstable run; left as it is"));
+                    continue;
+                }
                 DataFileName parsed = DataFileName.ofDirectory(name);
                 if (isUnconfigured(parsed, columnFamilies, entry)) continue;
                 unrecognised.add(new Finding(entry, parsed instanceof DataFileName.LaterCassandra later

@@ -18,6 +18,7 @@ import sibyl.db.CFMetaData;
 import sibyl.dht.Partitioner;
 import sibyl.fs.Directories;
 import sibyl.io.Component;
+import sibyl.io.DataFileInventory;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableDirectory;
 import sibyl.io.SSTableWriter;
@@ -218,7 +219,7 @@ public final class SSTableImport {
     private static Path createWorkDirectory(Path directory) throws ToolError {
         try {
             Directories.createDurably(directory);
-            return Files.createTempDirectory(directory, ".json2sstable-");
+            return Files.createTempDirectory(directory, DataFileInventory.IMPORT_WORK_PREFIX);
         } catch (IOException e) {
             throw new ToolError("cannot create a work directory in " + directory + ": " + e.getMessage(), e);
         }

@@ -174,6 +174,18 @@ class DataFileInventoryTest {
     }
 
     @Test
+    void aJson2sstableWorkDirectoryIsLeftAloneNotRefused() throws IOException {
+        Path work = Files.createDirectory(dir.resolve(DataFileInventory.IMPORT_WORK_PREFIX + "123"));
+        Files.writeString(work.resolve("run-0"), "sorted rows of an import under way");
+        DataFileInventory inventory = DataFileInventory.take(List.of(dir), CONFIGURED, Set.of());
+        assertEquals(List.of(), inventory.unrecognised());
+        assertEquals(List.of(), inventory.leftovers());
+        assertEquals(List.of(work.getFileName().toString()), names(inventory.ignored()));
+        inventory.cleanUp();
+        assertTrue(Files.exists(work.resolve("run-0")));
+    }
+
+    @Test
     void aColumnFamilyCalledTmpKeepsEveryTmpFile() throws IOException {
         Files.writeString(dir.resolve("tmp-Standard1-3-Data.db"), "Sibyl's, or a 0.7 file of column family tmp");
         DataFileInventory inventory = DataFileInventory.take(List.of(dir), Set.of("Standard1", "tmp"), Set.of());
