@@ -226,9 +226,7 @@ public final class LocalStorageService implements StorageService, Reconfigurable
     private void flushBy(long deadline, Duration timeout, String keyspace, String... columnFamilies)
             throws IOException, InterruptedException {
         Keyspace ks = keyspaceNamed(keyspace);
-        List<ColumnFamilyStore> stores = new ArrayList<>();
-        if (columnFamilies.length == 0) stores.addAll(ks.stores());
-        for (String cf : columnFamilies) stores.add(ks.store(cf));
+        List<ColumnFamilyStore> stores = stores(keyspace, columnFamilies);
         List<CompletableFuture<Void>> flushes = new ArrayList<>();
         for (ColumnFamilyStore store : stores) flushes.add(persistence.forceFlush(ks, store, deadline));
         String what = "flush of keyspace " + keyspace;
@@ -293,10 +291,7 @@ public final class LocalStorageService implements StorageService, Reconfigurable
      * @throws IOException           when a snapshot or a rewrite failed, saying how far it got
      */
     public List<ScrubReport> scrub(String keyspace, String... columnFamilies) throws IOException, InterruptedException {
-        Keyspace ks = keyspaceNamed(keyspace);
-        List<ColumnFamilyStore> stores = new ArrayList<>();
-        if (columnFamilies.length == 0) stores.addAll(ks.stores());
-        for (String cf : columnFamilies) stores.add(ks.store(cf));
+        List<ColumnFamilyStore> stores = stores(keyspace, columnFamilies);
         List<ScrubReport> reports = new ArrayList<>();
         Optional<StorageEngine> engine = engine();
         if (engine.isEmpty()) return reports;
@@ -310,6 +305,15 @@ public final class LocalStorageService implements StorageService, Reconfigurable
         return reports;
     }
 
+    /** The stores of the named column families of {@code keyspace}, or of all of them when none is named. */
+    private List<ColumnFamilyStore> stores(String keyspace, String... columnFamilies) {
+        Keyspace ks = keyspaceNamed(keyspace);
+        List<ColumnFamilyStore> stores = new ArrayList<>();
+        if (columnFamilies.length == 0) stores.addAll(ks.stores());
+        for (String cf : columnFamilies) stores.add(ks.store(cf));
+        return stores;
+    }
+
     /**
      * nodetool upgradesstables: rewrites the Cassandra 0.6 SSTables of the named column families of
      * {@code keyspace} (all of them when none is named) into SSTables of this node's format, one column family
@@ -320,10 +324,7 @@ public final class LocalStorageService implements StorageService, Reconfigurable
      */
     public List<UpgradeReport> upgradeSSTables(String keyspace, String... columnFamilies) throws IOException,
             InterruptedException {
-        Keyspace ks = keyspaceNamed(keyspace);
-        List<ColumnFamilyStore> stores = new ArrayList<>();
-        if (columnFamilies.length == 0) stores.addAll(ks.stores());
-        for (String cf : columnFamilies) stores.add(ks.store(cf));
+        List<ColumnFamilyStore> stores = stores(keyspace, columnFamilies);
         List<UpgradeReport> reports = new ArrayList<>();
         Optional<StorageEngine> engine = engine();
         for (ColumnFamilyStore store : stores) {

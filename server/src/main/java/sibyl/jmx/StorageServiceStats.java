@@ -10,8 +10,6 @@ import sibyl.db.InvalidQueryException;
 import sibyl.engine.ColumnFamilyStore;
 import sibyl.engine.Keyspace;
 import sibyl.engine.LocalStorageService;
-import sibyl.engine.ScrubReport;
-import sibyl.engine.UpgradeReport;
 
 /** The management view of the node. */
 final class StorageServiceStats implements StorageServiceMBean {
@@ -151,28 +149,28 @@ final class StorageServiceStats implements StorageServiceMBean {
 
     @Override
     public List<String> scrub(String keyspace, String... columnFamilies) throws IOException, InterruptedException {
-        try {
-            List<String> lines = new ArrayList<>();
-            for (ScrubReport report : storage.scrub(keyspace, columnFamilies == null ? new String[0] : columnFamilies)) {
-                lines.add(report.toString());
-            }
-            return lines;
-        } catch (InvalidQueryException e) {
-            throw new IllegalArgumentException(e.getMessage());
-        } catch (IOException e) {
-            throw new IOException(e.getMessage());
-        }
+        return lines(() -> storage.scrub(keyspace, columnFamilies == null ? new String[0] : columnFamilies));
     }
 
     @Override
     public List<String> upgradeSSTables(String keyspace, String... columnFamilies) throws IOException,
             InterruptedException {
+        return lines(() -> storage.upgradeSSTables(keyspace, columnFamilies == null ? new String[0] : columnFamilies));
+    }
+
+    /** A per column family operation of the storage. */
+    private interface ReportingOperation {
+        List<?> run() throws IOException, InterruptedException;
+    }
+
+    /**
+     * The reports of {@code operation} as lines for nodetool; failures as exceptions of the JDK's own types, with
+     * their message, so that a JMX client without the server's classes reads them.
+     */
+    private static List<String> lines(ReportingOperation operation) throws IOException, InterruptedException {
         try {
             List<String> lines = new ArrayList<>();
-            for (UpgradeReport report : storage.upgradeSSTables(keyspace,
-                    columnFamilies == null ? new String[0] : columnFamilies)) {
-                lines.add(report.toString());
-            }
+            for (Object report : operation.run()) lines.add(report.toString());
             return lines;
         } catch (InvalidQueryException e) {
             throw new IllegalArgumentException(e.getMessage());

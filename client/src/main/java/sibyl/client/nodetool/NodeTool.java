@@ -319,23 +319,25 @@ public final class NodeTool {
         for (String dir : cleared) out.println("  " + dir);
     }
 
-    @SuppressWarnings("unchecked")
     void scrub(NodeProbe probe, List<String> arguments) throws IOException, JMException {
-        List<String> keyspaces = arguments.isEmpty() ? probe.keyspaces() : List.of(arguments.get(0));
-        String[] cfs = arguments.size() > 1 ? arguments.subList(1, arguments.size()).toArray(String[]::new) : new String[0];
-        for (String ks : keyspaces) {
-            List<String> lines = (List<String>) probe.invokeStorage("scrub", new Object[] {ks, cfs},
-                    new String[] {String.class.getName(), String[].class.getName()});
-            for (String line : lines) out.println(line);
-        }
+        perColumnFamily(probe, "scrub", arguments);
     }
 
-    @SuppressWarnings("unchecked")
     void upgradeSSTables(NodeProbe probe, List<String> arguments) throws IOException, JMException {
+        perColumnFamily(probe, "upgradeSSTables", arguments);
+    }
+
+    /**
+     * Runs a storage operation taking {@code (keyspace, columnFamilies...)} on {@code [KS [CF...]]} (every keyspace
+     * when none is named) and prints the line it returns for each column family.
+     */
+    @SuppressWarnings("unchecked")
+    private void perColumnFamily(NodeProbe probe, String operation, List<String> arguments)
+            throws IOException, JMException {
         List<String> keyspaces = arguments.isEmpty() ? probe.keyspaces() : List.of(arguments.get(0));
         String[] cfs = arguments.size() > 1 ? arguments.subList(1, arguments.size()).toArray(String[]::new) : new String[0];
         for (String ks : keyspaces) {
-            List<String> lines = (List<String>) probe.invokeStorage("upgradeSSTables", new Object[] {ks, cfs},
+            List<String> lines = (List<String>) probe.invokeStorage(operation, new Object[] {ks, cfs},
                     new String[] {String.class.getName(), String[].class.getName()});
             for (String line : lines) out.println(line);
         }
