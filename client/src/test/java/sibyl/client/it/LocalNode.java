@@ -166,6 +166,15 @@ final class LocalNode {
     record Result(int status, String output) {
     }
 
+    /** bin/nodetool against this node, not waited for (its output is dropped). */
+    Process nodetoolInBackground(String... command) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(install.resolve("bin/nodetool").toString(), "-h", "127.0.0.1", "-p",
+                String.valueOf(jmxPort)));
+        cmd.addAll(List.of(command));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    }
+
     /** bin/nodetool against this node, its output (stdout and stderr) as the operator sees it. */
     Result nodetool(String... command) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(install.resolve("bin/nodetool").toString(), "-h", "127.0.0.1", "-p",
