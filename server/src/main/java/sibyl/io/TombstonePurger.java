@@ -9,8 +9,11 @@ import sibyl.db.SuperColumn;
 /**
  * What compaction keeps of a merged row: never a column shadowed by a row or super column
  * tombstone (no reader can see it, whatever else exists); and, when tombstones may be purged,
- * no tombstone at any level whose local deletion time is before {@code gcBefore}. A super
- * column left with neither subcolumns nor tombstone goes, and so does a row left with nothing.
+ * no column tombstone whose local deletion time is before {@code gcBefore}. A row or super column
+ * tombstone that old goes only with the last of what it holds, as in 0.6
+ * (docs/semantics.md §Tombstones): while the row (the super column) keeps a column, its tombstone stays and
+ * goes on hiding older writes that arrive late. A super column left with neither subcolumns nor
+ * tombstone goes, and so does a row left with nothing.
  *
  * <p>Purging is only safe when the merge holds every version of the row on this node that a
  * tombstone could hide (a major compaction): a tombstone dropped from one SSTable would let an
@@ -40,11 +43,15 @@ final class TombstonePurger {
     ColumnFamily rebuild(ColumnFamily row) {
         Deletion rowDeletion = row.deletion();
         ColumnFamily.Builder kept = ColumnFamily.builder(row.metadata(), row.cellCount());
-        if (rowDeletion.isMarkedForDelete() && !expired(rowDeletion)) kept.delete(rowDeletion);
+        int cells = 0;
         for (Cell cell : row.cells()) {
             Cell k = cell instanceof Column c ? keep(c, rowDeletion) : keep((SuperColumn) cell, rowDeletion);
-            if (k != null) kept.add(k);
+            if (k != null) {
+                kept.add(k);
+                cells++;
+            }
         }
+        if (rowDeletion.isMarkedForDelete() && (cells > 0 || !expired(rowDeletion))) kept.delete(rowDeletion);
         ColumnFamily built = kept.build();
         return built.isEmpty() ? null : built;
     }
@@ -52,15 +59,16 @@ final class TombstonePurger {
     /** Whether {@link #purge} would keep every part of {@code row}, so that it may skip rebuilding it. */
     private boolean keepsAll(ColumnFamily row) {
         Deletion rowDeletion = row.deletion();
-        if (expired(rowDeletion)) return false;
+        if (expired(rowDeletion) && row.cellCount() == 0) return false;
         for (Cell cell : row.cells()) {
             if (cell instanceof Column c) {
                 if (keep(c, rowDeletion) == null) return false;
             } else {
                 SuperColumn sc = (SuperColumn) cell;
-                // Rebuilt whenever its tombstone would go or hides nothing beyond the row's; or a subcolumn goes.
-                if (sc.isMarkedForDelete() && !ownTombstoneKept(sc, rowDeletion)) return false;
-                if (sc.isEmpty()) return false;
+                // Rebuilt whenever its tombstone hides nothing beyond the row's, it is empty, or a subcolumn goes
+                // (its tombstone, expired or not, stays while it keeps every subcolumn).
+                if (sc.isMarkedForDelete() && rowDeletion.shadows(sc.deletion().markedForDeleteAt())) return false;
+                if (sc.isEmpty() || (sc.subcolumnCount() == 0 && expired(sc.deletion()))) return false;
                 Deletion covering = Deletion.reconcile(rowDeletion, sc.deletion());
                 for (Column c : sc.subcolumns()) {
                     if (keep(c, covering) == null) return false;
@@ -80,20 +88,24 @@ final class TombstonePurger {
     private SuperColumn keep(SuperColumn sc, Deletion rowDeletion) {
         Deletion covering = Deletion.reconcile(rowDeletion, sc.deletion());
         SuperColumn.Builder kept = SuperColumn.builder(sc.name(), sc.subcomparator(), sc.subcolumnCount());
-        if (sc.isMarkedForDelete() && ownTombstoneKept(sc, rowDeletion)) kept.delete(sc.deletion());
+        int subcolumns = 0;
         for (Column c : sc.subcolumns()) {
             Column k = keep(c, covering);
-            if (k != null) kept.add(k);
+            if (k != null) {
+                kept.add(k);
+                subcolumns++;
+            }
         }
+        if (sc.isMarkedForDelete() && ownTombstoneKept(sc, rowDeletion, subcolumns > 0)) kept.delete(sc.deletion());
         return kept.isEmpty() ? null : kept.build();
     }
 
     /**
      * Whether the tombstone of {@code sc} is kept: not when no newer than the row tombstone (it then
-     * hides nothing the row's does not), nor when expired.
+     * hides nothing the row's does not), nor when expired and nothing of the super column is left.
      */
-    private boolean ownTombstoneKept(SuperColumn sc, Deletion rowDeletion) {
-        return !rowDeletion.shadows(sc.deletion().markedForDeleteAt()) && !expired(sc.deletion());
+    private boolean ownTombstoneKept(SuperColumn sc, Deletion rowDeletion, boolean holdsSubcolumns) {
+        return !rowDeletion.shadows(sc.deletion().markedForDeleteAt()) && (holdsSubcolumns || !expired(sc.deletion()));
     }
 
     private boolean expired(Deletion deletion) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static sibyl.io.SSTableFixtures.b;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +21,9 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.ColumnSelection;
 import sibyl.db.Deletion;
+import sibyl.db.SliceReader;
 import sibyl.db.SuperColumn;
 import sibyl.db.marshal.BytesType;
 import sibyl.db.marshal.UTF8Type;
@@ -85,14 +88,20 @@ class CompactionTest {
         return true;
     }
 
+    /**
+     * A tombstone a major compaction should have purged: an expired column tombstone, or an expired row or super column
+     * tombstone over nothing (over columns it stays, as in 0.6).
+     */
     private static boolean hasExpiredTombstone(ColumnFamily row) {
-        if (row.isMarkedForDelete() && row.deletion().localDeletionTime() < GC_BEFORE) return true;
+        if (row.isMarkedForDelete() && row.deletion().localDeletionTime() < GC_BEFORE && row.cellCount() == 0) return true;
         for (Cell cell : row.cells()) {
             if (cell instanceof Column c) {
                 if (c.isTombstone() && c.localDeletionTime() < GC_BEFORE) return true;
             } else {
                 SuperColumn sc = (SuperColumn) cell;
-                if (sc.isMarkedForDelete() && sc.deletion().localDeletionTime() < GC_BEFORE) return true;
+                if (sc.isMarkedForDelete() && sc.deletion().localDeletionTime() < GC_BEFORE && sc.subcolumnCount() == 0) {
+                    return true;
+                }
                 for (Column c : sc.subcolumns()) if (c.isTombstone() && c.localDeletionTime() < GC_BEFORE) return true;
             }
         }
@@ -180,7 +189,8 @@ class CompactionTest {
         SSTableReader major = SSTableReader.open(Compaction.compact(inputs, new Descriptor(dir, cf.name(), 4), partitioner,
                 1024, GC_BEFORE, true).output().orElseThrow(), cf, partitioner, 8);
         ColumnFamily purged = major.getRow(key);
-        assertFalse(purged.isMarkedForDelete(), "the expired row tombstone is purged");
+        assertEquals(Deletion.of(20, GC_BEFORE - 1), purged.deletion(),
+                "the expired row tombstone stays while the row holds a column (the tombstone of c), as in 0.6");
         assertEquals("[c]", names(purged), "the unexpired tombstone of c stays, the expired one of d goes");
         major.release();
         for (SSTableReader input : inputs) input.release();
@@ -203,8 +213,32 @@ class CompactionTest {
         ColumnFamily row = output.getRow(key);
         assertEquals("[stays]", names(row));
         SuperColumn sc = (SuperColumn) row.cell(b("stays"));
-        assertFalse(sc.isMarkedForDelete());
+        assertEquals(Deletion.of(50, GC_BEFORE - 1), sc.deletion(),
+                "an expired super column tombstone stays while the super column holds a subcolumn, as in 0.6");
         assertEquals(List.of(Column.live(b("new"), b("1"), 60)), List.copyOf(toList(sc.subcolumns())));
+        output.release();
+        input.release();
+    }
+
+    @Test
+    void anExpiredRowTombstoneOverLiveColumnsStillHidesAnOlderWriteThatArrivesLate() throws IOException {
+        CFMetaData cf = SSTableFixtures.standard(UTF8Type.instance);
+        DecoratedKey key = partitioner.decorateKey("k");
+        Memtable memtable = new Memtable(cf, Runnable::run);
+        memtable.apply(key, ColumnFamily.empty(cf).withDeletion(20, GC_BEFORE - 1)
+                .withCell(Column.live(b("a"), b("old"), 10)).withCell(Column.live(b("c"), b("1"), 30)), 3);
+        SSTableReader input = SSTableReader.open(SSTableFixtures.write(dir, 1, memtable, partitioner, 1024), cf, partitioner, 8);
+        SSTableReader output = SSTableReader.open(Compaction.compact(List.of(input), new Descriptor(dir, cf.name(), 2),
+                partitioner, 1024, GC_BEFORE, true).output().orElseThrow(), cf, partitioner, 8);
+        ColumnFamily compacted = output.getRow(key);
+        assertEquals("[c]", names(compacted));
+
+        // A write older than the row's deletion, arriving after the compaction (a late replica, a loaded SSTable):
+        // 0.6 kept the deletion time while the row held columns, so it stays hidden.
+        ColumnFamily late = ColumnFamily.empty(cf).withCell(Column.live(b("a"), b("late"), 15));
+        ColumnFamily read = ColumnFamily.merge(compacted, late);
+        assertEquals(List.of("c"), SliceReader.read(read, null, ColumnSelection.all()).stream()
+                .map(cell -> new String(cell.name(), StandardCharsets.UTF_8)).toList());
         output.release();
         input.release();
     }
