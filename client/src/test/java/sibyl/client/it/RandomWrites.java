@@ -17,7 +17,6 @@ import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.Deletion;
 import org.apache.cassandra.thrift.Mutation;
 import org.apache.cassandra.thrift.SlicePredicate;
-import org.apache.cassandra.thrift.SliceRange;
 import org.apache.cassandra.thrift.SuperColumn;
 import sibyl.client.it.DifferentialSchema.Family;
 
@@ -151,7 +150,9 @@ final class RandomWrites {
             for (int c = 1 + random.nextInt(3); c > 0; c--) {
                 Family f = families.get(random.nextInt(families.size()));
                 List<Mutation> list = row.computeIfAbsent(f.name(), x -> new ArrayList<>());
-                for (int m = 1 + random.nextInt(5); m > 0; m--) list.add(random.nextInt(100) < 60 ? insertion(f) : deletion(f));
+                for (int m = 1 + random.nextInt(5); m > 0; m--) {
+                    list.add(random.nextInt(100) < 60 ? insertion(f) : deletion(f, list.stream().noneMatch(RandomWrites::deletesRow)));
+                }
             }
         }
         return batchMutate(keyspace, mutations, level());
@@ -209,19 +210,32 @@ final class RandomWrites {
         return new ColumnOrSuperColumn().setSuper_column(new SuperColumn(ByteBuffer.wrap(words.name(f)), subcolumns));
     }
 
-    private Mutation deletion(Family f) {
+    /**
+     * A deletion of a row (only when {@code ofRow}), columns, super columns or subcolumns.
+     *
+     * <p>At most one row deletion per row and column family of a batch: 0.6.5 keeps the last one listed rather than
+     * the newest (its row mutation sets the row's deletion time where it should take the greater), so a batch with
+     * a newer row deletion before an older one deletes less in 0.6 than in Sibyl, which takes the newest. Reproduced
+     * on a fresh 0.6.5 node: column "a" at 50, then one batch_mutate deleting the row at 100 and at 10; 0.6 still
+     * answers "a".
+     */
+    private Mutation deletion(Family f, boolean ofRow) {
         Deletion del = new Deletion(timestamp());
         int r = random.nextInt(100);
         if (!f.isSuper()) {
-            if (r < 60) del.setPredicate(names(f, false));
+            if (r < 60 || !ofRow) del.setPredicate(names(f, false));
         } else if (r < 30) {
             del.setSuper_column(words.nameOrStranger(f));
         } else if (r < 60) {
             del.setSuper_column(words.nameOrStranger(f)).setPredicate(names(f, true));
-        } else if (r < 80) {
+        } else if (r < 80 || !ofRow) {
             del.setPredicate(names(f, false));
         }
         return new Mutation().setDeletion(del);
+    }
+
+    private static boolean deletesRow(Mutation m) {
+        return m.isSetDeletion() && !m.getDeletion().isSetSuper_column() && !m.getDeletion().isSetPredicate();
     }
 
     private SlicePredicate names(Family f, boolean subcolumns) {
@@ -254,12 +268,15 @@ final class RandomWrites {
         });
     }
 
-    /** A write the server must refuse, each as a client gets it wrong; some hide one bad part among good ones. */
+    /**
+     * A write the server must refuse, each as a client gets it wrong; some hide one bad part among good ones.
+     * (Not a Deletion with a slice_range, which 0.6 refuses: Sibyl takes it on purpose, as later Cassandras do.)
+     */
     private ThriftCall refused() {
         Family f = family();
         String key = words.key();
         long ts = timestamp();
-        switch (random.nextInt(9)) {
+        switch (random.nextInt(8)) {
             case 0 -> {
                 return insert(f.keyspace(), "", pathOf(f), value(), ts, ConsistencyLevel.ONE);
             }
@@ -284,19 +301,14 @@ final class RandomWrites {
                 return batchMutate(f.keyspace(), withGoodOnes(f, key, m), ConsistencyLevel.ONE);
             }
             case 4 -> {
-                Deletion del = new Deletion(ts).setPredicate(new SlicePredicate().setSlice_range(
-                        new SliceRange(ByteBuffer.allocate(0), ByteBuffer.allocate(0), false, 10)));
-                return batchMutate(f.keyspace(), withGoodOnes(f, key, new Mutation().setDeletion(del)), ConsistencyLevel.ONE);
-            }
-            case 5 -> {
                 return batchMutate(f.keyspace(), withGoodOnes(f, key, new Mutation()), ConsistencyLevel.ONE);
             }
-            case 6 -> {
+            case 5 -> {
                 Map<String, Map<String, List<Mutation>>> m = withGoodOnes(f, key, insertion(f));
                 m.get(key).put("NoSuchFamily", new ArrayList<>(List.of(insertion(f))));
                 return batchMutate(f.keyspace(), m, ConsistencyLevel.ONE);
             }
-            case 7 -> {
+            case 6 -> {
                 // a super column on a standard family, or an empty super column name
                 ColumnPath path = new ColumnPath(f.name());
                 path.setSuper_column(f.isSuper() ? new byte[0] : words.name(f));
