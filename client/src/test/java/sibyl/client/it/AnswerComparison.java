@@ -124,14 +124,19 @@ final class AnswerComparison {
         return "";
     }
 
-    /** The differences, the first {@code max} in full. */
-    static String report(List<Difference> differences, int max) {
+    /** The differences: how many in each round, and the first {@code perRound} of each round in full. */
+    static String report(List<Difference> differences, int perRound) {
         StringBuilder out = new StringBuilder();
-        Map<String, Integer> byRound = new LinkedHashMap<>();
-        for (Difference d : differences) byRound.merge(d.round(), 1, Integer::sum);
-        out.append(differences.size()).append(" difference(s): ").append(byRound).append('\n');
-        List<Difference> shown = new ArrayList<>(differences.subList(0, Math.min(max, differences.size())));
-        for (Difference d : shown) out.append(d).append("\n\n");
+        Map<String, List<Difference>> byRound = new LinkedHashMap<>();
+        for (Difference d : differences) byRound.computeIfAbsent(d.round(), r -> new ArrayList<>()).add(d);
+        out.append(differences.size()).append(" difference(s):");
+        for (Map.Entry<String, List<Difference>> round : byRound.entrySet()) {
+            out.append(" ").append(round.getValue().size()).append(" ").append(round.getKey()).append(';');
+        }
+        out.append('\n');
+        for (List<Difference> round : byRound.values()) {
+            for (Difference d : round.subList(0, Math.min(perRound, round.size()))) out.append(d).append("\n\n");
+        }
         return out.toString();
     }
 }

@@ -4,15 +4,18 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.ColumnParent;
@@ -49,7 +52,7 @@ import sibyl.client.it.DifferentialSchema.Family;
  * run prints; {@code c06.partitioners}/{@code C06_PARTITIONERS} (comma-separated: Random, OrderPreserving,
  * CollatingOrderPreserving; default all three); {@code c06.operations}/{@code C06_OPERATIONS} (writes into 0.6
  * before the crash, default 2000; a quarter as many go through both afterwards); {@code c06.reads}/{@code
- * C06_READS} (random reads per comparison, default 1500). The 0.6 nodes use Thrift ports 9311 and 9312.
+ * C06_READS} (random reads per comparison, default 1000). The 0.6 nodes use Thrift ports 9311 and 9312.
  */
 class Cassandra06DifferentialIT {
     private static final List<String> PARTITIONERS = List.of("RandomPartitioner", "OrderPreservingPartitioner",
@@ -58,7 +61,8 @@ class Cassandra06DifferentialIT {
     private static final int GC_GRACE_SECONDS = 864_000;
     private static final int ORIGINAL_PORT = 9311;
     private static final int RESTARTED_PORT = 9312;
-    private static final int DIFFERENCES_SHOWN = 12;
+    /** Differences shown in full per comparison round. */
+    private static final int DIFFERENCES_SHOWN = 3;
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
@@ -69,7 +73,7 @@ class Cassandra06DifferentialIT {
     private final List<Difference> differences = new ArrayList<>();
     private final List<Difference> faultsOf06 = new ArrayList<>();
     /** Every write and every flush, compaction and restart in order, in journal.txt of the test directory. */
-    private java.io.PrintWriter journal;
+    private PrintWriter journal;
 
     static Stream<String> partitioners() {
         String chosen = setting("c06.partitioners", "C06_PARTITIONERS");
@@ -93,12 +97,12 @@ class Cassandra06DifferentialIT {
         String fixed = setting("c06.seed", "C06_SEED");
         this.seed = fixed != null ? Long.parseLong(fixed) : new SecureRandom().nextLong();
         int operations = Integer.parseInt(orDefault(setting("c06.operations", "C06_OPERATIONS"), "2000"));
-        int reads = Integer.parseInt(orDefault(setting("c06.reads", "C06_READS"), "1500"));
+        int reads = Integer.parseInt(orDefault(setting("c06.reads", "C06_READS"), "1000"));
         String repeat = "-Dc06.seed=" + seed + " -Dc06.partitioners=" + partitioner.replace("Partitioner", "");
         log("seed %d, %d operations, %d reads per comparison (repeat with %s)", seed, operations, reads, repeat);
         long t0 = System.nanoTime();
 
-        try (java.io.PrintWriter j = new java.io.PrintWriter(Files.newBufferedWriter(dir.resolve("journal.txt")), true)) {
+        try (PrintWriter j = new PrintWriter(Files.newBufferedWriter(dir.resolve("journal.txt")), true)) {
             journal = j;
             journal.println("# " + partitioner + " seed " + seed);
             run(operations, reads);
@@ -265,9 +269,9 @@ class Cassandra06DifferentialIT {
             c06.nodetool("flush", ks);
             sibyl.nodetool("flush", ks);
         }
-        c06.awaitQuiet(DifferentialSchema.ids(), Integer.MAX_VALUE, java.time.Duration.ofMinutes(2));
+        c06.awaitQuiet(DifferentialSchema.ids(), Integer.MAX_VALUE, Duration.ofMinutes(2));
         c06.nodetool("compact");
-        c06.awaitQuiet(DifferentialSchema.ids(), 1, java.time.Duration.ofMinutes(3));
+        c06.awaitQuiet(DifferentialSchema.ids(), 1, Duration.ofMinutes(3));
         sibyl.nodetool("compact");
         log("both restarted with GCGraceSeconds 1, flushed and compacted; 0.6 holds %s", inventory(c06.data(), c06.commitLog()));
     }
@@ -286,7 +290,7 @@ class Cassandra06DifferentialIT {
             for (String ks : DifferentialSchema.keyspaces()) {
                 both.compare(new ThriftCall("describe_ring(" + ks + ")", c -> c.describe_ring(ks).toString()));
             }
-            both.compare(new ThriftCall("describe_keyspaces()", c -> new java.util.TreeSet<>(c.describe_keyspaces()).toString()));
+            both.compare(new ThriftCall("describe_keyspaces()", c -> new TreeSet<>(c.describe_keyspaces()).toString()));
             for (Family f : DifferentialSchema.FAMILIES) {
                 both.scan(f, new ColumnParent(f.name()), RandomReads.everything(), 100);
                 ColumnParent parent = reads.scanParent(f);

@@ -1,5 +1,6 @@
 package sibyl.client.it;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
@@ -162,13 +166,13 @@ final class Cassandra06Peer implements AutoCloseable {
                 quietPolls = busy(jmx, families, maxSSTables) ? 0 : quietPolls + 1;
                 Thread.sleep(200);
             }
-        } catch (javax.management.JMException e) {
+        } catch (JMException e) {
             throw new IOException("JMX of 0.6 on " + port + ": " + e, e);
         }
     }
 
     private static boolean busy(MBeanServerConnection jmx, Set<String> families, int maxSSTables)
-            throws IOException, javax.management.JMException {
+            throws IOException, JMException {
         for (ObjectName pool : jmx.queryNames(new ObjectName("org.apache.cassandra.concurrent:*"), null)) {
             long work = ((Number) jmx.getAttribute(pool, "ActiveCount")).longValue()
                     + ((Number) jmx.getAttribute(pool, "PendingTasks")).longValue();
@@ -194,7 +198,7 @@ final class Cassandra06Peer implements AutoCloseable {
             process.get().destroyForcibly();
             try {
                 process.get().onExit().get(60, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 throw new IllegalStateException("0.6 node " + pid + " did not exit on SIGKILL", e);
             }
         }
@@ -253,7 +257,7 @@ final class Cassandra06Peer implements AutoCloseable {
         Path out = Files.createTempFile(Files.createDirectories(base.resolve("calls")), args[0], ".out");
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile())
                 .redirectError(ProcessBuilder.Redirect.appendTo(base.resolve("calls/stderr.log").toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().put("BASE", base.toString());
         pb.environment().putAll(env);
         Process p = pb.start();

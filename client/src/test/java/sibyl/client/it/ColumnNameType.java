@@ -2,6 +2,7 @@ package sibyl.client.it;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Random;
 
 /**
@@ -61,7 +62,7 @@ enum ColumnNameType {
                 byte[] b = new byte[16];
                 random.nextBytes(b);
                 if (random.nextBoolean()) b[0] = (byte) (random.nextBoolean() ? 0x7f : 0x80); // both signs of the high long
-                if (random.nextInt(4) == 0) java.util.Arrays.fill(b, 1, 8, (byte) 0); // equal high bytes, the low long decides
+                if (random.nextInt(4) == 0) Arrays.fill(b, 1, 8, (byte) 0); // equal high bytes, the low long decides
                 yield b;
             }
             case TIME_UUID -> timeUuid(random);

@@ -2,6 +2,7 @@ package sibyl.client.it;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,7 +129,7 @@ final class SibylTakeoverNode implements AutoCloseable {
         cmd.addAll(List.of(command));
         Path out = Files.createTempFile(dir, "nodetool", ".txt");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         if (!p.waitFor(300, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             fail("bin/nodetool " + String.join(" ", command) + " did not finish within 300 s");

@@ -1,6 +1,7 @@
 package sibyl.client.it;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -28,7 +29,7 @@ final class Vocabulary {
     Vocabulary(Random random) {
         this.random = random;
         List<String> shuffled = new ArrayList<>(KEYS);
-        java.util.Collections.shuffle(shuffled, random);
+        Collections.shuffle(shuffled, random);
         this.keys = List.copyOf(shuffled.subList(0, 16 + random.nextInt(KEYS.size() - 15)));
         for (Family f : DifferentialSchema.FAMILIES) {
             names.put(f.id(), pool(f.names(), f.isSuper() ? 6 : 14));
