@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -19,8 +20,6 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.ColumnParent;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import sibyl.client.it.AnswerComparison.Difference;
@@ -64,12 +63,12 @@ class Cassandra06DifferentialIT {
     /** Differences shown in full per comparison round. */
     private static final int DIFFERENCES_SHOWN = 3;
 
-    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
-    Path dir;
+    /** The run's nodes and journal.txt: made once 0.6 is found (a skipped run leaves nothing), kept when the run fails. */
+    private Path dir;
 
+    private Cassandra06Peer.Build build;
     private String partitioner;
     private long seed;
-    private Cassandra06Peer.Build build;
     private final List<Difference> differences = new ArrayList<>();
     private final List<Difference> faultsOf06 = new ArrayList<>();
     /** Every write and every flush, compaction and restart in order, in journal.txt of the test directory. */
@@ -102,16 +101,23 @@ class Cassandra06DifferentialIT {
         log("seed %d, %d operations, %d reads per comparison (repeat with %s)", seed, operations, reads, repeat);
         long t0 = System.nanoTime();
 
+        dir = Files.createTempDirectory("sibyl-c06-differential-");
         try (PrintWriter j = new PrintWriter(Files.newBufferedWriter(dir.resolve("journal.txt")), true)) {
             journal = j;
             journal.println("# " + partitioner + " seed " + seed);
             run(operations, reads);
+        } catch (Exception | Error e) {
+            log("failed; the nodes' directories and journal.txt are kept in %s", dir);
+            throw e;
         }
 
         log("done in %d s: %d difference(s); %d answer(s) of 0.6 left columns out of a reversed slice (its own fault, not counted)",
                 (System.nanoTime() - t0) / 1_000_000_000L, differences.size(), faultsOf06.size());
         if (!faultsOf06.isEmpty()) log("the first of them: %s", faultsOf06.get(0));
-        if (!differences.isEmpty()) {
+        if (differences.isEmpty()) {
+            deleteTree(dir);
+        } else {
+            log("the nodes' directories and journal.txt are kept in %s", dir);
             fail(partitioner + ", seed " + seed + " (repeat with " + repeat + "): Sibyl answered differently from Cassandra 0.6\n"
                     + AnswerComparison.report(differences, DIFFERENCES_SHOWN));
         }
@@ -327,6 +333,12 @@ class Cassandra06DifferentialIT {
         }
         return String.format(Locale.ROOT, "%d SSTables (Data files) and %d commit log segment(s) of %d KB", sstables, segments,
                 logBytes / 1024);
+    }
+
+    private static void deleteTree(Path top) throws IOException {
+        try (Stream<Path> files = Files.walk(top)) {
+            for (Path f : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) Files.delete(f);
+        }
     }
 
     private void log(String format, Object... args) {
