@@ -30,7 +30,7 @@ import org.apache.thrift.transport.TTransportException;
  * A real Apache Cassandra 0.6 node, started, flushed, compacted and stopped by the developers' peer-c06.sh.
  *
  * <p>peer-c06.sh rewrites a node's {@code conf/} from its BASE's template at every start, so each node has a BASE
- * of its own under the test's directory: the shared build's classes and jars linked in, and the test's own
+ * of its own under the test's directory: the 0.6 build's classes and jars linked in, and the test's own
  * storage-conf.xml as the template (its directories, addresses, ports and commit log sync mode are then set by
  * peer-c06.sh). The node lives in {@code BASE/node-PORT} as peer-c06.sh lays it out.
  */
