@@ -81,6 +81,7 @@ final class LoadInputs {
                     : f.what().replace("; move it out of the data directory", "")
                             .replace(", or move it out of the data directory", "")));
         }
+        int skippedBefore = skipped.size();
         skipped.addAll(inventory.ignored());
         skipped.addAll(inventory.leftovers());
         for (Descriptor d : inventory.replaced()) {
@@ -88,7 +89,9 @@ final class LoadInputs {
                     + " (its rows are in that compaction's output)"));
         }
         List<Descriptor> sstables = inventory.sstables(columnFamily);
-        if (sstables.isEmpty() && inventory.unrecognised().isEmpty()) empty.add(new Finding(dir, nothingIn(dir, columnFamily)));
+        if (sstables.isEmpty() && inventory.unrecognised().isEmpty() && skipped.size() == skippedBefore) {
+            empty.add(new Finding(dir, nothingIn(dir, columnFamily)));
+        }
         for (Descriptor d : sstables) add(d, found);
     }
 
@@ -143,7 +146,7 @@ final class LoadInputs {
         return skipped;
     }
 
-    /** Directories given that hold no SSTable of the column family, and what to do. */
+    /** Directories given that hold no file of the column family at all, and what to do. */
     List<Finding> empty() {
         return empty;
     }

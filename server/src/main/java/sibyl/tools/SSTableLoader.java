@@ -128,9 +128,10 @@ public final class SSTableLoader {
             LoadInputs inputs = LoadInputs.find(options.inputs(), options.columnFamily());
             for (Finding f : inputs.skipped()) out.println("Skipped " + f);
             if (inputs.sstables().isEmpty()) {
-                throw new ToolError(inputs.empty().size() == 1 ? inputs.empty().get(0) + "; nothing was sent"
-                        : "no SSTable of " + options.keyspace() + "." + options.columnFamily() + " in " + options.inputs()
-                        + "; nothing was sent");
+                throw new ToolError(options.inputs().size() == 1 && inputs.empty().size() == 1
+                        ? inputs.empty().get(0) + "; nothing was sent"
+                        : "no SSTable of " + options.keyspace() + "." + options.columnFamily() + " to load in "
+                        + options.inputs() + "; nothing was sent");
             }
             for (Finding empty : inputs.empty()) err.println("sstableloader: " + empty);
             Result result = load(inputs.sstables(), metadata, Partitioners.forName(conf.partitioner()),
