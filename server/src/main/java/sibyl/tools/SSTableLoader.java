@@ -44,7 +44,8 @@ import sibyl.service.ConfiguredSchema;
 public final class SSTableLoader {
     static final String USAGE = """
             Usage: sstableloader [--conf DIR] [-h HOST] [-p PORT] [--framed] [-u USER -pw PASSWORD]
-                                 [--consistency LEVEL] -K KEYSPACE -c COLUMNFAMILY DIR_OR_FILE...
+                                 [--consistency LEVEL] [--connections N]
+                                 -K KEYSPACE -c COLUMNFAMILY DIR_OR_FILE...
             Loads the SSTables of KEYSPACE.COLUMNFAMILY found in each DIR (as copied from any number of
             nodes, Cassandra 0.6's or Sibyl's; generations may repeat across them), or named by FILE (any
             of an SSTable's files), into a running node through its Thrift port. The SSTables are merged
@@ -65,6 +66,7 @@ public final class SSTableLoader {
               -u, --username USER, -pw, --password PASSWORD
                                   log in to KEYSPACE (when the node's Authenticator asks for it)
               --consistency LEVEL the level of each batch_mutate (default ONE)
+              --connections N     batches sent at once, each over a connection of its own (default 2)
               -K KEYSPACE         the keyspace
               -c COLUMNFAMILY     the column family
               --help              this text
@@ -74,6 +76,8 @@ public final class SSTableLoader {
             """;
     /** About how many bytes one batch_mutate carries: well below the 16 MB ThriftMaxMessageLengthInMB default. */
     static final long BATCH_BYTES = 1 << 20;
+    /** Enough to keep reading, sending and the node's work overlapping. */
+    static final int DEFAULT_CONNECTIONS = 2;
 
     private SSTableLoader() {
     }
@@ -85,7 +89,8 @@ public final class SSTableLoader {
 
     /** What a command line asks for. */
     record Options(String conf, String host, Integer port, boolean framed, String username, String password,
-                   ConsistencyLevel consistency, String keyspace, String columnFamily, List<Path> inputs) {
+                   ConsistencyLevel consistency, int connections, String keyspace, String columnFamily,
+                   List<Path> inputs) {
     }
 
     /** What a load did. */
@@ -102,10 +107,10 @@ public final class SSTableLoader {
 
     /** Runs one command line; returns the exit status. */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        return run(args, out, err, ThriftBatchWriter.Retry.DEFAULT);
+        return run(args, out, err, NodeConnection.Retry.DEFAULT);
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err, ThriftBatchWriter.Retry retry) {
+    static int run(String[] args, PrintStream out, PrintStream err, NodeConnection.Retry retry) {
         Options options;
         try {
             options = parse(args);
@@ -121,7 +126,7 @@ public final class SSTableLoader {
         try {
             StorageConf conf = loadConf(ToolEnvironment.conf(options.conf()));
             CFMetaData metadata = columnFamily(conf, options.keyspace(), options.columnFamily());
-            ThriftBatchWriter.Node node = new ThriftBatchWriter.Node(
+            NodeConnection.Node node = new NodeConnection.Node(
                     options.host() != null ? options.host() : defaultHost(conf.thriftAddress()),
                     options.port() != null ? options.port() : conf.thriftPort(), options.framed(), options.username(),
                     options.password());
@@ -135,7 +140,7 @@ public final class SSTableLoader {
             }
             for (Finding empty : inputs.empty()) err.println("sstableloader: " + empty);
             Result result = load(inputs.sstables(), metadata, Partitioners.forName(conf.partitioner()),
-                    conf.indexInterval(), node, options.consistency(), BATCH_BYTES, retry, err);
+                    conf.indexInterval(), node, options.consistency(), BATCH_BYTES, options.connections(), retry, err);
             report(out, options, node, result);
             return 0;
         } catch (ToolError e) {
@@ -153,6 +158,7 @@ public final class SSTableLoader {
         String username = null;
         String password = null;
         ConsistencyLevel consistency = ConsistencyLevel.ONE;
+        int connections = DEFAULT_CONNECTIONS;
         String keyspace = null;
         String columnFamily = null;
         List<Path> inputs = new ArrayList<>();
@@ -164,7 +170,7 @@ public final class SSTableLoader {
                 }
                 case "--framed" -> framed = true;
                 case "--conf", "-h", "--host", "-p", "--port", "-u", "--username", "-pw", "--password", "--consistency",
-                     "-K", "-c" -> {
+                     "--connections", "-K", "-c" -> {
                     if (i + 1 >= args.length) throw new IllegalArgumentException("missing value after " + arg);
                     String value = args[++i];
                     switch (arg) {
@@ -174,6 +180,7 @@ public final class SSTableLoader {
                         case "-u", "--username" -> username = value;
                         case "-pw", "--password" -> password = value;
                         case "--consistency" -> consistency = consistency(value);
+                        case "--connections" -> connections = connections(value);
                         case "-K" -> keyspace = value;
                         default -> columnFamily = value;
                     }
@@ -189,7 +196,8 @@ public final class SSTableLoader {
         }
         if (inputs.isEmpty()) throw new IllegalArgumentException("name at least one directory or SSTable file to load");
         if (password != null && username == null) throw new IllegalArgumentException("-pw PASSWORD needs -u USER");
-        return new Options(conf, host, port, framed, username, password, consistency, keyspace, columnFamily, inputs);
+        return new Options(conf, host, port, framed, username, password, consistency, connections, keyspace,
+                columnFamily, inputs);
     }
 
     private static int port(String value) {
@@ -200,6 +208,16 @@ public final class SSTableLoader {
             // below
         }
         throw new IllegalArgumentException("not a port: " + value);
+    }
+
+    private static int connections(String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= 1 && n <= 64) return n;
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException("--connections takes 1 to 64, not " + value);
     }
 
     private static ConsistencyLevel consistency(String value) {
@@ -251,11 +269,12 @@ public final class SSTableLoader {
      * @param notes where retries and anything else not part of the report go
      */
     static Result load(List<Descriptor> sstables, CFMetaData metadata, Partitioner partitioner, int indexInterval,
-                       ThriftBatchWriter.Node node, ConsistencyLevel consistency, long batchBytes,
-                       ThriftBatchWriter.Retry retry, PrintStream notes) throws ToolError {
+                       NodeConnection.Node node, ConsistencyLevel consistency, long batchBytes, int connections,
+                       NodeConnection.Retry retry, PrintStream notes) throws ToolError {
         long start = System.nanoTime();
         List<SSTableReader> readers = open(sstables, metadata, partitioner, indexInterval);
-        try (ThriftBatchWriter writer = new ThriftBatchWriter(node, metadata, consistency, batchBytes, retry, notes)) {
+        try (ThriftBatchWriter writer = new ThriftBatchWriter(node, metadata, consistency, batchBytes, connections, retry,
+                notes)) {
             writer.open();
             List<CountingRows> sources = new ArrayList<>();
             DecoratedKey first = DecoratedKey.startOf(partitioner.getMinimumToken());
@@ -280,12 +299,12 @@ public final class SSTableLoader {
                     superColumnTombstones += mutations.superColumnTombstones();
                     columnTombstones += mutations.columnTombstones();
                 }
-                writer.flush();
+                writer.finish();
             } catch (CorruptSSTableException e) {
-                throw new ToolError(e.getMessage() + "; " + writer.rowsSent() + " rows were sent before", e);
+                throw new ToolError(e.getMessage() + "; " + writer.rowsSent() + " rows had been sent", e);
             } catch (RuntimeException e) {
                 throw new ToolError("reading the SSTables failed: " + (e.getMessage() == null ? e.toString()
-                        : e.getMessage()) + "; " + writer.rowsSent() + " rows were sent before", e);
+                        : e.getMessage()) + "; " + writer.rowsSent() + " rows had been sent", e);
             }
             List<Input> inputs = new ArrayList<>();
             for (CountingRows s : sources) inputs.add(new Input(s.reader.descriptor(), s.count));
@@ -320,7 +339,7 @@ public final class SSTableLoader {
         }
     }
 
-    private static void report(PrintStream out, Options options, ThriftBatchWriter.Node node, Result r) {
+    private static void report(PrintStream out, Options options, NodeConnection.Node node, Result r) {
         out.println("Read " + r.inputs().size() + " SSTable(s) of " + options.keyspace() + "." + options.columnFamily()
                 + ":");
         for (Input in : r.inputs()) {

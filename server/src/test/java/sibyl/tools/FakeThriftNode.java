@@ -31,7 +31,7 @@ final class FakeThriftNode implements AutoCloseable {
 
     final Map<String, Map<String, Map<String, String>>> keyspaces = new HashMap<>();
     final List<Map<String, Map<String, List<Mutation>>>> accepted = new ArrayList<>();
-    final List<String> logins = new ArrayList<>();
+    final List<String> logins = java.util.Collections.synchronizedList(new ArrayList<>());
     volatile Answer answer = (call, batch) -> { };
     private int calls;
     private final TServerSocket socket;

@@ -51,7 +51,7 @@ class SSTableLoaderTest {
     private static final CFMetaData STD = CFMetaData.standard("Keyspace1", "Standard1", BytesType.instance);
     private static final CFMetaData SUPER = CFMetaData.ofSuper("Keyspace1", "Super1", BytesType.instance,
             BytesType.instance);
-    private static final ThriftBatchWriter.Retry FAST = new ThriftBatchWriter.Retry(5, 1, 4);
+    private static final NodeConnection.Retry FAST = new NodeConnection.Retry(5, 1, 4);
     private static final int NOW = 1_700_000_000;
 
     @TempDir
@@ -83,7 +83,7 @@ class SSTableLoaderTest {
         return load(FAST, args);
     }
 
-    private Run load(ThriftBatchWriter.Retry retry, String... args) {
+    private Run load(NodeConnection.Retry retry, String... args) {
         List<String> all = new ArrayList<>(List.of("--conf", conf.toString(), "-h", "127.0.0.1", "-p",
                 String.valueOf(node.port())));
         all.addAll(List.of(args));
@@ -140,6 +140,7 @@ class SSTableLoaderTest {
                         "--frobnicate", "x"}, new String[] {"-K", "Keyspace1", "-c", "Standard1", "-p", "port", "x"},
                 new String[] {"-K", "Keyspace1", "-c", "Standard1", "--consistency", "SOME", "x"},
                 new String[] {"-K", "Keyspace1", "-c", "Standard1", "-pw", "secret", "x"},
+                new String[] {"-K", "Keyspace1", "-c", "Standard1", "--connections", "0", "x"},
                 new String[] {"-K", "Keyspace1", "-c"})) {
             Run run = load(bad);
             assertEquals(2, run.status(), List.of(bad) + ": " + run.err());
@@ -272,9 +273,9 @@ class SSTableLoaderTest {
         Map<String, Long> rows = keys("row", 2000, 1);
         standard06(from, 1, RANDOM, rows);
         long bound = 8 << 10;
-        ThriftBatchWriter.Node to = new ThriftBatchWriter.Node("127.0.0.1", node.port(), false, null, null);
+        NodeConnection.Node to = new NodeConnection.Node("127.0.0.1", node.port(), false, null, null);
         List<Descriptor> sstables = SSTableDirectory.list(from, "Standard1");
-        SSTableLoader.Result result = SSTableLoader.load(sstables, STD, RANDOM, 128, to, ConsistencyLevel.ONE, bound,
+        SSTableLoader.Result result = SSTableLoader.load(sstables, STD, RANDOM, 128, to, ConsistencyLevel.ONE, bound, 3,
                 FAST, System.err);
         assertEquals(2000, result.rowsSent());
         assertTrue(node.calls() > 10, "batches: " + node.calls());
@@ -287,13 +288,17 @@ class SSTableLoaderTest {
             }
             assertTrue(bytes <= bound, bytes + " bytes");
         }
-        // A batch's rows arrive as a map (Thrift's is unordered); the batches follow each other in ring order.
-        List<String> sent = new ArrayList<>();
+        // A batch's rows arrive as a map (Thrift's is unordered), and batches of several connections in any order;
+        // each batch holds a stretch of the ring, and together they hold every row once.
+        List<List<String>> batches = new ArrayList<>();
         for (var batch : node.accepted) {
             List<String> keys = new ArrayList<>(batch.keySet());
             keys.sort((a, c) -> RANDOM.decorateKey(a).compareTo(RANDOM.decorateKey(c)));
-            sent.addAll(keys);
+            batches.add(keys);
         }
+        batches.sort((a, c) -> RANDOM.decorateKey(a.get(0)).compareTo(RANDOM.decorateKey(c.get(0))));
+        List<String> sent = new ArrayList<>();
+        batches.forEach(sent::addAll);
         List<String> ringOrder = new ArrayList<>(rows.keySet());
         ringOrder.sort((a, c) -> RANDOM.decorateKey(a).compareTo(RANDOM.decorateKey(c)));
         assertTrue(ringOrder.equals(sent), "the rows in ring order, each once");
@@ -328,12 +333,12 @@ class SSTableLoaderTest {
         node.answer = (call, batch) -> {
             throw new TimedOutException();
         };
-        Run run = load(new ThriftBatchWriter.Retry(3, 1, 1), "-K", "Keyspace1", "-c", "Standard1", from.toString());
+        Run run = load(new NodeConnection.Retry(3, 1, 1), "-K", "Keyspace1", "-c", "Standard1", from.toString());
         assertEquals(1, run.status());
         assertEquals(3, node.calls());
         String last = run.err().lines().reduce((a, c) -> c).orElse("");
         assertTrue(last.contains("failed 3 times, the last time because the node timed out"), run.err());
-        assertTrue(last.contains("no row was sent before"), run.err());
+        assertTrue(last.contains("no row had been sent"), run.err());
     }
 
     @Test
@@ -389,7 +394,8 @@ class SSTableLoaderTest {
         standard06(from, 1, RANDOM, keys("k", 5, 1));
         Run run = load("-u", "jsmith", "-pw", "havebadpass", "-K", "Keyspace1", "-c", "Standard1", from.toString());
         assertEquals(0, run.status(), run.err());
-        assertEquals(List.of("Keyspace1:jsmith:havebadpass"), node.logins);
+        assertEquals(List.of("Keyspace1:jsmith:havebadpass", "Keyspace1:jsmith:havebadpass"), node.logins,
+                "each of the two connections logged in");
     }
 
     @Test
