@@ -392,7 +392,8 @@ class SSTableLoaderTest {
     void credentialsLogInToTheKeyspace() throws Exception {
         Path from = dir.resolve("node1/Keyspace1");
         standard06(from, 1, RANDOM, keys("k", 5, 1));
-        Run run = load("-u", "jsmith", "-pw", "havebadpass", "-K", "Keyspace1", "-c", "Standard1", from.toString());
+        Run run = load("-u", "jsmith", "-pw", "havebadpass", "--connections", "2", "-K", "Keyspace1", "-c", "Standard1",
+                from.toString());
         assertEquals(0, run.status(), run.err());
         assertEquals(List.of("Keyspace1:jsmith:havebadpass", "Keyspace1:jsmith:havebadpass"), node.logins,
                 "each of the two connections logged in");
