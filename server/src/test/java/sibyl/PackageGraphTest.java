@@ -28,8 +28,11 @@ import org.junit.jupiter.api.Test;
  */
 class PackageGraphTest {
     private static final Path SOURCES = Path.of("src/main/java");
+    /** Strings as "unrolled loops" ({@code "[^"\\]*(?:\\.[^"\\]*)*"}): an alternation repeated per character recursed
+     * once per character and overflowed the stack on a long text block. */
     private static final Pattern COMMENT_OR_STRING =
-            Pattern.compile("/\\*.*?\\*/|//[^\\n]*|\"(?:\\\\.|[^\"\\\\])*\"|'(?:\\\\.|[^'\\\\])*'", Pattern.DOTALL);
+            Pattern.compile("/\\*.*?\\*/|//[^\\n]*|\"[^\"\\\\]*(?:\\\\.[^\"\\\\]*)*\"|'[^'\\\\]*(?:\\\\.[^'\\\\]*)*'",
+                    Pattern.DOTALL);
     private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+);", Pattern.MULTILINE);
     private static final Pattern REFERENCE = Pattern.compile("\\b(sibyl(?:\\.[a-z]\\w*)*)\\.[A-Z]");
 
