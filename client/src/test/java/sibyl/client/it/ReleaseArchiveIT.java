@@ -50,6 +50,7 @@ class ReleaseArchiveIT {
     void anUnpackedReleaseRunsANodeFromItsOwnLib() throws Exception {
         Path install = unpack();
         for (String part : List.of("bin/server", "bin/cli", "bin/nodetool", "bin/sstable2json", "bin/json2sstable",
+                "bin/sstableloader",
                 "conf/storage-conf.xml", "docs/differences.md", "lib/sibyl-server.jar", "lib/sibyl-client.jar",
                 "README.md")) {
             assertTrue(Files.exists(install.resolve(part)), part);
