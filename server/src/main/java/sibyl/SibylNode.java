@@ -45,6 +45,7 @@ import sibyl.service.MeteredStorageService;
 import sibyl.service.NodeToken;
 import sibyl.service.Reconfigurable;
 import sibyl.service.RequestMetrics;
+import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 import sibyl.thrift.CassandraProcessorFactory;
 import sibyl.thrift.NodeDescription;
@@ -125,6 +126,7 @@ public final class SibylNode implements AutoCloseable {
                                    Optional<ClusterConf> cluster, NetworkLoops network)
             throws IOException, InterruptedException, ConfigurationException {
         StorageService storage;
+        StorageHints hints;
         Reconfigurable reconfigurable;
         AutoCloseable closeStorage;
         LocalStorageService local = null;
@@ -135,6 +137,7 @@ public final class SibylNode implements AutoCloseable {
             remote = ClusterStorageService.open(cluster.get(), partitioner, ConfiguredSchema.keyspaces(conf),
                     network.group(), network.socketChannelClass());
             storage = remote;
+            hints = remote;
             reconfigurable = remote;
             closeStorage = remote;
             token = conf.initialToken() != null ? conf.initialToken()
@@ -152,6 +155,7 @@ public final class SibylNode implements AutoCloseable {
                 throw e;
             }
             storage = local;
+            hints = local;
             reconfigurable = local;
             closeStorage = local;
         }
@@ -166,7 +170,7 @@ public final class SibylNode implements AutoCloseable {
         RequestMetrics requests = new RequestMetrics();
         CassandraProcessorFactory processors = new CassandraProcessorFactory(description::get,
                 Duration.ofMillis(conf.rpcTimeoutInMillis()), new MeteredStorageService(storage, requests),
-                authenticator, zeroWrites);
+                hints, authenticator, zeroWrites);
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
@@ -187,12 +191,12 @@ public final class SibylNode implements AutoCloseable {
     }
 
     /** What a Cassandra 0.6 node whose directories these are saved of itself in system.LocationInfo, row "L". */
-    private static NodeToken.SavedByCassandra06 savedByCassandra06(StorageService storage) {
+    private static NodeToken.SavedByCassandra06 savedByCassandra06(LocalStorageService storage) {
         return new NodeToken.SavedByCassandra06(locationInfo(storage, "Token"), Optional.ofNullable(
                 locationInfo(storage, "Partitioner")).map(b -> new String(b, StandardCharsets.UTF_8)).orElse(null));
     }
 
-    private static byte[] locationInfo(StorageService storage, String column) {
+    private static byte[] locationInfo(LocalStorageService storage, String column) {
         QueryPath path = QueryPath.column(SystemKeyspace.LOCATION_INFO, column.getBytes(StandardCharsets.UTF_8));
         return storage.get(SystemKeyspace.NAME, "L", path).map(c -> ((Column) c).value()).orElse(null);
     }

@@ -38,13 +38,12 @@ import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
 import sibyl.db.RowSlice;
 import sibyl.service.BoundedFanOut;
-import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
-import sibyl.dht.Range;
 import sibyl.dht.Token;
 import sibyl.service.Consistency;
 import sibyl.service.Reconfigurable;
 import sibyl.service.Schema;
+import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 import sibyl.service.StorageTimeoutException;
 import sibyl.service.UnavailableReplicasException;
@@ -56,7 +55,7 @@ import sibyl.service.UnavailableReplicasException;
  *
  * <p>Thread-safe; the driver's session multiplexes all callers over its connections.
  */
-public final class ClusterStorageService implements StorageService, Reconfigurable, AutoCloseable {
+public final class ClusterStorageService implements StorageService, StorageHints, Reconfigurable, AutoCloseable {
     /**
      * The keyspaces served at one moment and their tables (by keyspace and column family name; none for
      * Sibyl's own {@code system}), swapped as one by a reload.
@@ -196,17 +195,13 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         return true;
     }
 
+    /** As every read. */
+    @Override
+    public boolean writesMayWait() {
+        return true;
+    }
+
     // ---- writes
-
-    @Override
-    public void apply(RowMutation mutation) {
-        apply(mutation, Consistency.ONE);
-    }
-
-    @Override
-    public void apply(RowMutation mutation, Consistency consistency) {
-        errors.join(applyAsync(mutation, consistency));
-    }
 
     /**
      * One single-partition batch. A slice deletion (Sibyl's extension) deletes the live columns its
@@ -216,7 +211,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
      * racing it may or may not be deleted, and a failure between the two leaves the first applied.
      */
     @Override
-    public CompletableFuture<Void> applyAsync(RowMutation mutation, Consistency consistency) {
+    public CompletableFuture<Void> write(RowMutation mutation, Consistency consistency) {
         byte[] key = key(mutation.key());
         ConsistencyLevel level = ConsistencyLevels.write(consistency);
         Supplier<CompletionStage<Void>> request = () -> {
@@ -305,17 +300,7 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     // ---- reads
 
     @Override
-    public Optional<Cell> get(String keyspace, String key, QueryPath path) {
-        return get(keyspace, key, path, Consistency.ONE);
-    }
-
-    @Override
-    public Optional<Cell> get(String keyspace, String key, QueryPath path, Consistency consistency) {
-        return errors.join(getAsync(keyspace, key, path, consistency));
-    }
-
-    @Override
-    public CompletableFuture<Optional<Cell>> getAsync(String keyspace, String key, QueryPath path,
+    public CompletableFuture<Optional<Cell>> readCell(String keyspace, String key, QueryPath path,
                                                       Consistency consistency) {
         if (isSibylsOwn(keyspace)) return CompletableFuture.completedFuture(Optional.empty());
         return whenPrepared(keyspace, path.columnFamily(), () -> {
@@ -331,19 +316,8 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
     }
 
     @Override
-    public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection) {
-        return getSlice(keyspace, key, parent, selection, Consistency.ONE);
-    }
-
-    @Override
-    public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection,
-                               Consistency consistency) {
-        return errors.join(getSliceAsync(keyspace, key, parent, selection, consistency));
-    }
-
-    @Override
-    public CompletableFuture<List<Cell>> getSliceAsync(String keyspace, String key, QueryPath parent,
-                                                       ColumnSelection selection, Consistency consistency) {
+    public CompletableFuture<List<Cell>> readSlice(String keyspace, String key, QueryPath parent,
+                                                   ColumnSelection selection, Consistency consistency) {
         if (isSibylsOwn(keyspace)) return CompletableFuture.completedFuture(List.of());
         return whenPrepared(keyspace, parent.columnFamily(), () -> {
             Table table = table(keyspace, parent.columnFamily());
@@ -352,23 +326,32 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
         });
     }
 
+    /** One request, waited for on the caller's thread (a worker's): get_count runs there. */
     @Override
-    public int getCount(String keyspace, String key, QueryPath parent) {
-        return getCount(keyspace, key, parent, Consistency.ONE);
+    public CompletableFuture<Integer> count(String keyspace, String key, QueryPath parent, Consistency consistency) {
+        try {
+            return CompletableFuture.completedFuture(countNow(keyspace, key, parent, consistency));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
-    @Override
-    public int getCount(String keyspace, String key, QueryPath parent, Consistency consistency) {
+    private int countNow(String keyspace, String key, QueryPath parent, Consistency consistency) {
         if (isSibylsOwn(keyspace)) return 0;
         Table table = table(keyspace, parent.columnFamily());
         PathShape.PARENT.check(table.metadata(), parent);
         return Reads.count(this, table, key(key), parent.superColumn(), consistency);
     }
 
+    /** Waited for on the caller's thread (a worker's), as {@link #scanNow} finds the keys before reading the rows. */
     @Override
-    public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
-                                        int count) {
-        return getRangeSlice(keyspace, parent, selection, range, count, Consistency.ONE);
+    public CompletableFuture<List<RowSlice>> scan(String keyspace, QueryPath parent, ColumnSelection selection,
+                                                  RowRange range, int count, Consistency consistency) {
+        try {
+            return CompletableFuture.completedFuture(scanNow(keyspace, parent, selection, range, count, consistency));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /**
@@ -377,9 +360,8 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
      * holds only tombstones is not listed, where the embedded engine lists it with no columns
      * (README: where Sibyl differs).
      */
-    @Override
-    public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
-                                        int count, Consistency consistency) {
+    private List<RowSlice> scanNow(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
+                                   int count, Consistency consistency) {
         if (isSibylsOwn(keyspace)) return List.of();
         Table table = table(keyspace, parent.columnFamily());
         PathShape.PARENT.check(table.metadata(), parent);
@@ -393,11 +375,6 @@ public final class ClusterStorageService implements StorageService, Reconfigurab
             rows.add(new RowSlice(new String(keys.get(i), StandardCharsets.UTF_8), slices.get(i)));
         }
         return rows;
-    }
-
-    @Override
-    public List<DecoratedKey> keySamples(Range range) {
-        return List.of(); // the cluster samples its own keys; describe_splits asks it (describeSplits)
     }
 
     /**

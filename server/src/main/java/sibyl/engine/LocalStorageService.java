@@ -39,15 +39,17 @@ import sibyl.dht.Partitioner;
 import sibyl.dht.Range;
 import sibyl.dht.Token;
 import sibyl.fs.ForeignFilesException;
+import sibyl.service.Consistency;
 import sibyl.service.Reconfigurable;
 import sibyl.service.Schema;
+import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 
 /**
  * The storage core of this node, serving every configured keyspace from its own stores.
  * {@link #open} builds a durable one over a commit log; the constructor a memory-only one.
  */
-public final class LocalStorageService implements StorageService, Reconfigurable, AutoCloseable {
+public final class LocalStorageService implements StorageService, StorageHints, Reconfigurable, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LocalStorageService.class);
     /**
      * How long forceFlush and drain wait by default: a 64 MB memtable flushes in seconds, so
@@ -455,6 +457,18 @@ public final class LocalStorageService implements StorageService, Reconfigurable
         return writeLog.syncsBeforeAcknowledging() || persistence.flushBacklogged();
     }
 
+    /** Reads find their rows in memory or the page cache; the front end notices those that turn slow. */
+    @Override
+    public boolean readsMayWait() {
+        return false;
+    }
+
+    /** The only replica there is: the front end checks levels against the ReplicationFactor. */
+    @Override
+    public boolean countsReplicas() {
+        return false;
+    }
+
     @Override
     public Partitioner partitioner() {
         return partitioner;
@@ -463,6 +477,15 @@ public final class LocalStorageService implements StorageService, Reconfigurable
     @Override
     public Schema schema() {
         return catalog.schema();
+    }
+
+    /** Every keyspace, {@code system} included, in configuration order. */
+    public List<KSMetaData> keyspaces() {
+        return schema().keyspaces();
+    }
+
+    public Optional<KSMetaData> keyspace(String name) {
+        return schema().keyspace(name);
     }
 
     /**
@@ -492,33 +515,96 @@ public final class LocalStorageService implements StorageService, Reconfigurable
         }
     }
 
+    // ---- the seam's operations: answered at once, on the caller's thread, in a future made complete (the engine
+    // is its own only replica, so it meets every consistency level with itself).
+
     @Override
+    public CompletableFuture<Void> write(RowMutation mutation, Consistency consistency) {
+        try {
+            apply(mutation);
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Optional<Cell>> readCell(String keyspace, String key, QueryPath path,
+                                                      Consistency consistency) {
+        try {
+            return CompletableFuture.completedFuture(get(keyspace, key, path));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<List<Cell>> readSlice(String keyspace, String key, QueryPath parent,
+                                                   ColumnSelection selection, Consistency consistency) {
+        try {
+            return CompletableFuture.completedFuture(getSlice(keyspace, key, parent, selection));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Integer> count(String keyspace, String key, QueryPath parent, Consistency consistency) {
+        try {
+            return CompletableFuture.completedFuture(getCount(keyspace, key, parent));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<List<RowSlice>> scan(String keyspace, QueryPath parent, ColumnSelection selection,
+                                                  RowRange range, int count, Consistency consistency) {
+        try {
+            return CompletableFuture.completedFuture(getRangeSlice(keyspace, parent, selection, range, count));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** This node alone is its ring: its token stands for it. */
+    @Override
+    public List<Token> ringTokens() {
+        return List.of();
+    }
+
+    // ---- the same, answered directly: for the node's own reads (its saved token), tools and tests
+
+    /** Applies a row mutation atomically and isolated per column family. */
     public void apply(RowMutation mutation) {
         keyspaceNamed(mutation.keyspace()).apply(mutation);
     }
 
-    @Override
+    /** As {@link #readCell}. */
     public Optional<Cell> get(String keyspace, String key, QueryPath path) {
         return store(keyspace, path).get(partitioner.decorateKey(key), path);
     }
 
-    @Override
+    /** As {@link #readSlice}. */
     public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection) {
         return store(keyspace, parent).getSlice(partitioner.decorateKey(key), parent, selection);
     }
 
-    @Override
+    /** As {@link #count}. */
     public int getCount(String keyspace, String key, QueryPath parent) {
         return store(keyspace, parent).getCount(partitioner.decorateKey(key), parent);
     }
 
-    @Override
+    /** As {@link #scan}. */
     public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
                                         int count) {
         return store(keyspace, parent).getRangeSlice(range, parent, selection, count);
     }
 
-    @Override
+    /**
+     * The sampled keys (every IndexInterval-th key of each column family of every keyspace)
+     * whose tokens lie in {@code range}, in ring order from the range's start.
+     */
     public List<DecoratedKey> keySamples(Range range) {
         List<DecoratedKey> samples = new ArrayList<>();
         for (Keyspace ks : openKeyspaces()) {

@@ -60,7 +60,7 @@ final class ClusterStorageServiceStats implements ClusterStorageServiceMBean {
     @Override
     public List<String> getKeyspaces() {
         List<String> names = new ArrayList<>();
-        for (KSMetaData ks : storage.keyspaces()) if (!ks.name().equals(SystemKeyspace.NAME)) names.add(ks.name());
+        for (KSMetaData ks : storage.schema().keyspaces()) if (!ks.name().equals(SystemKeyspace.NAME)) names.add(ks.name());
         return names;
     }
 

@@ -76,7 +76,7 @@ public final class NodeBeans {
         beans.put("org.apache.cassandra.service:type=StorageService",
                 standard(new ClusterStorageServiceStats(clusterName, endpoint, storage, requests),
                         ClusterStorageServiceMBean.class));
-        for (KSMetaData ks : storage.keyspaces()) {
+        for (KSMetaData ks : storage.schema().keyspaces()) {
             if (ks.name().equals(SystemKeyspace.NAME)) continue; // Sibyl's own, not stored in the cluster
             for (CFMetaData cf : ks.columnFamilies()) {
                 beans.put("org.apache.cassandra.db:type=ColumnFamilyStores,keyspace=" + quote(ks.name())

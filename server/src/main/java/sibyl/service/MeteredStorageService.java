@@ -3,6 +3,7 @@ package sibyl.service;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
@@ -11,9 +12,7 @@ import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
 import sibyl.db.RowSlice;
-import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
-import sibyl.dht.Range;
 import sibyl.dht.Token;
 
 /**
@@ -24,8 +23,8 @@ import sibyl.dht.Token;
  * backend's whole answer: for a write, the commit log and the memtable; a write changing several
  * column families counts, with its latency, in each of them.
  *
- * <p>Every method of the seam, default ones included, is passed to the backend as called, so a
- * backend's own forms (those with a {@link Consistency}) are never replaced by the defaults.
+ * <p>Each data operation is passed on and its answer handed to {@link #served}, which records it when it comes:
+ * at once for an answer already there (no further object is made), later for one to come.
  */
 public final class MeteredStorageService implements StorageService {
     private final StorageService backend;
@@ -35,8 +34,21 @@ public final class MeteredStorageService implements StorageService {
         this.backend = backend;
         this.metrics = metrics;
         // Every configured column family shows, with zeros, from the start.
-        for (KSMetaData ks : backend.keyspaces()) {
+        for (KSMetaData ks : backend.schema().keyspaces()) {
             for (CFMetaData cf : ks.columnFamilies()) metrics.of(ks.name(), cf.name());
+        }
+    }
+
+    /** Which of a column family's figures a request counts in. */
+    private enum Kind {
+        READ(ColumnFamilyRequests::reads),
+        WRITE(ColumnFamilyRequests::writes),
+        SCAN(ColumnFamilyRequests::rangeScans);
+
+        private final Function<ColumnFamilyRequests, LatencyTracker> tracker;
+
+        Kind(Function<ColumnFamilyRequests, LatencyTracker> tracker) {
+            this.tracker = tracker;
         }
     }
 
@@ -51,159 +63,68 @@ public final class MeteredStorageService implements StorageService {
     }
 
     @Override
-    public List<KSMetaData> keyspaces() {
-        return backend.keyspaces();
-    }
-
-    @Override
-    public Optional<KSMetaData> keyspace(String name) {
-        return backend.keyspace(name);
-    }
-
-    @Override
-    public void apply(RowMutation mutation) {
+    public CompletableFuture<Void> write(RowMutation mutation, Consistency consistency) {
         long start = System.nanoTime();
-        backend.apply(mutation);
-        wrote(mutation, start);
-    }
-
-    @Override
-    public void apply(RowMutation mutation, Consistency consistency) {
-        long start = System.nanoTime();
-        backend.apply(mutation, consistency);
-        wrote(mutation, start);
-    }
-
-    @Override
-    public CompletableFuture<Void> applyAsync(RowMutation mutation, Consistency consistency) {
-        long start = System.nanoTime();
-        return backend.applyAsync(mutation, consistency).thenRun(() -> wrote(mutation, start));
-    }
-
-    private void wrote(RowMutation mutation, long start) {
-        long nanos = System.nanoTime() - start;
+        // Most writes change one column family: no iterator over the changes, so no allocation.
         String sole = mutation.soleColumnFamily();
-        if (sole != null) {
-            // Most writes: no iterator over the changes, so no allocation.
-            metrics.of(mutation.keyspace(), sole).writes().record(nanos);
-        } else {
-            for (String cf : mutation.changes().keySet()) metrics.of(mutation.keyspace(), cf).writes().record(nanos);
-        }
+        return served(backend.write(mutation, consistency), start, Kind.WRITE, mutation.keyspace(), sole,
+                sole == null ? mutation : null);
     }
 
     @Override
-    public boolean countsReplicas() {
-        return backend.countsReplicas();
-    }
-
-    @Override
-    public boolean writesMayWait() {
-        return backend.writesMayWait();
-    }
-
-    @Override
-    public boolean readsMayWait() {
-        return backend.readsMayWait();
-    }
-
-    @Override
-    public Optional<Cell> get(String keyspace, String key, QueryPath path) {
-        long start = System.nanoTime();
-        Optional<Cell> cell = backend.get(keyspace, key, path);
-        read(keyspace, path, start);
-        return cell;
-    }
-
-    @Override
-    public Optional<Cell> get(String keyspace, String key, QueryPath path, Consistency consistency) {
-        long start = System.nanoTime();
-        Optional<Cell> cell = backend.get(keyspace, key, path, consistency);
-        read(keyspace, path, start);
-        return cell;
-    }
-
-    @Override
-    public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection) {
-        long start = System.nanoTime();
-        List<Cell> cells = backend.getSlice(keyspace, key, parent, selection);
-        read(keyspace, parent, start);
-        return cells;
-    }
-
-    @Override
-    public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection,
-                               Consistency consistency) {
-        long start = System.nanoTime();
-        List<Cell> cells = backend.getSlice(keyspace, key, parent, selection, consistency);
-        read(keyspace, parent, start);
-        return cells;
-    }
-
-    @Override
-    public CompletableFuture<Optional<Cell>> getAsync(String keyspace, String key, QueryPath path,
+    public CompletableFuture<Optional<Cell>> readCell(String keyspace, String key, QueryPath path,
                                                       Consistency consistency) {
         long start = System.nanoTime();
-        return backend.getAsync(keyspace, key, path, consistency).thenApply(cell -> {
-            read(keyspace, path, start);
-            return cell;
+        return served(backend.readCell(keyspace, key, path, consistency), start, Kind.READ, keyspace,
+                path.columnFamily(), null);
+    }
+
+    @Override
+    public CompletableFuture<List<Cell>> readSlice(String keyspace, String key, QueryPath parent,
+                                                   ColumnSelection selection, Consistency consistency) {
+        long start = System.nanoTime();
+        return served(backend.readSlice(keyspace, key, parent, selection, consistency), start, Kind.READ, keyspace,
+                parent.columnFamily(), null);
+    }
+
+    @Override
+    public CompletableFuture<Integer> count(String keyspace, String key, QueryPath parent, Consistency consistency) {
+        long start = System.nanoTime();
+        return served(backend.count(keyspace, key, parent, consistency), start, Kind.READ, keyspace,
+                parent.columnFamily(), null);
+    }
+
+    @Override
+    public CompletableFuture<List<RowSlice>> scan(String keyspace, QueryPath parent, ColumnSelection selection,
+                                                  RowRange range, int count, Consistency consistency) {
+        long start = System.nanoTime();
+        return served(backend.scan(keyspace, parent, selection, range, count, consistency), start, Kind.SCAN,
+                keyspace, parent.columnFamily(), null);
+    }
+
+    /**
+     * The backend's answer, recorded as {@code kind} in {@code columnFamily} of {@code keyspace} once it has come
+     * and succeeded; in each column family of {@code several} instead, for a mutation of more than one.
+     */
+    private <T> CompletableFuture<T> served(CompletableFuture<T> answer, long start, Kind kind, String keyspace,
+                                            String columnFamily, RowMutation several) {
+        if (answer.isDone()) {
+            if (!answer.isCompletedExceptionally()) record(kind, keyspace, columnFamily, several, start);
+            return answer;
+        }
+        return answer.thenApply(value -> {
+            record(kind, keyspace, columnFamily, several, start);
+            return value;
         });
     }
 
-    @Override
-    public CompletableFuture<List<Cell>> getSliceAsync(String keyspace, String key, QueryPath parent,
-                                                       ColumnSelection selection, Consistency consistency) {
-        long start = System.nanoTime();
-        return backend.getSliceAsync(keyspace, key, parent, selection, consistency).thenApply(cells -> {
-            read(keyspace, parent, start);
-            return cells;
-        });
-    }
-
-    @Override
-    public int getCount(String keyspace, String key, QueryPath parent) {
-        long start = System.nanoTime();
-        int count = backend.getCount(keyspace, key, parent);
-        read(keyspace, parent, start);
-        return count;
-    }
-
-    @Override
-    public int getCount(String keyspace, String key, QueryPath parent, Consistency consistency) {
-        long start = System.nanoTime();
-        int count = backend.getCount(keyspace, key, parent, consistency);
-        read(keyspace, parent, start);
-        return count;
-    }
-
-    private void read(String keyspace, QueryPath path, long start) {
-        metrics.of(keyspace, path.columnFamily()).reads().record(System.nanoTime() - start);
-    }
-
-    @Override
-    public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
-                                        int count) {
-        long start = System.nanoTime();
-        List<RowSlice> rows = backend.getRangeSlice(keyspace, parent, selection, range, count);
-        scanned(keyspace, parent, start);
-        return rows;
-    }
-
-    @Override
-    public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection, RowRange range,
-                                        int count, Consistency consistency) {
-        long start = System.nanoTime();
-        List<RowSlice> rows = backend.getRangeSlice(keyspace, parent, selection, range, count, consistency);
-        scanned(keyspace, parent, start);
-        return rows;
-    }
-
-    private void scanned(String keyspace, QueryPath parent, long start) {
-        metrics.of(keyspace, parent.columnFamily()).rangeScans().record(System.nanoTime() - start);
-    }
-
-    @Override
-    public List<DecoratedKey> keySamples(Range range) {
-        return backend.keySamples(range);
+    private void record(Kind kind, String keyspace, String columnFamily, RowMutation several, long start) {
+        long nanos = System.nanoTime() - start;
+        if (several == null) {
+            kind.tracker.apply(metrics.of(keyspace, columnFamily)).record(nanos);
+        } else {
+            for (String cf : several.changes().keySet()) kind.tracker.apply(metrics.of(keyspace, cf)).record(nanos);
+        }
     }
 
     @Override

@@ -8,6 +8,13 @@
  * another store implements it beside the engine, not on top of it. The node ({@code sibyl.SibylNode})
  * chooses one when it is built.
  *
+ * <p>The seam is a handful of operations, each answering with a future and taking a
+ * {@link sibyl.service.Consistency}: read a column or a slice of a row, count, scan a range of rows, write a
+ * mutation; and the few facts the describe calls need (partitioner, schema, ring tokens, splits). What the front
+ * end should expect of a store's answers, for placing calls on threads, is apart:
+ * {@link sibyl.service.StorageHints}. Requests are counted once for every backend
+ * ({@link sibyl.service.MeteredStorageService}).
+ *
  * <p>Also here, because every backend needs them: the schema as the configuration gives it
  * ({@link sibyl.service.ConfiguredSchema}) and as it is served at one moment ({@link sibyl.service.Schema}),
  * its reload from a changed configuration ({@link sibyl.service.ConfigReloader} over a

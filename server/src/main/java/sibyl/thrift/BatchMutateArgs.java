@@ -34,14 +34,6 @@ import org.apache.thrift.protocol.TType;
  * are decoded by the generated code as well.
  */
 final class BatchMutateArgs extends Cassandra.batch_mutate_args {
-    /** batch_mutate with its arguments decoded by {@link BatchMutateArgs}; stateless, so shared. */
-    static final class Function extends Cassandra.Processor.batch_mutate<Cassandra.Iface> {
-        @Override
-        public Cassandra.batch_mutate_args getEmptyArgsInstance() {
-            return new BatchMutateArgs();
-        }
-    }
-
     @Override
     public void read(TProtocol in) throws TException {
         if (!(in instanceof TBinaryProtocol)) {

@@ -9,12 +9,13 @@ import java.util.Optional;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.cassandra.thrift.AuthenticationException;
 import org.apache.cassandra.thrift.AuthenticationRequest;
 import org.apache.cassandra.thrift.AuthorizationException;
-import org.apache.cassandra.thrift.Cassandra;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnParent;
 import org.apache.cassandra.thrift.ColumnPath;
@@ -35,27 +36,28 @@ import sibyl.auth.Authenticator;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
-import sibyl.db.InvalidQueryException;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowSlice;
 import sibyl.db.WriteFailedException;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
+import sibyl.service.AsyncFailures;
 import sibyl.service.BoundedFanOut;
 import sibyl.service.Consistency;
+import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 import sibyl.service.StorageTimeoutException;
-import sibyl.service.UnavailableReplicasException;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TException;
 
 /**
  * The 0.6 interface as one connection sees it. Describe calls are answered from the
  * configuration; data calls are validated as 0.6 validated them, converted, and handed to
- * the storage service. One instance per connection, holding that connection's login state.
+ * the storage service, and answer with a future ({@link CassandraCalls} waits for it or answers it when it
+ * completes). One instance per connection, holding that connection's login state.
  */
-final class CassandraHandler implements Cassandra.Iface {
+final class CassandraHandler {
     /**
      * How many rows of one call (multiget, a batch_mutate of many keys) a store that asks another server is asked
      * for at once: enough that a call of many rows takes a few round trips rather than one per row, few enough
@@ -63,39 +65,48 @@ final class CassandraHandler implements Cassandra.Iface {
      */
     static final int ROWS_IN_FLIGHT = 16;
 
+    /** How the writes at consistency level ZERO of a call are started: acknowledged before they are applied. */
+    @FunctionalInterface
+    interface ZeroWrites {
+        /**
+         * Starts applying {@code mutation}; a failure can only be logged.
+         *
+         * @return completes when the call may be answered (never exceptionally)
+         */
+        CompletableFuture<Void> start(RowMutation mutation);
+    }
+
     private final SchemaViews views;
     private final Supplier<NodeDescription> node;
     private final Authenticator authenticator;
     private final ConnectionSession session;
     private final StorageService storage;
-    private final Executor background;
-    private final UnacknowledgedWrites unacknowledged;
+    private final StorageHints hints;
+    private final ZeroWrites zeroWrites;
     private final long rpcTimeoutMillis;
     private final AuthRefusals refusals;
 
     /**
      * @param views the schema as each call sees it: taken once at the start of a call
      * @param node  what the node says of itself now (a reload changes the configuration text)
-     * @param background     applies the ZERO writes of calls run on a worker
-     * @param unacknowledged the ZERO writes of calls started on a network thread (shared by all connections)
+     * @param zeroWrites starts the ZERO writes (shared by all connections)
      */
     CassandraHandler(SchemaViews views, Supplier<NodeDescription> node, Authenticator authenticator,
-                     ConnectionSession session, StorageService storage, Executor background,
-                     UnacknowledgedWrites unacknowledged, long rpcTimeoutMillis, AuthRefusals refusals) {
+                     ConnectionSession session, StorageService storage, StorageHints hints, ZeroWrites zeroWrites,
+                     long rpcTimeoutMillis, AuthRefusals refusals) {
         this.views = views;
         this.node = node;
         this.authenticator = authenticator;
         this.session = session;
         this.storage = storage;
-        this.background = background;
-        this.unacknowledged = unacknowledged;
+        this.hints = hints;
+        this.zeroWrites = zeroWrites;
         this.rpcTimeoutMillis = rpcTimeoutMillis;
         this.refusals = refusals;
     }
 
     // --- login
 
-    @Override
     public void login(String keyspace, AuthenticationRequest request)
             throws AuthenticationException, AuthorizationException {
         try {
@@ -112,7 +123,6 @@ final class CassandraHandler implements Cassandra.Iface {
 
     // --- describe calls: no login needed, as in 0.6
 
-    @Override
     public String get_string_property(String property) {
         NodeDescription node = this.node.get();
         return switch (property) {
@@ -124,32 +134,26 @@ final class CassandraHandler implements Cassandra.Iface {
         };
     }
 
-    @Override
     public List<String> get_string_list_property(String property) {
         return "keyspaces".equals(property) ? views.current().description().keyspaceNameList() : new ArrayList<>();
     }
 
-    @Override
     public Set<String> describe_keyspaces() {
         return views.current().description().keyspaceNames();
     }
 
-    @Override
     public String describe_cluster_name() {
         return node.get().clusterName();
     }
 
-    @Override
     public String describe_version() {
         return cassandraConstants.VERSION;
     }
 
-    @Override
     public String describe_partitioner() {
         return node.get().partitioner();
     }
 
-    @Override
     public List<TokenRange> describe_ring(String keyspace) throws InvalidRequestException {
         if (SchemaDescription.isSystem(keyspace) || views.current().description().keyspace(keyspace) == null) {
             throw new InvalidRequestException("There is no ring for the keyspace: " + keyspace);
@@ -167,14 +171,12 @@ final class CassandraHandler implements Cassandra.Iface {
         return strings;
     }
 
-    @Override
     public Map<String, Map<String, String>> describe_keyspace(String keyspace) throws NotFoundException {
         Map<String, Map<String, String>> cfs = views.current().description().keyspace(keyspace);
         if (cfs == null) throw new NotFoundException();
         return cfs;
     }
 
-    @Override
     public List<String> describe_splits(String startToken, String endToken, int keysPerSplit)
             throws TApplicationException {
         // 0.6 declares no exception here, so a bad argument can only reach the client as an
@@ -197,26 +199,16 @@ final class CassandraHandler implements Cassandra.Iface {
         return splits;
     }
 
-    // --- data calls. Each checks in 0.6's order (login, request shape, keys, consistency
-    // level), then the keyspace access of the logged-in user, then runs against storage.
+    // --- data calls. Each checks in 0.6's order (login, request shape, keys, consistency level), then the keyspace
+    // access of the logged-in user, then asks the store. A refusal of those checks is thrown; everything after
+    // (the store's answer, its failure as the client's exception, the deadline) comes in the returned future,
+    // which the processor waits for or answers when it completes (CassandraCalls).
 
-    @Override
-    public ColumnOrSuperColumn get(String keyspace, String key, ColumnPath path, ConsistencyLevel cl)
-            throws InvalidRequestException, NotFoundException, UnavailableException, TimedOutException {
-        Deadline deadline = startCall();
-        QueryPath query = checkGet(keyspace, List.of(key), path, cl);
-        Optional<Cell> cell = storage(() -> storage.get(keyspace, key, query, level(cl)));
-        return found(cell, deadline);
-    }
-
-    /** As {@link #get}, answered when the store has: the call's own exceptions fail the future. */
-    CompletableFuture<ColumnOrSuperColumn> getAsync(String keyspace, String key, ColumnPath path,
-                                                    ConsistencyLevel cl)
+    CompletableFuture<ColumnOrSuperColumn> get(String keyspace, String key, ColumnPath path, ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException {
         Deadline deadline = startCall();
         QueryPath query = checkGet(keyspace, List.of(key), path, cl);
-        return StorageFailures.after(storage.getAsync(keyspace, key, query, level(cl)),
-                cell -> found(cell, deadline));
+        return StorageFailures.after(storage.readCell(keyspace, key, query, level(cl)), cell -> found(cell, deadline));
     }
 
     private QueryPath checkGet(String keyspace, List<String> keys, ColumnPath path, ConsistencyLevel cl)
@@ -235,26 +227,13 @@ final class CassandraHandler implements Cassandra.Iface {
         return ThriftConversion.cosc(cell.get());
     }
 
-    @Override
-    public List<ColumnOrSuperColumn> get_slice(String keyspace, String key, ColumnParent parent,
-                                               SlicePredicate predicate, ConsistencyLevel cl)
-            throws InvalidRequestException, UnavailableException, TimedOutException {
-        Deadline deadline = startCall();
-        SliceQuery query = checkSlice(keyspace, List.of(key), parent, predicate, cl);
-        List<Cell> cells = storage(() -> storage.getSlice(keyspace, key, query.parent(), query.selection(),
-                level(cl)));
-        deadline.check();
-        return ThriftConversion.coscs(cells);
-    }
-
-    /** As {@link #get_slice}, answered when the store has: the call's own exceptions fail the future. */
-    CompletableFuture<List<ColumnOrSuperColumn>> getSliceAsync(String keyspace, String key, ColumnParent parent,
-                                                               SlicePredicate predicate, ConsistencyLevel cl)
+    CompletableFuture<List<ColumnOrSuperColumn>> get_slice(String keyspace, String key, ColumnParent parent,
+                                                           SlicePredicate predicate, ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException {
         Deadline deadline = startCall();
         SliceQuery query = checkSlice(keyspace, List.of(key), parent, predicate, cl);
-        return StorageFailures.after(storage.getSliceAsync(keyspace, key, query.parent(), query.selection(),
-                level(cl)), cells -> {
+        return StorageFailures.after(storage.readSlice(keyspace, key, query.parent(), query.selection(), level(cl)),
+                cells -> {
                     deadline.check();
                     return ThriftConversion.coscs(cells);
                 });
@@ -274,34 +253,19 @@ final class CassandraHandler implements Cassandra.Iface {
         return new SliceQuery(ThriftConversion.parent(parent), ThriftConversion.selection(predicate));
     }
 
-    @Override
-    public Map<String, ColumnOrSuperColumn> multiget(String keyspace, List<String> keys, ColumnPath path,
-                                                     ConsistencyLevel cl)
-            throws InvalidRequestException, UnavailableException, TimedOutException {
-        Deadline deadline = startCall();
-        QueryPath query = checkGet(keyspace, keys, path, cl);
-        Map<String, ColumnOrSuperColumn> result = new HashMap<>();
-        for (String key : keys) {
-            deadline.check(); // per key, as 0.6 waited for each with what was left of the timeout
-            Optional<Cell> cell = storage(() -> storage.get(keyspace, key, query, level(cl)));
-            result.put(key, entry(cell));
-        }
-        deadline.check();
-        return result;
-    }
-
     /**
-     * As {@link #multiget}, answered when the store has: the keys are read {@value #ROWS_IN_FLIGHT} at a time, as
-     * 0.6 sent the reads of all keys before waiting for any.
+     * The keys are read {@value #ROWS_IN_FLIGHT} at a time, as 0.6 sent the reads of all keys before waiting for
+     * any; a store that answers at once reads them one after the other.
      */
-    CompletableFuture<Map<String, ColumnOrSuperColumn>> multigetAsync(String keyspace, List<String> keys,
-                                                                      ColumnPath path, ConsistencyLevel cl)
+    CompletableFuture<Map<String, ColumnOrSuperColumn>> multiget(String keyspace, List<String> keys, ColumnPath path,
+                                                                 ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException {
         Deadline deadline = startCall();
         QueryPath query = checkGet(keyspace, keys, path, cl);
         List<String> distinct = List.copyOf(new LinkedHashSet<>(keys));
+        Consistency level = level(cl);
         return StorageFailures.after(BoundedFanOut.run(distinct.size(), ROWS_IN_FLIGHT,
-                i -> unlessPast(deadline, () -> storage.getAsync(keyspace, distinct.get(i), query, level(cl)))), cells -> {
+                i -> unlessPast(deadline, () -> storage.readCell(keyspace, distinct.get(i), query, level))), cells -> {
                     deadline.check();
                     Map<String, ColumnOrSuperColumn> result = new HashMap<>();
                     for (int i = 0; i < distinct.size(); i++) result.put(distinct.get(i), entry(cells.get(i)));
@@ -314,34 +278,17 @@ final class CassandraHandler implements Cassandra.Iface {
         return cell.map(ThriftConversion::cosc).orElseGet(ColumnOrSuperColumn::new);
     }
 
-    @Override
-    public Map<String, List<ColumnOrSuperColumn>> multiget_slice(String keyspace, List<String> keys,
-                                                                 ColumnParent parent, SlicePredicate predicate,
-                                                                 ConsistencyLevel cl)
-            throws InvalidRequestException, UnavailableException, TimedOutException {
-        Deadline deadline = startCall();
-        SliceQuery query = checkSlice(keyspace, keys, parent, predicate, cl);
-        Map<String, List<ColumnOrSuperColumn>> result = new HashMap<>();
-        for (String key : keys) {
-            if (result.containsKey(key)) continue;
-            deadline.check(); // per key, as 0.6 waited for each with what was left of the timeout
-            result.put(key, ThriftConversion.coscs(storage(() -> storage.getSlice(keyspace, key, query.parent(),
-                    query.selection(), level(cl)))));
-        }
-        deadline.check();
-        return result;
-    }
-
-    /** As {@link #multiget_slice}, answered when the store has; the keys are read as {@link #multigetAsync} does. */
-    CompletableFuture<Map<String, List<ColumnOrSuperColumn>>> multigetSliceAsync(
+    /** The keys are read as {@link #multiget} reads them. */
+    CompletableFuture<Map<String, List<ColumnOrSuperColumn>>> multiget_slice(
             String keyspace, List<String> keys, ColumnParent parent, SlicePredicate predicate, ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException {
         Deadline deadline = startCall();
         SliceQuery query = checkSlice(keyspace, keys, parent, predicate, cl);
         List<String> distinct = List.copyOf(new LinkedHashSet<>(keys));
+        Consistency level = level(cl);
         return StorageFailures.after(BoundedFanOut.run(distinct.size(), ROWS_IN_FLIGHT,
-                i -> unlessPast(deadline, () -> storage.getSliceAsync(keyspace, distinct.get(i), query.parent(),
-                        query.selection(), level(cl)))),
+                i -> unlessPast(deadline, () -> storage.readSlice(keyspace, distinct.get(i), query.parent(),
+                        query.selection(), level))),
                 slices -> {
                     deadline.check();
                     Map<String, List<ColumnOrSuperColumn>> result = new HashMap<>();
@@ -352,63 +299,50 @@ final class CassandraHandler implements Cassandra.Iface {
                 });
     }
 
-    @Override
-    public int get_count(String keyspace, String key, ColumnParent parent, ConsistencyLevel cl)
-            throws InvalidRequestException, UnavailableException, TimedOutException {
+    CompletableFuture<Integer> get_count(String keyspace, String key, ColumnParent parent, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
         Deadline deadline = startCall();
         ThriftValidation validation = views.current().validation();
         validation.validateColumnParent(keyspace, parent);
         validation.validateKey(key);
         checkRead(validation, keyspace, cl);
-        int count = storage(() -> storage.getCount(keyspace, key, ThriftConversion.parent(parent), level(cl)));
-        deadline.check();
-        return count;
+        return StorageFailures.after(storage.count(keyspace, key, ThriftConversion.parent(parent), level(cl)),
+                count -> {
+                    deadline.check();
+                    return count;
+                });
     }
 
-    @Override
-    public List<KeySlice> get_range_slice(String keyspace, ColumnParent parent, SlicePredicate predicate,
-                                          String startKey, String finishKey, int rowCount, ConsistencyLevel cl)
-            throws InvalidRequestException, UnavailableException, TimedOutException {
+    CompletableFuture<List<KeySlice>> get_range_slice(String keyspace, ColumnParent parent, SlicePredicate predicate,
+                                                      String startKey, String finishKey, int rowCount,
+                                                      ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
         KeyRange range = new KeyRange(rowCount);
         range.setStart_key(startKey);
         range.setEnd_key(finishKey);
         return get_range_slices(keyspace, parent, predicate, range, cl);
     }
 
-    @Override
-    public List<KeySlice> get_range_slices(String keyspace, ColumnParent parent, SlicePredicate predicate,
-                                           KeyRange range, ConsistencyLevel cl)
-            throws InvalidRequestException, UnavailableException, TimedOutException {
+    CompletableFuture<List<KeySlice>> get_range_slices(String keyspace, ColumnParent parent, SlicePredicate predicate,
+                                                       KeyRange range, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
         Deadline deadline = startCall();
         ThriftValidation validation = views.current().validation();
         CFMetaData cf = validation.validateColumnParent(keyspace, parent);
         validation.validatePredicate(cf, parent, predicate);
         validation.validateKeyRange(range);
         checkRead(validation, keyspace, cl);
-        List<RowSlice> rows = storage(() -> storage.getRangeSlice(keyspace, ThriftConversion.parent(parent),
+        return StorageFailures.after(storage.scan(keyspace, ThriftConversion.parent(parent),
                 ThriftConversion.selection(predicate), ThriftConversion.rowRange(range, storage.partitioner()),
-                range.getCount(), level(cl)));
-        deadline.check();
-        return ThriftConversion.keySlices(rows);
+                range.getCount(), level(cl)), rows -> {
+                    deadline.check();
+                    return ThriftConversion.keySlices(rows);
+                });
     }
 
-    @Override
-    public void insert(String keyspace, String key, ColumnPath path, ByteBuffer value, long timestamp,
-                       ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
-            TApplicationException {
+    CompletableFuture<Void> insert(String keyspace, String key, ColumnPath path, ByteBuffer value, long timestamp,
+                                   ConsistencyLevel cl) throws InvalidRequestException {
         Deadline deadline = startCall();
-        apply(checkInsert(keyspace, key, path, value, timestamp, cl), cl, deadline);
-    }
-
-    /** As {@link #insert}, acknowledged when the store has: the call's own exceptions fail the future. */
-    CompletableFuture<Void> insertAsync(String keyspace, String key, ColumnPath path, ByteBuffer value,
-                                        long timestamp, ConsistencyLevel cl) throws InvalidRequestException {
-        Deadline deadline = startCall();
-        return applyAsync(checkInsert(keyspace, key, path, value, timestamp, cl), cl, deadline);
-    }
-
-    private List<RowMutation> checkInsert(String keyspace, String key, ColumnPath path, ByteBuffer value,
-                                          long timestamp, ConsistencyLevel cl) throws InvalidRequestException {
         ThriftValidation validation = views.current().validation();
         validation.validateKey(key);
         validation.validateInsertPath(keyspace, path);
@@ -418,28 +352,12 @@ final class CassandraHandler implements Cassandra.Iface {
         value.duplicate().get(bytes);
         RowMutation.Builder m = RowMutation.builder(keyspace, key);
         ThriftConversion.addInsert(m, path, bytes, timestamp);
-        return List.of(m.build());
+        return write(List.of(m.build()), cl, deadline);
     }
 
-    @Override
-    public void batch_insert(String keyspace, String key, Map<String, List<ColumnOrSuperColumn>> cfmap,
-                             ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
-            TApplicationException {
+    CompletableFuture<Void> batch_insert(String keyspace, String key, Map<String, List<ColumnOrSuperColumn>> cfmap,
+                                         ConsistencyLevel cl) throws InvalidRequestException {
         Deadline deadline = startCall();
-        apply(checkBatchInsert(keyspace, key, cfmap, cl), cl, deadline);
-    }
-
-    /** As {@link #batch_insert}, acknowledged when the store has: the call's own exceptions fail the future. */
-    CompletableFuture<Void> batchInsertAsync(String keyspace, String key,
-                                             Map<String, List<ColumnOrSuperColumn>> cfmap, ConsistencyLevel cl)
-            throws InvalidRequestException {
-        Deadline deadline = startCall();
-        return applyAsync(checkBatchInsert(keyspace, key, cfmap, cl), cl, deadline);
-    }
-
-    private List<RowMutation> checkBatchInsert(String keyspace, String key,
-                                               Map<String, List<ColumnOrSuperColumn>> cfmap, ConsistencyLevel cl)
-            throws InvalidRequestException {
         ThriftValidation validation = views.current().validation();
         validation.validateKey(key);
         RowMutation.Builder m = RowMutation.builder(keyspace, key);
@@ -452,26 +370,12 @@ final class CassandraHandler implements Cassandra.Iface {
         }
         validation.validateWriteConsistency(cl);
         authorize(keyspace);
-        return List.of(m.build());
+        return write(List.of(m.build()), cl, deadline);
     }
 
-    @Override
-    public void remove(String keyspace, String key, ColumnPath path, long timestamp, ConsistencyLevel cl)
-            throws InvalidRequestException, UnavailableException, TimedOutException,
-            TApplicationException {
+    CompletableFuture<Void> remove(String keyspace, String key, ColumnPath path, long timestamp, ConsistencyLevel cl)
+            throws InvalidRequestException {
         Deadline deadline = startCall();
-        apply(checkRemove(keyspace, key, path, timestamp, cl), cl, deadline);
-    }
-
-    /** As {@link #remove}, acknowledged when the store has: the call's own exceptions fail the future. */
-    CompletableFuture<Void> removeAsync(String keyspace, String key, ColumnPath path, long timestamp,
-                                        ConsistencyLevel cl) throws InvalidRequestException {
-        Deadline deadline = startCall();
-        return applyAsync(checkRemove(keyspace, key, path, timestamp, cl), cl, deadline);
-    }
-
-    private List<RowMutation> checkRemove(String keyspace, String key, ColumnPath path, long timestamp,
-                                          ConsistencyLevel cl) throws InvalidRequestException {
         ThriftValidation validation = views.current().validation();
         validation.validateKey(key);
         validation.validateRemovePath(keyspace, path);
@@ -479,29 +383,13 @@ final class CassandraHandler implements Cassandra.Iface {
         authorize(keyspace);
         RowMutation.Builder m = RowMutation.builder(keyspace, key);
         ThriftConversion.addRemoval(m, path, timestamp);
-        return List.of(m.build());
+        return write(List.of(m.build()), cl, deadline);
     }
 
-    @Override
-    public void batch_mutate(String keyspace, Map<String, Map<String, List<Mutation>>> mutationMap,
-                             ConsistencyLevel cl) throws InvalidRequestException, UnavailableException, TimedOutException,
-            TApplicationException {
+    /** The rows are written as {@link #write} writes them. */
+    CompletableFuture<Void> batch_mutate(String keyspace, Map<String, Map<String, List<Mutation>>> mutationMap,
+                                         ConsistencyLevel cl) throws InvalidRequestException {
         Deadline deadline = startCall();
-        apply(checkBatchMutate(keyspace, mutationMap, cl), cl, deadline);
-    }
-
-    /**
-     * As {@link #batch_mutate}, acknowledged when the store has: the rows are written {@value #ROWS_IN_FLIGHT} at
-     * a time, as 0.6 sent the writes of all rows before waiting for any; the call's own exceptions fail the future.
-     */
-    CompletableFuture<Void> batchMutateAsync(String keyspace, Map<String, Map<String, List<Mutation>>> mutationMap,
-                                             ConsistencyLevel cl) throws InvalidRequestException {
-        Deadline deadline = startCall();
-        return applyAsync(checkBatchMutate(keyspace, mutationMap, cl), cl, deadline);
-    }
-
-    private List<RowMutation> checkBatchMutate(String keyspace, Map<String, Map<String, List<Mutation>>> mutationMap,
-                                               ConsistencyLevel cl) throws InvalidRequestException {
         ThriftValidation validation = views.current().validation();
         // Everything is validated before anything is applied; each key is one atomic row mutation.
         List<RowMutation> mutations = new ArrayList<>(mutationMap.size());
@@ -524,7 +412,7 @@ final class CassandraHandler implements Cassandra.Iface {
         }
         validation.validateWriteConsistency(cl);
         if (!mutations.isEmpty()) authorize(keyspace);
-        return mutations;
+        return write(mutations, cl, deadline);
     }
 
     // ---- shared steps of the data calls
@@ -543,7 +431,7 @@ final class CassandraHandler implements Cassandra.Iface {
             throws InvalidRequestException, UnavailableException {
         validation.validateReadConsistency(cl);
         authorize(keyspace);
-        if (!storage.countsReplicas()) ReplicaCount.checkRead(cl, validation.keyspace(keyspace).replicationFactor());
+        if (!hints.countsReplicas()) ReplicaCount.checkRead(cl, validation.keyspace(keyspace).replicationFactor());
     }
 
     private void authorize(String keyspace) throws InvalidRequestException {
@@ -557,55 +445,53 @@ final class CassandraHandler implements Cassandra.Iface {
     }
 
     /**
-     * Applies validated mutations. ZERO acknowledges before applying, as in 0.6; every other
-     * level waits for this node, the only replica there is.
+     * Applies validated mutations, {@value #ROWS_IN_FLIGHT} rows at a time, as 0.6 sent the writes of all rows
+     * before waiting for any (a store that answers at once writes them one after the other). ZERO acknowledges
+     * before applying, as in 0.6 ({@link ZeroWrites}); every other level waits for the store.
      *
      * <p>A write the node could not make durable (commit log unwritable: disk full, I/O error)
-     * reaches the client as a TApplicationException (INTERNAL_ERROR) saying so and why: the
-     * request was fine, the server failed, and 0.6's data calls declare nothing closer.
+     * reaches the client as a TApplicationException (INTERNAL_ERROR) saying so and why, and how many rows of a
+     * batch were written before it: the request was fine, the server failed, and 0.6's data calls declare
+     * nothing closer.
      */
-    private void apply(List<RowMutation> mutations, ConsistencyLevel cl, Deadline deadline)
-            throws InvalidRequestException, UnavailableException, TimedOutException, TApplicationException {
+    private CompletableFuture<Void> write(List<RowMutation> mutations, ConsistencyLevel cl, Deadline deadline) {
         if (cl == ConsistencyLevel.ZERO) {
-            for (RowMutation m : mutations) background.execute(() -> applyUnacknowledged(m));
-            return;
-        }
-        int applied = 0;
-        for (RowMutation m : mutations) {
-            deadline.check(); // per row, as 0.6 waited for each with what was left of the timeout
-            try {
-                storage(() -> {
-                    storage.apply(m, level(cl));
-                    return null;
-                });
-            } catch (WriteFailedException e) {
-                String partly = applied == 0 ? "" : "; the first " + applied + " of the " + mutations.size()
-                        + " rows of this batch were written";
-                throw new TApplicationException(TApplicationException.INTERNAL_ERROR, e.getMessage() + partly);
-            }
-            applied++;
-        }
-        deadline.check();
-    }
-
-    /**
-     * As {@link #apply}, with the rows written {@value #ROWS_IN_FLIGHT} at a time; ZERO writes started at once and
-     * held by no thread ({@link UnacknowledgedWrites}), as this runs on a network thread.
-     */
-    private CompletableFuture<Void> applyAsync(List<RowMutation> mutations, ConsistencyLevel cl, Deadline deadline) {
-        if (cl == ConsistencyLevel.ZERO) {
+            if (mutations.size() == 1) return zeroWrites.start(mutations.get(0));
             CompletableFuture<?>[] writes = new CompletableFuture<?>[mutations.size()];
-            for (int i = 0; i < writes.length; i++) {
-                RowMutation m = mutations.get(i);
-                writes[i] = unacknowledged.start(m, () -> storage.applyAsync(m, Consistency.ZERO));
-            }
+            for (int i = 0; i < writes.length; i++) writes[i] = zeroWrites.start(mutations.get(i));
             return CompletableFuture.allOf(writes);
         }
-        return StorageFailures.after(BoundedFanOut.run(mutations.size(), ROWS_IN_FLIGHT,
-                i -> unlessPast(deadline, () -> storage.applyAsync(mutations.get(i), level(cl)))), applied -> {
-                    deadline.check();
-                    return null;
+        Consistency level = level(cl);
+        // Rows written before a failure, for its message; a call of one row has none.
+        AtomicInteger applied = mutations.size() == 1 ? null : new AtomicInteger();
+        IntFunction<CompletableFuture<Void>> row = applied == null
+                ? i -> unlessPast(deadline, () -> storage.write(mutations.get(i), level))
+                : i -> unlessPast(deadline, () -> storage.write(mutations.get(i), level)).thenApply(none -> {
+                    applied.incrementAndGet();
+                    return none;
                 });
+        return BoundedFanOut.run(mutations.size(), ROWS_IN_FLIGHT, row).handle((none, failure) -> {
+            try {
+                if (failure != null) throw writeFailure(AsyncFailures.cause(failure), applied, mutations.size());
+                deadline.check();
+                return null;
+            } catch (TException e) {
+                throw new CompletionException(e);
+            }
+        });
+    }
+
+    /** The client's exception for a failed write; any other failure as it is, an internal error. */
+    private static TException writeFailure(Throwable cause, AtomicInteger applied, int rows) {
+        if (cause instanceof WriteFailedException e) {
+            int written = applied == null ? 0 : applied.get();
+            String partly = written == 0 ? "" : "; the first " + written + " of the " + rows
+                    + " rows of this batch were written";
+            return new TApplicationException(TApplicationException.INTERNAL_ERROR, e.getMessage() + partly);
+        }
+        TException client = StorageFailures.toThrift(cause);
+        if (client == null) throw new CompletionException(cause);
+        return client;
     }
 
     /**
@@ -617,34 +503,6 @@ final class CassandraHandler implements Cassandra.Iface {
             return CompletableFuture.failedFuture(new StorageTimeoutException("past RpcTimeoutInMillis", null));
         }
         return request.get();
-    }
-
-    /** A ZERO write: already acknowledged, so a failure can only be logged. */
-    private void applyUnacknowledged(RowMutation m) {
-        try {
-            storage.apply(m, Consistency.ZERO);
-        } catch (WriteFailedException | InvalidQueryException | UnavailableReplicasException
-                 | StorageTimeoutException e) {
-            UnacknowledgedWrites.lost(m, e);
-        }
-    }
-
-    /**
-     * Runs a storage call, turning a request the store refuses, too few replicas, too slow ones or damaged data
-     * into the client's exception ({@link StorageFailures}); a write that could not be made durable passes as it
-     * is, for {@link #apply} to say how much of a batch was written.
-     */
-    private static <T> T storage(Supplier<T> call)
-            throws InvalidRequestException, UnavailableException, TimedOutException {
-        try {
-            return call.get();
-        } catch (RuntimeException e) {
-            TException client = StorageFailures.toThrift(e);
-            if (client instanceof InvalidRequestException ire) throw ire;
-            if (client instanceof UnavailableException ue) throw ue;
-            if (client instanceof TimedOutException te) throw te;
-            throw e;
-        }
     }
 
     /** The storage layer's name for a validated (non-null) consistency level. */

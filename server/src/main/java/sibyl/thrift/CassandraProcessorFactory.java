@@ -1,17 +1,19 @@
 package sibyl.thrift;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
-import org.apache.cassandra.thrift.Cassandra;
 import org.apache.thrift.ProcessFunction;
 import org.apache.thrift.TBase;
 import org.apache.thrift.TBaseProcessor;
 import org.apache.thrift.TProcessor;
 import sibyl.auth.Authenticator;
+import sibyl.db.RowMutation;
+import sibyl.service.Consistency;
+import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 import sibyl.transport.ConnectionContext;
 import sibyl.transport.ProcessorFactory;
@@ -35,16 +37,14 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
             "get_string_list_property");
     /**
      * Calls that read one key or a few: quick while the store reads from memory or the page cache, never when it
-     * asks another server ({@link StorageService#readsMayWait}). Range scans walk many rows and go to the workers.
+     * asks another server ({@link StorageHints#readsMayWait}). Range scans walk many rows and go to the workers.
      */
     private static final Set<String> READS = Set.of("get", "get_slice", "multiget", "multiget_slice", "get_count");
     /** Quick while the store says writes don't wait (periodic commit log, flushes keeping up). */
     private static final Set<String> WRITES = Set.of("insert", "batch_insert", "remove", "batch_mutate");
-    /**
-     * The generated function of each method but batch_mutate, whose arguments {@link BatchMutateArgs}
-     * decodes. Functions are stateless, so every connection's processor shares these.
-     */
-    private static final Map<String, ProcessFunction<Cassandra.Iface, ? extends TBase>> FUNCTIONS = functions();
+    /** What runs each method, waiting for its answer; stateless, so every connection's processor shares them. */
+    private static final Map<String, ProcessFunction<CassandraHandler, ? extends TBase>> FUNCTIONS =
+            CassandraCalls.functions();
     /**
      * ZERO writes of calls started on the network threads that may await the store at once; past that, calls wait
      * for theirs. Half of what the cluster driver takes on one connection (its max-requests-per-connection, 1024),
@@ -57,6 +57,7 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
     private final Supplier<NodeDescription> node;
     private final Authenticator authenticator;
     private final StorageService storage;
+    private final StorageHints hints;
     private final Executor background;
     private final UnacknowledgedWrites unacknowledged = new UnacknowledgedWrites(MAX_UNACKNOWLEDGED_WRITES);
     private final long rpcTimeoutMillis;
@@ -65,15 +66,17 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
     /**
      * @param node       what the describe calls say of this node now
      * @param rpcTimeout RpcTimeoutInMillis: how long a call waits for its answer before TimedOutException
+     * @param hints      what the store says of its answers: whether calls may run on the network threads
      * @param background runs writes at consistency level ZERO after their call has returned
      */
     public CassandraProcessorFactory(Supplier<NodeDescription> node, Duration rpcTimeout, StorageService storage,
-                                     Authenticator authenticator, Executor background) {
+                                     StorageHints hints, Authenticator authenticator, Executor background) {
         this.views = new SchemaViews(storage);
         this.background = background;
         this.rpcTimeoutMillis = rpcTimeout.toMillis();
         this.node = node;
         this.storage = storage;
+        this.hints = hints;
         this.authenticator = authenticator;
     }
 
@@ -84,27 +87,38 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
 
     @Override
     public boolean isQuick(String method) {
-        return DESCRIPTIONS.contains(method) || READS.contains(method) && !storage.readsMayWait()
-                || WRITES.contains(method) && !storage.writesMayWait();
+        return DESCRIPTIONS.contains(method) || READS.contains(method) && !hints.readsMayWait()
+                || WRITES.contains(method) && !hints.writesMayWait();
     }
 
     @Override
     public TProcessor newProcessor(ConnectionContext connection) {
         ConnectionSession session = new ConnectionSession(authenticator);
         connection.onClose(session::clear);
-        CassandraHandler handler = new CassandraHandler(views, node, authenticator, session, storage, background,
-                unacknowledged, rpcTimeoutMillis, authRefusals);
+        // A store that asks another server answers the calls of a few rows later: they hold no thread meanwhile,
+        // nor do their ZERO writes.
+        boolean deferring = hints.readsMayWait();
+        CassandraHandler.ZeroWrites zeroWrites = deferring
+                ? m -> unacknowledged.start(m, () -> storage.write(m, Consistency.ZERO))
+                : this::applyInBackground;
+        CassandraHandler handler = new CassandraHandler(views, node, authenticator, session, storage, hints,
+                zeroWrites, rpcTimeoutMillis, authRefusals);
         // What Cassandra.Processor is (it adds nothing to TBaseProcessor but its map of functions), with our map.
-        TProcessor processor = new TBaseProcessor<Cassandra.Iface>(handler, FUNCTIONS) {
+        TProcessor processor = new TBaseProcessor<CassandraHandler>(handler, FUNCTIONS) {
         };
-        // A store that asks another server answers the calls of a few rows later: they hold no thread meanwhile.
-        return storage.readsMayWait() ? new DeferringCassandraProcessor(handler, processor) : processor;
+        return deferring ? new DeferringCassandraProcessor(handler, processor) : processor;
     }
 
-    private static Map<String, ProcessFunction<Cassandra.Iface, ? extends TBase>> functions() {
-        Map<String, ProcessFunction<Cassandra.Iface, ? extends TBase>> functions =
-                new HashMap<>(new Cassandra.Processor<Cassandra.Iface>(null).getProcessMapView());
-        functions.put("batch_mutate", new BatchMutateArgs.Function());
-        return Map.copyOf(functions);
+    /**
+     * A ZERO write of a call run on a thread that may wait: applied by {@code background}, whose queue, when full,
+     * has the caller apply it, so that a flood of them slows its senders. A failure can only be logged.
+     */
+    private CompletableFuture<Void> applyInBackground(RowMutation m) {
+        background.execute(() -> storage.write(m, Consistency.ZERO).whenComplete((none, failure) -> {
+            if (failure != null) UnacknowledgedWrites.lost(m, failure);
+        }));
+        return DONE;
     }
+
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 }

@@ -61,7 +61,8 @@ final class UnacknowledgedWrites {
 
     /**
      * Logs a ZERO write the store did not make: a refusal, too few replicas or a timeout as a warning, anything
-     * else as an error with its stack. Also the synchronous path's, {@link CassandraHandler}.
+     * else as an error with its stack. Also that of the ZERO writes applied in the background
+     * ({@link CassandraProcessorFactory}).
      */
     static void lost(RowMutation m, Throwable failure) {
         Throwable cause = AsyncFailures.cause(failure);
