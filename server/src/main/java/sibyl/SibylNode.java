@@ -130,6 +130,7 @@ public final class SibylNode implements AutoCloseable {
         Reconfigurable reconfigurable;
         AutoCloseable closeStorage;
         LocalStorageService local = null;
+        CommitLogOpener commitLog = null; // the engine's log, opened when the engine asks
         ClusterStorageService remote = null;
         String token;
         if (cluster.isPresent()) {
@@ -144,8 +145,9 @@ public final class SibylNode implements AutoCloseable {
                     : partitioner.toString(partitioner.getMinimumToken());
         } else {
             // Replays the commit log before anything is served.
-            local = LocalStorageService.open(partitioner, ConfiguredSchema.keyspaces(conf),
-                    CommitLogSettings.from(conf), EngineSettings.from(conf));
+            commitLog = new CommitLogOpener(CommitLogSettings.from(conf));
+            local = LocalStorageService.open(partitioner, ConfiguredSchema.keyspaces(conf), commitLog,
+                    EngineSettings.from(conf));
             Path systemDir = conf.dataFileDirectories().get(0).resolve(SystemKeyspace.NAME);
             try {
                 // After the storage opened: a Cassandra 0.6 node's token is in its system keyspace's tables.
@@ -184,7 +186,8 @@ public final class SibylNode implements AutoCloseable {
             closeQuietly(closeStorage);
             throw e;
         }
-        MetricsServer metrics = startMetrics(conf, NodeMetrics.registry(requests, Optional.ofNullable(local), thrift,
+        MetricsServer metrics = startMetrics(conf, NodeMetrics.registry(requests, Optional.ofNullable(local),
+                Optional.ofNullable(commitLog).flatMap(CommitLogOpener::opened), thrift,
                 processors.authRefusals()));
         return new SibylNode(thrift, network, zeroWrites, storage, closeStorage, local, remote, requests, metrics,
                 conf.clusterName(), token, endpoint, new ConfigReloader(conf, reconfigurable), description);

@@ -19,9 +19,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The server's packages depend on each other in one direction only, so the write path reads
- * top-down: thrift → service → engine → io / commitlog → db (the data model). A storage backend
- * beside the engine depends on the model and the service seam, never on the engine.
+ * The server's packages depend on each other in one direction only, and no cycle: the front end
+ * (transport, thrift) on the service seam; each backend (the embedded engine, the cluster backend) on
+ * the seam and the data model (db), never on each other; the engine on its files (io) and on the
+ * interfaces it declares for its log, which the commit log does not know: the node's composition root
+ * ({@code sibyl.SibylNode}) joins the two. Everything that stores data depends on the data model, which
+ * depends on nothing above it.
  *
  * <p>Dependencies are read from the main sources: every reference to a {@code sibyl.} class in
  * code (imports and qualified names), comments and string literals left out.
@@ -77,6 +80,14 @@ class PackageGraphTest {
     void filesAndLogSitBelowTheEngine() {
         assertUsesOnly("sibyl.io", "sibyl.db", "sibyl.db.marshal", "sibyl.dht", "sibyl.fs");
         assertUsesOnly("sibyl.commitlog", "sibyl.db", "sibyl.db.marshal", "sibyl.dht", "sibyl.config", "sibyl.fs");
+    }
+
+    @Test
+    void theEngineAndTheCommitLogKnowNothingOfEachOther() {
+        assertTrue(!graph.getOrDefault("sibyl.engine", Set.of()).contains("sibyl.commitlog"),
+                "sibyl.engine uses sibyl.commitlog: " + graph.get("sibyl.engine"));
+        assertTrue(!graph.getOrDefault("sibyl.commitlog", Set.of()).contains("sibyl.engine"),
+                "sibyl.commitlog uses sibyl.engine: " + graph.get("sibyl.commitlog"));
     }
 
     /** Each component builds its own settings from the loaded configuration, which knows none of them. */

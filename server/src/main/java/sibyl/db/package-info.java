@@ -12,8 +12,9 @@
  *
  * <p>Everything that stores data depends on this package and it depends on none of them: the
  * embedded engine ({@code sibyl.engine}) and the files below it ({@code sibyl.io},
- * {@code sibyl.commitlog}) as much as a backend over another store. The one seam the engine
- * needs from its log, {@link sibyl.db.WriteLog}, is defined here so that engine and log stay
- * independent of each other.
+ * {@code sibyl.commitlog}) as much as a backend over another store. Where a write is recorded before
+ * it is applied, {@link sibyl.db.WriteLog}, is defined here: the commit log implements it and the
+ * engine writes to it, and neither depends on the other (the node joins them, see
+ * {@code sibyl.engine.RecoverableLog}).
  */
 package sibyl.db;

@@ -17,9 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import sibyl.commitlog.CommitLog;
-import sibyl.commitlog.CommitLogSettings;
-import sibyl.commitlog.ReplaySummary;
 import sibyl.config.ConfigurationException;
 import sibyl.config.ElementPath;
 import sibyl.config.StorageConf;
@@ -68,7 +65,7 @@ public final class LocalStorageService implements StorageService, StorageHints, 
     private final Persistence persistence;
     /** Runs the background folds of the memtables ({@link Memtable}), those of stores a reload adds included. */
     private final Executor memtableSorter;
-    private volatile ReplaySummary lastReplay; // set once by open, before the service is handed out
+    private volatile LogReplay lastReplay; // set once by open, before the service is handed out
     private volatile Duration startUp = Duration.ZERO;
     private volatile int sstablesAtStartUp;
 
@@ -101,32 +98,34 @@ public final class LocalStorageService implements StorageService, StorageHints, 
 
     /**
      * Opens the durable store: removes leftovers of interrupted SSTable writes, opens every
-     * SSTable, replays the commit log entries no SSTable holds yet into the memtables, fills the
+     * SSTable, replays the log entries no SSTable holds yet into the memtables, fills the
      * caches (saved caches, PreloadRowCache), and only then starts flushing, compacting and
      * saving caches in the background.
      *
-     * @throws IOException when an SSTable or the commit log cannot be opened or read
+     * @param logOpener opens the log, once every data directory is inspected ({@link RecoverableLog.Opener})
+     * @throws IOException when an SSTable or the log cannot be opened or read
      */
-    public static LocalStorageService open(Partitioner partitioner, List<KSMetaData> keyspaces, CommitLogSettings logSettings,
-                                           EngineSettings settings) throws IOException {
+    public static LocalStorageService open(Partitioner partitioner, List<KSMetaData> keyspaces,
+                                           RecoverableLog.Opener logOpener, EngineSettings settings)
+            throws IOException {
         long started = System.nanoTime();
         StorageEngine engine = new StorageEngine(settings, partitioner);
-        CommitLog commitLog = null;
+        RecoverableLog recoverable = null;
         LocalStorageService service = null;
         try {
-            commitLog = openRecognised(engine, keyspaces, logSettings);
-            service = new LocalStorageService(partitioner, keyspaces, settings.indexInterval(), commitLog, engine,
-                    engine.memtableSorter());
+            recoverable = openRecognised(engine, keyspaces, logOpener);
+            service = new LocalStorageService(partitioner, keyspaces, settings.indexInterval(), recoverable.writes(),
+                    engine, engine.memtableSorter());
             int sstables = 0;
             for (Keyspace ks : service.openKeyspaces()) sstables += engine.load(ks);
             LocalStorageService s = service;
             // The configured keyspaces in the file's order: a Cassandra 0.6 commit log names column families by
             // numbers 0.6 derived from it.
-            service.lastReplay = commitLog.recover(keyspaces,
+            service.lastReplay = recoverable.recover(keyspaces,
                     (ks, cf) -> s.keyspaceNamed(ks).store(cf).flushedPosition(), service::replay);
             for (Keyspace ks : service.openKeyspaces()) engine.loadCaches(ks);
             engine.start(service::openKeyspaces);
-            if (service.lastReplay.legacySegments() > 0) service.confirmLegacyReplay(commitLog);
+            if (service.lastReplay.legacySegments() > 0) service.confirmLegacyReplay(recoverable);
             service.sstablesAtStartUp = sstables;
             service.startUp = Duration.ofNanos(System.nanoTime() - started);
             log.info("Storage opened in {} ms: {} sstables, {} commit log entries replayed", service.startUp.toMillis(),
@@ -134,18 +133,18 @@ public final class LocalStorageService implements StorageService, StorageHints, 
             return service;
         } catch (IOException | RuntimeException | Error e) {
             engine.close(service == null ? List.of() : service.openKeyspaces());
-            if (commitLog != null) commitLog.close();
+            if (recoverable != null) recoverable.writes().close();
             throw e;
         }
     }
 
     /**
      * Recognises every file of the data directories (every keyspace's, the {@code system} keyspace's included) and
-     * of the commit log directory before anything is loaded or deleted, then opens the commit log. A start refused
+     * of the log's directory before anything is loaded or deleted, then opens the log. A start refused
      * for files Sibyl did not write and cannot read names all of them, in both kinds of directory, in one error.
      */
-    private static CommitLog openRecognised(StorageEngine engine, List<KSMetaData> keyspaces,
-                                            CommitLogSettings logSettings) throws IOException {
+    private static RecoverableLog openRecognised(StorageEngine engine, List<KSMetaData> keyspaces,
+                                                 RecoverableLog.Opener opener) throws IOException {
         List<KSMetaData> all = new ArrayList<>(keyspaces);
         if (all.stream().noneMatch(ks -> ks.name().equals(SystemKeyspace.NAME))) all.add(SystemKeyspace.metadata());
         ForeignFilesException data = null;
@@ -154,17 +153,17 @@ public final class LocalStorageService implements StorageService, StorageHints, 
         } catch (ForeignFilesException e) {
             data = e;
         }
-        CommitLog commitLog;
+        RecoverableLog opened;
         try {
-            commitLog = CommitLog.open(logSettings);
+            opened = opener.open();
         } catch (ForeignFilesException e) {
             throw data == null ? e : data.and(e);
         }
         if (data != null) {
-            commitLog.close();
+            opened.writes().close();
             throw data;
         }
-        return commitLog;
+        return opened;
     }
 
     /**
@@ -173,7 +172,7 @@ public final class LocalStorageService implements StorageService, StorageHints, 
      * them again. Before the node serves, as 0.6 itself flushed after its replay. A crash before the list is
      * written replays them again at the next start, which changes nothing.
      */
-    private void confirmLegacyReplay(CommitLog commitLog) throws IOException {
+    private void confirmLegacyReplay(RecoverableLog recoverable) throws IOException {
         try {
             for (Map.Entry<String, Set<String>> ks : lastReplay.legacyColumnFamilies().entrySet()) {
                 forceFlush(ks.getKey(), ks.getValue().toArray(String[]::new));
@@ -182,7 +181,7 @@ public final class LocalStorageService implements StorageService, StorageHints, 
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while flushing what Cassandra 0.6's commit log replayed", e);
         }
-        int listed = commitLog.confirmLegacyReplay();
+        int listed = recoverable.confirmLegacyReplay();
         log.info("Flushed what {} Cassandra 0.6 commit log segment(s) replayed ({} entries) and listed {} of them as"
                 + " replayed; they stay in the commit log directory for a rollback to 0.6, and are not replayed again",
                 lastReplay.legacySegments(), lastReplay.legacyEntries(), listed);
@@ -428,17 +427,12 @@ public final class LocalStorageService implements StorageService, StorageHints, 
     }
 
     /** What the start-up replay did; empty for a memory-only store. */
-    public Optional<ReplaySummary> replaySummary() {
+    public Optional<LogReplay> replaySummary() {
         return Optional.ofNullable(lastReplay);
     }
 
-    /** The commit log, for the flush to report to; empty for a memory-only store. */
-    public Optional<CommitLog> commitLog() {
-        return writeLog instanceof CommitLog commitLog ? Optional.of(commitLog) : Optional.empty();
-    }
-
     /**
-     * Stops flushing and compacting, closes the SSTables, then syncs and closes the commit log;
+     * Stops flushing and compacting, closes the SSTables, then syncs and closes the log;
      * writes fail afterwards. Memtables not flushed are replayed from the log at the next start.
      */
     @Override

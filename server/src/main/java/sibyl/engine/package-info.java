@@ -1,7 +1,10 @@
 /**
  * The embedded storage engine: memtables, flush, compaction and caches over the SSTables of
- * {@code sibyl.io} and the commit log of {@code sibyl.commitlog}, serving the data model of
- * {@code sibyl.db}. {@link sibyl.engine.LocalStorageService} puts it behind the service seam.
+ * {@code sibyl.io}, serving the data model of {@code sibyl.db}. {@link sibyl.engine.LocalStorageService}
+ * puts it behind the service seam. What it needs of its log it declares ({@link sibyl.engine.RecoverableLog}:
+ * a {@link sibyl.db.WriteLog}, a replay at start-up); it knows no log. The node opens the commit log of
+ * {@code sibyl.commitlog} and hands it in ({@code sibyl.CommitLogOpener}), when the engine asks, after
+ * inspecting its data directories.
  *
  * <h2>Write path</h2>
  * {@link sibyl.engine.Keyspace#apply} resolves a mutation under its row lock and the keyspace's
@@ -30,7 +33,7 @@
  * <h2>Compaction and restart</h2>
  * {@link sibyl.engine.Compactor} merges similar-sized SSTables in the background and all of them on
  * request; replaced SSTables are deleted once no reader holds them. At start-up the engine opens
- * every SSTable and the commit log replays only what is newer than the newest log position each
+ * every SSTable and the log replays only what is newer than the newest log position each
  * column family's SSTables recorded. Then {@link sibyl.engine.SavedCaches} fills the caches from
  * what the last run saved (and PreloadRowCache from the rows), before the first request.
  */

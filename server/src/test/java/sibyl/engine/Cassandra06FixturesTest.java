@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import sibyl.CommitLogOpener;
 import sibyl.commitlog.CommitLogSettings;
 import sibyl.config.StorageConf;
 import sibyl.config.StorageConfLoader;
@@ -104,7 +105,7 @@ class Cassandra06FixturesTest {
 
     private LocalStorageService open(StorageConf conf) throws Exception {
         return LocalStorageService.open(Partitioners.forName(conf.partitioner()), ConfiguredSchema.keyspaces(conf),
-                CommitLogSettings.from(conf), EngineSettings.from(conf));
+                new CommitLogOpener(CommitLogSettings.from(conf)), EngineSettings.from(conf));
     }
 
     /** The node's storage-conf.xml with its directories moved here, as an operator moving them would edit it. */

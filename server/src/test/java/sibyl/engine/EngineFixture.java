@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.UnaryOperator;
+import sibyl.CommitLogOpener;
 import sibyl.commitlog.CommitLogSettings;
 import sibyl.commitlog.SyncMode;
 import sibyl.db.CFMetaData;
@@ -40,7 +41,7 @@ final class EngineFixture {
     }
 
     /** A durable store's two settings: its commit log's and its engine's. */
-    record Settings(CommitLogSettings log, EngineSettings engine) {
+    record Settings(CommitLogOpener log, EngineSettings engine) {
         Settings withEngine(UnaryOperator<EngineSettings> change) {
             return new Settings(log, change.apply(engine));
         }
@@ -58,7 +59,8 @@ final class EngineFixture {
                 new MemtableLimits(memtableBytes, 10_000_000, Duration.ofMinutes(60)), gcGraceSeconds, d.buckets(),
                 d.maxPendingFlushes(), d.flushRetryDelay(), d.compactionRetryDelay(), d.clock(), null, d.fileAccess(),
                 d.snapshotBeforeCompaction());
-        return new Settings(new CommitLogSettings(dir.resolve("commitlog"), PERIODIC, 256 << 10), engine);
+        return new Settings(new CommitLogOpener(new CommitLogSettings(dir.resolve("commitlog"), PERIODIC, 256 << 10)),
+                engine);
     }
 
     /** {@code e} with no background compaction: the SSTables stay as flushed, and nothing else reads them. */

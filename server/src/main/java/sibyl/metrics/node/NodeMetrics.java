@@ -3,8 +3,9 @@ package sibyl.metrics.node;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import sibyl.metrics.Collector;
+import sibyl.commitlog.CommitLog;
 import sibyl.engine.LocalStorageService;
+import sibyl.metrics.Collector;
 import sibyl.metrics.JvmCollector;
 import sibyl.metrics.MetricsRegistry;
 import sibyl.service.RequestMetrics;
@@ -18,16 +19,17 @@ public final class NodeMetrics {
 
     /**
      * @param requests what the storage seam counted per column family, whichever backend served them
-     * @param embedded the embedded store, for SSTables, memtables, caches, flushes, compactions and the commit
-     *                 log; empty in cluster mode, where the cluster keeps those
+     * @param embedded  the embedded store, for SSTables, memtables, caches, flushes and compactions; empty in
+     *                  cluster mode, where the cluster keeps those
+     * @param commitLog the embedded store's commit log; empty in cluster mode
      * @param thrift   the front end, for connections and overload refusals
      * @param auth     the refusals of authentication and access control
      */
     public static MetricsRegistry registry(RequestMetrics requests, Optional<LocalStorageService> embedded,
-                                           ThriftServer thrift, AuthRefusals auth) {
+                                           Optional<CommitLog> commitLog, ThriftServer thrift, AuthRefusals auth) {
         List<Collector> collectors = new ArrayList<>();
         collectors.add(new RequestCollector(requests));
-        embedded.ifPresent(store -> collectors.add(new StorageCollector(store)));
+        embedded.ifPresent(store -> collectors.add(new StorageCollector(store, commitLog)));
         collectors.add(new ClientCollector(thrift, auth));
         collectors.add(new JvmCollector());
         return new MetricsRegistry(collectors);

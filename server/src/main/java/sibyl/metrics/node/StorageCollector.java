@@ -2,6 +2,7 @@ package sibyl.metrics.node;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 import sibyl.commitlog.CommitLog;
@@ -19,9 +20,12 @@ import sibyl.metrics.ExpositionWriter;
  */
 final class StorageCollector implements Collector {
     private final LocalStorageService storage;
+    private final Optional<CommitLog> commitLog;
 
-    StorageCollector(LocalStorageService storage) {
+    /** @param commitLog the store's commit log; empty for a memory-only store */
+    StorageCollector(LocalStorageService storage, Optional<CommitLog> commitLog) {
         this.storage = storage;
+        this.commitLog = commitLog;
     }
 
     private record Store(String keyspace, ColumnFamilyStore store) {
@@ -69,7 +73,7 @@ final class StorageCollector implements Collector {
                 s -> s.rowCache().capacity());
 
         storage.engine().ifPresent(engine -> engine(out, engine));
-        storage.commitLog().ifPresent(log -> commitLog(out, log));
+        commitLog.ifPresent(log -> commitLog(out, log));
     }
 
     private static void engine(ExpositionWriter out, StorageEngine engine) {
