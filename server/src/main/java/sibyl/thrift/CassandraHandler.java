@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.cassandra.thrift.AuthenticationException;
 import org.apache.cassandra.thrift.AuthenticationRequest;
@@ -462,17 +461,28 @@ final class CassandraHandler {
             return CompletableFuture.allOf(writes);
         }
         Consistency level = level(cl);
-        // Rows written before a failure, for its message; a call of one row has none.
-        AtomicInteger applied = mutations.size() == 1 ? null : new AtomicInteger();
-        IntFunction<CompletableFuture<Void>> row = applied == null
-                ? i -> unlessPast(deadline, () -> storage.write(mutations.get(i), level))
-                : i -> unlessPast(deadline, () -> storage.write(mutations.get(i), level)).thenApply(none -> {
+        if (mutations.size() == 1) {
+            // Most writes: one row, without the bookkeeping of several.
+            return written(unlessPast(deadline, () -> storage.write(mutations.get(0), level)), null, 1, deadline);
+        }
+        AtomicInteger applied = new AtomicInteger();
+        return written(BoundedFanOut.run(mutations.size(), ROWS_IN_FLIGHT,
+                i -> unlessPast(deadline, () -> storage.write(mutations.get(i), level)).thenApply(none -> {
                     applied.incrementAndGet();
                     return none;
-                });
-        return BoundedFanOut.run(mutations.size(), ROWS_IN_FLIGHT, row).handle((none, failure) -> {
+                })), applied, mutations.size(), deadline);
+    }
+
+    /**
+     * The call's answer once its rows are written: none, or the client's exception.
+     *
+     * @param applied rows written so far, for the message of a failure; null for a call of one row
+     */
+    private static CompletableFuture<Void> written(CompletableFuture<?> rows, AtomicInteger applied, int count,
+                                                   Deadline deadline) {
+        return rows.handle((none, failure) -> {
             try {
-                if (failure != null) throw writeFailure(AsyncFailures.cause(failure), applied, mutations.size());
+                if (failure != null) throw writeFailure(AsyncFailures.cause(failure), applied, count);
                 deadline.check();
                 return null;
             } catch (TException e) {
@@ -502,7 +512,11 @@ final class CassandraHandler {
         if (deadline.passed()) {
             return CompletableFuture.failedFuture(new StorageTimeoutException("past RpcTimeoutInMillis", null));
         }
-        return request.get();
+        try {
+            return request.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** The storage layer's name for a validated (non-null) consistency level. */
