@@ -106,7 +106,7 @@ final class CassandraHandler {
 
     // --- login
 
-    public void login(String keyspace, AuthenticationRequest request)
+    void login(String keyspace, AuthenticationRequest request)
             throws AuthenticationException, AuthorizationException {
         try {
             String user = authenticator.login(keyspace, request.getCredentials());
@@ -122,7 +122,7 @@ final class CassandraHandler {
 
     // --- describe calls: no login needed, as in 0.6
 
-    public String get_string_property(String property) {
+    String get_string_property(String property) {
         NodeDescription node = this.node.get();
         return switch (property) {
             case "cluster name" -> node.clusterName();
@@ -133,27 +133,27 @@ final class CassandraHandler {
         };
     }
 
-    public List<String> get_string_list_property(String property) {
+    List<String> get_string_list_property(String property) {
         return "keyspaces".equals(property) ? views.current().description().keyspaceNameList() : new ArrayList<>();
     }
 
-    public Set<String> describe_keyspaces() {
+    Set<String> describe_keyspaces() {
         return views.current().description().keyspaceNames();
     }
 
-    public String describe_cluster_name() {
+    String describe_cluster_name() {
         return node.get().clusterName();
     }
 
-    public String describe_version() {
+    String describe_version() {
         return cassandraConstants.VERSION;
     }
 
-    public String describe_partitioner() {
+    String describe_partitioner() {
         return node.get().partitioner();
     }
 
-    public List<TokenRange> describe_ring(String keyspace) throws InvalidRequestException {
+    List<TokenRange> describe_ring(String keyspace) throws InvalidRequestException {
         if (SchemaDescription.isSystem(keyspace) || views.current().description().keyspace(keyspace) == null) {
             throw new InvalidRequestException("There is no ring for the keyspace: " + keyspace);
         }
@@ -170,13 +170,13 @@ final class CassandraHandler {
         return strings;
     }
 
-    public Map<String, Map<String, String>> describe_keyspace(String keyspace) throws NotFoundException {
+    Map<String, Map<String, String>> describe_keyspace(String keyspace) throws NotFoundException {
         Map<String, Map<String, String>> cfs = views.current().description().keyspace(keyspace);
         if (cfs == null) throw new NotFoundException();
         return cfs;
     }
 
-    public List<String> describe_splits(String startToken, String endToken, int keysPerSplit)
+    List<String> describe_splits(String startToken, String endToken, int keysPerSplit)
             throws TApplicationException {
         // 0.6 declares no exception here, so a bad argument can only reach the client as an
         // application exception; ours says what was wrong instead of 0.6's division by zero.

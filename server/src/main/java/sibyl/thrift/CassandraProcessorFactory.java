@@ -52,6 +52,8 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
      * other calls no room.
      */
     static final int MAX_UNACKNOWLEDGED_WRITES = 512;
+    /** A ZERO write handed to {@code background}: the call may be answered at once. Nothing completes it again. */
+    private static final CompletableFuture<Void> APPLIED_LATER = CompletableFuture.completedFuture(null);
 
     private final SchemaViews views;
     private final Supplier<NodeDescription> node;
@@ -117,8 +119,6 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
         background.execute(() -> storage.write(m, Consistency.ZERO).whenComplete((none, failure) -> {
             if (failure != null) UnacknowledgedWrites.lost(m, failure);
         }));
-        return DONE;
+        return APPLIED_LATER;
     }
-
-    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 }
