@@ -2,6 +2,7 @@ package sibyl.bench;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -20,12 +21,11 @@ import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
 import sibyl.db.RowSlice;
 import sibyl.db.marshal.BytesType;
-import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Partitioners;
-import sibyl.dht.Range;
 import sibyl.dht.Token;
 import sibyl.engine.LocalStorageService;
+import sibyl.service.Consistency;
 import sibyl.service.LatencyTracker;
 import sibyl.service.MeteredStorageService;
 import sibyl.service.RequestMetrics;
@@ -86,36 +86,34 @@ public class RequestMetricsBenchmark {
     }
 
     @Benchmark
-    public StorageService applyDirect(Cursor c) {
-        direct.apply(mutations[c.nextKey()]);
-        return direct;
+    public CompletableFuture<Void> applyDirect(Cursor c) {
+        return direct.write(mutations[c.nextKey()], Consistency.ONE);
     }
 
     @Benchmark
-    public StorageService applyMetered(Cursor c) {
-        metered.apply(mutations[c.nextKey()]);
-        return metered;
+    public CompletableFuture<Void> applyMetered(Cursor c) {
+        return metered.write(mutations[c.nextKey()], Consistency.ONE);
     }
 
     @Benchmark
-    public List<Cell> getSliceDirect(Cursor c) {
-        return direct.getSlice(ThriftMessages.KEYSPACE, keys[c.nextKey()], parent, oneColumn);
+    public CompletableFuture<List<Cell>> getSliceDirect(Cursor c) {
+        return direct.readSlice(ThriftMessages.KEYSPACE, keys[c.nextKey()], parent, oneColumn, Consistency.ONE);
     }
 
     @Benchmark
-    public List<Cell> getSliceMetered(Cursor c) {
-        return metered.getSlice(ThriftMessages.KEYSPACE, keys[c.nextKey()], parent, oneColumn);
+    public CompletableFuture<List<Cell>> getSliceMetered(Cursor c) {
+        return metered.readSlice(ThriftMessages.KEYSPACE, keys[c.nextKey()], parent, oneColumn, Consistency.ONE);
     }
 
     @Benchmark
-    public StorageService applyMeteringAlone(Cursor c) {
-        meteredNothing.apply(mutations[c.nextKey()]);
-        return meteredNothing;
+    public CompletableFuture<Void> applyMeteringAlone(Cursor c) {
+        return meteredNothing.write(mutations[c.nextKey()], Consistency.ONE);
     }
 
     @Benchmark
-    public List<Cell> getSliceMeteringAlone(Cursor c) {
-        return meteredNothing.getSlice(ThriftMessages.KEYSPACE, keys[c.nextKey()], parent, oneColumn);
+    public CompletableFuture<List<Cell>> getSliceMeteringAlone(Cursor c) {
+        return meteredNothing.readSlice(ThriftMessages.KEYSPACE, keys[c.nextKey()], parent, oneColumn,
+                Consistency.ONE);
     }
 
     @Benchmark
@@ -126,6 +124,9 @@ public class RequestMetricsBenchmark {
 
     /** A backend that stores nothing and answers every read with nothing, in no time. */
     private record NothingStored(List<KSMetaData> keyspaces) implements StorageService {
+        private static final CompletableFuture<Void> WRITTEN = CompletableFuture.completedFuture(null);
+        private static final CompletableFuture<List<Cell>> NO_CELLS = CompletableFuture.completedFuture(List.of());
+
         @Override
         public Partitioner partitioner() {
             throw new UnsupportedOperationException();
@@ -137,37 +138,36 @@ public class RequestMetricsBenchmark {
         }
 
         @Override
-        public Optional<KSMetaData> keyspace(String name) {
-            return Optional.empty();
+        public CompletableFuture<Void> write(RowMutation mutation, Consistency consistency) {
+            return WRITTEN;
         }
 
         @Override
-        public void apply(RowMutation mutation) {
+        public CompletableFuture<Optional<Cell>> readCell(String keyspace, String key, QueryPath path,
+                                                          Consistency consistency) {
+            return CompletableFuture.completedFuture(Optional.empty());
         }
 
         @Override
-        public Optional<Cell> get(String keyspace, String key, QueryPath path) {
-            return Optional.empty();
+        public CompletableFuture<List<Cell>> readSlice(String keyspace, String key, QueryPath parent,
+                                                       ColumnSelection selection, Consistency consistency) {
+            return NO_CELLS;
         }
 
         @Override
-        public List<Cell> getSlice(String keyspace, String key, QueryPath parent, ColumnSelection selection) {
-            return List.of();
+        public CompletableFuture<Integer> count(String keyspace, String key, QueryPath parent,
+                                                Consistency consistency) {
+            return CompletableFuture.completedFuture(0);
         }
 
         @Override
-        public int getCount(String keyspace, String key, QueryPath parent) {
-            return 0;
+        public CompletableFuture<List<RowSlice>> scan(String keyspace, QueryPath parent, ColumnSelection selection,
+                                                      RowRange range, int count, Consistency consistency) {
+            return CompletableFuture.completedFuture(List.of());
         }
 
         @Override
-        public List<RowSlice> getRangeSlice(String keyspace, QueryPath parent, ColumnSelection selection,
-                                            RowRange range, int count) {
-            return List.of();
-        }
-
-        @Override
-        public List<DecoratedKey> keySamples(Range range) {
+        public List<Token> ringTokens() {
             return List.of();
         }
 

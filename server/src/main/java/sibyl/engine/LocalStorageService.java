@@ -44,7 +44,8 @@ import sibyl.service.StorageService;
 
 /**
  * The storage core of this node, serving every configured keyspace from its own stores.
- * {@link #open} builds a durable one over a commit log; the constructor a memory-only one.
+ * {@link #open} builds a durable one over the log it is handed ({@link RecoverableLog}); the constructor a
+ * memory-only one.
  */
 public final class LocalStorageService implements StorageService, StorageHints, Reconfigurable, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LocalStorageService.class);
