@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import sibyl.config.DiskAccessMode;
+import sibyl.config.NodeSettings;
 import sibyl.db.CFMetaData;
 import sibyl.db.marshal.BytesType;
 import sibyl.io.FileAccess;
@@ -21,9 +22,11 @@ class EngineSettingsTest {
     @Test
     void carriesWhatTheConfigurationSays() {
         EngineSettings s = EngineSettings.from(TestConf.builder(DIR)
-                .dataFileDirectories(List.of(Path.of("/x/data1"), Path.of("/x/data2"))).indexInterval(64)
-                .columnIndexSizeInKB(32).memtableThroughputInMB(16).memtableOperationsInMillions(0.3)
-                .memtableFlushAfterMinutes(5).gcGraceSeconds(100).diskAccessMode(DiskAccessMode.MMAP_INDEX_ONLY)
+                .set(NodeSettings.DATA_FILE_DIRECTORIES, List.of(Path.of("/x/data1"), Path.of("/x/data2")))
+                .set(NodeSettings.INDEX_INTERVAL, 64).set(NodeSettings.COLUMN_INDEX_SIZE_IN_KB, 32)
+                .set(NodeSettings.MEMTABLE_THROUGHPUT_IN_MB, 16).set(NodeSettings.MEMTABLE_OPERATIONS_IN_MILLIONS, 0.3)
+                .set(NodeSettings.MEMTABLE_FLUSH_AFTER_MINUTES, 5).set(NodeSettings.GC_GRACE_SECONDS, 100)
+                .set(NodeSettings.DISK_ACCESS_MODE, DiskAccessMode.MMAP_INDEX_ONLY)
                 .build());
         assertEquals(List.of(Path.of("/x/data1"), Path.of("/x/data2")), s.dataDirectories());
         assertEquals(64, s.indexInterval());
@@ -36,14 +39,14 @@ class EngineSettingsTest {
 
     @Test
     void theSmallestOperationLimitFlushesAfterEveryWrite() {
-        EngineSettings s = EngineSettings.from(TestConf.builder(DIR).memtableOperationsInMillions(0.0000001).build());
+        EngineSettings s = EngineSettings.from(TestConf.builder(DIR).set(NodeSettings.MEMTABLE_OPERATIONS_IN_MILLIONS, 0.0000001).build());
         assertEquals(1, s.memtableLimits().operations());
     }
 
     @Test
     void aColumnFamilysOwnGraceOverridesTheNodes() {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
-        EngineSettings s = EngineSettings.from(TestConf.builder(DIR).gcGraceSeconds(100).build())
+        EngineSettings s = EngineSettings.from(TestConf.builder(DIR).set(NodeSettings.GC_GRACE_SECONDS, 100).build())
                 .withClock(Clock.fixed(now, ZoneOffset.UTC));
         CFMetaData plain = CFMetaData.standard("K", "C", BytesType.instance);
         assertEquals(now.getEpochSecond() - 100, s.gcBefore(plain));

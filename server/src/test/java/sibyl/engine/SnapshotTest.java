@@ -27,6 +27,7 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import sibyl.config.NodeSettings;
 import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
 import sibyl.db.RowMutation;
@@ -268,7 +269,7 @@ class SnapshotTest {
     @Test
     void snapshotBeforeCompactionComesFromTheConfiguration() {
         assertFalse(EngineSettings.from(TestConf.builder(dir).build()).snapshotBeforeCompaction());
-        assertTrue(EngineSettings.from(TestConf.builder(dir).snapshotBeforeCompaction(true).build())
+        assertTrue(EngineSettings.from(TestConf.builder(dir).set(NodeSettings.SNAPSHOT_BEFORE_COMPACTION, true).build())
                 .snapshotBeforeCompaction());
     }
 
