@@ -47,7 +47,7 @@ class EngineSettingsTest {
     void aColumnFamilysOwnGraceOverridesTheNodes() {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         EngineSettings s = EngineSettings.from(TestConf.builder(DIR).set(NodeSettings.GC_GRACE_SECONDS, 100).build())
-                .withClock(Clock.fixed(now, ZoneOffset.UTC));
+                .toBuilder().clock(Clock.fixed(now, ZoneOffset.UTC)).build();
         CFMetaData plain = CFMetaData.standard("K", "C", BytesType.instance);
         assertEquals(now.getEpochSecond() - 100, s.gcBefore(plain));
         assertEquals(now.getEpochSecond() - 7, s.gcBefore(plain.withGcGraceSeconds(7)));
