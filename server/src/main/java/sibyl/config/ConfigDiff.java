@@ -28,10 +28,6 @@ public final class ConfigDiff {
             + " and never altered by Sibyl; change it in the cluster with ALTER KEYSPACE";
     private static final String REPLICATION = "a keyspace's replication is fixed while the node runs; restart it"
             + " to apply this";
-    private static final String COLUMN_TYPE = "a column family keeps the type its rows are stored in;"
-            + " add a column family of another name instead";
-    private static final String COMPARATOR = "stored names are sorted by the comparator, so it cannot change"
-            + " under them; add a column family of another name instead";
 
     private final List<ConfigChange> changes;
 
@@ -134,34 +130,20 @@ public final class ConfigDiff {
             }
         }
 
+        /** Each attribute as its declaration says: the name is the key, the rest refused or applied live. */
         private void columnFamily(String keyspace, ColumnFamilyConf was, ColumnFamilyConf is)
                 throws ConfigurationException {
-            String name = is.name();
-            refuseChange(ElementPath.columnFamilyAttribute(keyspace, name, "ColumnType"), was.type().wireName(),
-                    is.type().wireName(), COLUMN_TYPE);
-            refuseChange(ElementPath.columnFamilyAttribute(keyspace, name, "CompareWith"),
-                    ClassNames.shortName(was.compareWith()), ClassNames.shortName(is.compareWith()), COMPARATOR);
-            refuseChange(ElementPath.columnFamilyAttribute(keyspace, name, "CompareSubcolumnsWith"),
-                    shortName(was.compareSubcolumnsWith()), shortName(is.compareSubcolumnsWith()), COMPARATOR);
-            if (!Objects.equals(was.comment(), is.comment())) {
-                changes.add(new ConfigChange(ElementPath.columnFamily(keyspace, name) + "/Comment",
-                        "changed (describe_keyspace shows the new text)"));
+            for (ColumnFamilyAttribute<?> attribute : ColumnFamilySettings.ALL) {
+                String element = attribute.path(keyspace, is.name());
+                switch (attribute.onReload()) {
+                    case REFUSED -> refuseChange(element, attribute.shownIn(was), attribute.shownIn(is),
+                            attribute.reason());
+                    case LIVE -> {
+                        if (attribute.differs(was, is)) changes.add(new ConfigChange(element, attribute.change(was, is)));
+                    }
+                    case KEY -> { }
+                }
             }
-            liveAttribute(keyspace, name, "KeysCached", was.keysCached(), is.keysCached(), "");
-            liveAttribute(keyspace, name, "RowsCached", was.rowsCached(), is.rowsCached(), "");
-            liveAttribute(keyspace, name, "KeyCacheSavePeriodInSeconds", was.keyCacheSavePeriodInSeconds(),
-                    is.keyCacheSavePeriodInSeconds(), "");
-            liveAttribute(keyspace, name, "RowCacheSavePeriodInSeconds", was.rowCacheSavePeriodInSeconds(),
-                    is.rowCacheSavePeriodInSeconds(), "");
-            liveAttribute(keyspace, name, "GCGraceSeconds", was.gcGraceSeconds(), is.gcGraceSeconds(), "");
-            liveAttribute(keyspace, name, "ReadRepairChance", was.readRepairChance(), is.readRepairChance(),
-                    " (no effect on one node)");
-            liveAttribute(keyspace, name, "PreloadRowCache", was.preloadRowCache(), is.preloadRowCache(),
-                    " (it fills the row cache at the next start)");
-        }
-
-        private void liveAttribute(String keyspace, String cf, String attribute, Object was, Object is, String note) {
-            liveChange(ElementPath.columnFamilyAttribute(keyspace, cf, attribute), was, is, note);
         }
 
         void cluster() throws ConfigurationException {
@@ -200,10 +182,6 @@ public final class ConfigDiff {
         private void refuseHidden(String element, String was, String is) throws ConfigurationException {
             if (!Objects.equals(was, is)) throw refusal(element, "changed; " + CLUSTER);
         }
-    }
-
-    private static String shortName(String className) {
-        return className == null ? null : ClassNames.shortName(className);
     }
 
     /** {@code changed from X to Y}, or how an element appeared or went away. */

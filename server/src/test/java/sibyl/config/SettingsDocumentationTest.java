@@ -24,7 +24,8 @@ import sibyl.config.AppliesTo.Reload;
  * {@link NodeSettings} declares it: one row per element and no row for an undeclared one, the
  * default it declares (and whether its use is logged), what a reload does with a change, and
  * "no effect" exactly for the settings that have none; §Reloading without a restart names each
- * element applied live and each that takes a restart. So the page cannot drift from the code.
+ * element applied live and each that takes a restart. §Column families documents each attribute
+ * {@link ColumnFamilySettings} declares likewise. So the page cannot drift from the code.
  */
 class SettingsDocumentationTest {
     private static final Path PAGE = repositoryRoot().resolve("docs/configuration.md");
@@ -39,6 +40,7 @@ class SettingsDocumentationTest {
     private static String page;
     private static Map<String, Row> rows;
     private static Map<String, Setting<?>> declared;
+    private static Map<String, Row> columnFamilyRows;
 
     @BeforeAll
     static void read() throws IOException {
@@ -46,7 +48,7 @@ class SettingsDocumentationTest {
         rows = new LinkedHashMap<>();
         List<String> twice = new ArrayList<>();
         for (String section : List.of("## Global elements", "## Additions")) {
-            for (Row row : rows(section(section))) {
+            for (Row row : rows(section(section), "element")) {
                 if (rows.put(row.element(), row) != null) twice.add(row.element());
             }
         }
@@ -54,6 +56,8 @@ class SettingsDocumentationTest {
         declared = new LinkedHashMap<>();
         for (Setting<?> setting : NodeSettings.ALL) declared.put(setting.element(), setting);
         assertTrue(declared.size() > 40, "declared " + declared.keySet());
+        columnFamilyRows = new LinkedHashMap<>();
+        for (Row row : rows(section("## Column families"), "attribute")) columnFamilyRows.put(row.element(), row);
     }
 
     @Test
@@ -67,18 +71,9 @@ class SettingsDocumentationTest {
         for (Setting<?> setting : NodeSettings.ALL) {
             Row row = rows.get(setting.element());
             if (row == null) continue; // reported by the test above
-            String cell = row.absent();
-            String value = cell.replaceAll("\\s*\\(.*\\)$", "").replace("`", "").trim();
-            boolean logged = cell.contains("(logged)");
-            boolean agrees;
-            if (setting.absent() instanceof Setting.Absent.Default given) {
-                agrees = value.equals(given.text()) && logged == (given.note() != null);
-            } else if (setting.absent() instanceof Setting.Absent.Required) {
-                agrees = cell.contains("required") && !logged;
-            } else {
-                agrees = !logged && !value.matches("[-+0-9.]+|true|false");
+            if (!agrees(setting.absent(), row.absent())) {
+                wrong.add(setting.element() + ": declared " + setting.absent() + ", documented '" + row.absent() + "'");
             }
-            if (!agrees) wrong.add(setting.element() + ": declared " + setting.absent() + ", documented '" + cell + "'");
         }
         assertEquals(List.of(), wrong);
     }
@@ -131,6 +126,68 @@ class SettingsDocumentationTest {
         assertEquals(elements(Reload.RESTART), globalOnly(restart), "named as taking a restart");
     }
 
+    /** KeysCachedFraction is read as KeysCached, and ColumnSort is refused: rows of their own, declared by neither. */
+    @Test
+    void everyColumnFamilyAttributeHasARowThatSaysWhatItsDeclarationDoes() {
+        Set<String> expected = ColumnFamilySettings.ALL.stream().map(ColumnFamilyAttribute::name)
+                .collect(Collectors.toCollection(TreeSet::new));
+        expected.addAll(Set.of(ColumnFamilySettings.KEYS_CACHED_FRACTION, "ColumnSort"));
+        assertEquals(expected, new TreeSet<>(columnFamilyRows.keySet()));
+        List<String> wrong = new ArrayList<>();
+        for (ColumnFamilyAttribute<?> attribute : ColumnFamilySettings.ALL) {
+            Row row = columnFamilyRows.get(attribute.name());
+            if (!agrees(attribute.absent(), row.absent())) {
+                wrong.add(attribute.name() + ": declared " + attribute.absent() + ", documented '" + row.absent() + "'");
+            }
+            String onReload = switch (attribute.onReload()) {
+                case KEY -> "–";
+                case LIVE -> "live";
+                case REFUSED -> "refused";
+            };
+            if (!row.onReload().equals(onReload)) {
+                wrong.add(attribute.name() + ": declared " + attribute.onReload() + ", documented '" + row.onReload()
+                        + "'");
+            }
+        }
+        assertEquals(List.of(), wrong);
+    }
+
+    @Test
+    void theReloadingSectionNamesEachLiveAndEachRefusedColumnFamilyAttribute() {
+        String reloading = section("## Reloading without a restart");
+        Set<String> live = new TreeSet<>();
+        for (String line : between(reloading, "What is applied live:", "What is refused").lines()
+                .filter(l -> l.startsWith("| ")).toList()) {
+            live.addAll(named(line.split(" \\| ")[0]));
+        }
+        Set<String> refused = named(between(reloading, "- a column family's", "\n- "));
+        for (ColumnFamilyAttribute<?> attribute : ColumnFamilySettings.ALL) {
+            switch (attribute.onReload()) {
+                case LIVE -> assertTrue(live.contains(attribute.name()), attribute.name() + " in " + live);
+                case REFUSED -> assertTrue(refused.contains(attribute.name()), attribute.name() + " in " + refused);
+                case KEY -> { }
+            }
+        }
+        assertEquals(ColumnFamilySettings.ALL.stream().filter(a -> a.onReload() == ColumnFamilyAttribute.OnReload.REFUSED)
+                .map(ColumnFamilyAttribute::name).collect(Collectors.toCollection(TreeSet::new)), refused);
+    }
+
+    /**
+     * A default is documented as its text (with "(logged)" when its use is logged), a required
+     * setting as required, and one without a value by what that means, never as a value.
+     */
+    private static boolean agrees(Setting.Absent absent, String cell) {
+        String value = cell.replaceAll("\\s*\\(.*\\)$", "").replace("`", "").trim();
+        boolean logged = cell.contains("(logged)");
+        if (absent instanceof Setting.Absent.Default given) {
+            return value.equals(given.text()) && logged == (given.note() != null);
+        }
+        if (absent instanceof Setting.Absent.Required) {
+            return cell.contains("required") && !logged;
+        }
+        return !logged && !value.matches("[-+0-9.]+|true|false");
+    }
+
     private static Set<String> elements(Reload reload) {
         return NodeSettings.ALL.stream().filter(s -> s.appliesTo().reload() == reload).map(Setting::element)
                 .collect(Collectors.toCollection(TreeSet::new));
@@ -151,13 +208,14 @@ class SettingsDocumentationTest {
     }
 
     /** The rows of the first table of {@code section}: element, form, absent, on reload, what it does. */
-    private static List<Row> rows(String section) {
+    private static List<Row> rows(String section, String firstColumn) {
         List<Row> found = new ArrayList<>();
         List<String> lines = section.lines().filter(l -> l.startsWith("| ")).toList();
-        assertEquals("| element | form | absent | on reload", String.join(" | ",
+        assertEquals("| " + firstColumn + " | form | absent | on reload", String.join(" | ",
                 List.of(lines.get(0).split(" \\| ")).subList(0, 4)), "the table's columns");
         for (String line : lines.subList(1, lines.size())) {
-            String[] cells = line.substring(2, line.length() - 2).split(" \\| ", -1);
+            String[] cells = line.substring(1, line.length() - 1).split("\\|", -1);
+            for (int i = 0; i < cells.length; i++) cells[i] = cells[i].trim();
             assertEquals(5, cells.length, line);
             String[] names = cells[0].split(", ");
             String[] absents = cells[2].split(", ");
