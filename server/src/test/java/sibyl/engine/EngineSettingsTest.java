@@ -1,16 +1,21 @@
 package sibyl.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import sibyl.config.DiskAccessMode;
+import sibyl.config.AppliesTo;
 import sibyl.config.NodeSettings;
+import sibyl.config.Setting;
+import sibyl.config.StorageConf;
 import sibyl.db.CFMetaData;
 import sibyl.db.marshal.BytesType;
 import sibyl.io.FileAccess;
@@ -51,5 +56,52 @@ class EngineSettingsTest {
         CFMetaData plain = CFMetaData.standard("K", "C", BytesType.instance);
         assertEquals(now.getEpochSecond() - 100, s.gcBefore(plain));
         assertEquals(now.getEpochSecond() - 7, s.gcBefore(plain.withGcGraceSeconds(7)));
+    }
+
+    /**
+     * What a reload hands the running engine ({@link EngineSettings#retunedTo}) is exactly what the
+     * configuration declares live: a change to a live setting reaches the engine, a change to any
+     * other leaves it as it started.
+     */
+    @Test
+    void aReloadRetunesExactlyTheSettingsDeclaredLive() {
+        StorageConf running = TestConf.builder(DIR).build();
+        EngineSettings started = EngineSettings.from(running);
+        List<String> reachedTheEngine = new ArrayList<>();
+        for (Setting<?> setting : NodeSettings.ALL) {
+            StorageConf.Builder changed = TestConf.builder(DIR);
+            if (!changeOne(setting, running, changed)) continue;
+            EngineSettings reloaded = EngineSettings.from(changed.build());
+            boolean live = setting.appliesTo().reload() == AppliesTo.Reload.LIVE;
+            assertEquals(live ? reloaded : started, started.retunedTo(reloaded), setting.element());
+            if (live) {
+                assertNotEquals(started, reloaded, setting.element() + " is live but does not reach the engine");
+                reachedTheEngine.add(setting.element());
+            }
+        }
+        assertEquals(List.of("MemtableThroughputInMB", "MemtableOperationsInMillions", "MemtableFlushAfterMinutes",
+                "GCGraceSeconds"), reachedTheEngine);
+    }
+
+    /** Gives {@code setting} in {@code into} a value other than {@code from}'s; false for a kind of value it cannot vary. */
+    @SuppressWarnings("unchecked") // each branch sets a value of the type it found
+    private static <T> boolean changeOne(Setting<T> setting, StorageConf from, StorageConf.Builder into) {
+        Object value = from.get(setting);
+        Object other;
+        if (value instanceof Integer i) {
+            other = i + 1;
+        } else if (value instanceof Double d) {
+            other = d * 2;
+        } else if (value instanceof Boolean b) {
+            other = !b;
+        } else if (value instanceof DiskAccessMode mode) {
+            other = mode == DiskAccessMode.MMAP ? DiskAccessMode.STANDARD : DiskAccessMode.MMAP;
+        } else if (value instanceof Path path) {
+            other = path.resolveSibling(path.getFileName() + "2");
+        } else {
+            return false;
+        }
+        into.set(setting, (T) other);
+        return true;
     }
 }
