@@ -11,10 +11,11 @@ import java.util.Optional;
  * What changed between the configuration a node runs with and its storage-conf.xml read again
  * (bin/nodetool reloadconf, SIGHUP), computed in full before anything is applied. What a node
  * applies live (docs/configuration.md §Reloading without a restart): new keyspaces and column
- * families, removed ones (the node refuses those that hold data), a column family's caches,
- * GCGraceSeconds, comment and the settings that have no effect, and the global settings whose
- * declaration ({@link NodeSettings}) says they apply live. Any other change is refused, and with
- * it the whole file: the refusal names the element, what changed and why it takes a restart.
+ * families, removed ones (the node refuses those that hold data), the column family attributes
+ * whose declaration ({@link ColumnFamilySettings}) says so (caches, GCGraceSeconds, comment and
+ * the attributes that have no effect), and the global settings whose declaration
+ * ({@link NodeSettings}) says they apply live. Any other change is refused, and with it the whole
+ * file: the refusal names the element, what changed and why it takes a restart.
  *
  * <p>Settings the loader checks and does not keep (the ring's Seeds, 0.6's buffer sizes) have no
  * effect, so changing them changes nothing here.
