@@ -51,7 +51,7 @@ public final class NodeSettings {
     public static final Setting<Path> COMMIT_LOG_DIRECTORY = Setting.parsed("CommitLogDirectory", required(MISSING),
             AppliesTo.DIRECTORIES, ConfigValue::asDirectory);
     public static final Setting<List<Path>> DATA_FILE_DIRECTORIES = Setting.read("DataFileDirectories",
-            required(MISSING), AppliesTo.DIRECTORIES, NodeSettings::dataFileDirectories);
+            required(MISSING + "; at least one is needed"), AppliesTo.DIRECTORIES, NodeSettings::dataFileDirectories);
 
     public static final Setting<String> LISTEN_ADDRESS = Setting.parsed("ListenAddress", unset(), AppliesTo.SOCKETS,
             (value, install) -> {
