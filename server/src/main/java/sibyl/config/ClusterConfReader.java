@@ -170,8 +170,8 @@ final class ClusterConfReader {
         } catch (NumberFormatException e) {
             throw value.error("expected host:port with a port number, found '" + text + "'");
         }
-        if (p < 1 || p > StorageConfLoader.MAX_PORT) {
-            throw value.error("port must be between 1 and " + StorageConfLoader.MAX_PORT + ", found " + p);
+        if (p < 1 || p > NodeSettings.MAX_PORT) {
+            throw value.error("port must be between 1 and " + NodeSettings.MAX_PORT + ", found " + p);
         }
         return new ClusterConf.ContactPoint(host, p);
     }

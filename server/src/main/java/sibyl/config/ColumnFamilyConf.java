@@ -3,7 +3,8 @@ package sibyl.config;
 import java.util.Objects;
 
 /**
- * One {@code <ColumnFamily>} of a keyspace, with defaults applied.
+ * One {@code <ColumnFamily>} of a keyspace, with defaults applied: a value for each attribute
+ * {@link ColumnFamilySettings} declares.
  *
  * @param name the CF name (never contains {@code -})
  * @param type Standard or Super
@@ -36,8 +37,10 @@ public record ColumnFamilyConf(
         Double readRepairChance,
         boolean preloadRowCache) {
 
-    public static final CacheSize DEFAULT_KEYS_CACHED = CacheSize.ofCount(200_000);
-    public static final CacheSize DEFAULT_ROWS_CACHED = CacheSize.NONE;
+    /** KeysCached when absent ({@link ColumnFamilySettings#KEYS_CACHED}). */
+    public static final CacheSize DEFAULT_KEYS_CACHED = CacheSize.parse(ColumnFamilySettings.KEYS_CACHED_ABSENT);
+    /** RowsCached when absent ({@link ColumnFamilySettings#ROWS_CACHED}). */
+    public static final CacheSize DEFAULT_ROWS_CACHED = CacheSize.parse(ColumnFamilySettings.ROWS_CACHED_ABSENT);
 
     public ColumnFamilyConf {
         Objects.requireNonNull(name, "name");

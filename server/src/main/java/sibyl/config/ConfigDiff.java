@@ -6,36 +6,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * What changed between the configuration a node runs with and its storage-conf.xml read again
  * (bin/nodetool reloadconf, SIGHUP), computed in full before anything is applied. What a node
  * applies live (docs/configuration.md §Reloading without a restart): new keyspaces and column
- * families, removed ones (the node refuses those that hold data), a column family's caches,
- * GCGraceSeconds, comment and the settings that have no effect, and the global memtable
- * thresholds and GCGraceSeconds. Any other change is refused, and with it the whole file: the
- * refusal names the element, what changed and why it takes a restart.
+ * families, removed ones (the node refuses those that hold data), the column family attributes
+ * whose declaration ({@link ColumnFamilySettings}) says so (caches, GCGraceSeconds, comment and
+ * the attributes that have no effect), and the global settings whose declaration
+ * ({@link NodeSettings}) says they apply live. Any other change is refused, and with it the whole
+ * file: the refusal names the element, what changed and why it takes a restart.
  *
  * <p>Settings the loader checks and does not keep (the ring's Seeds, 0.6's buffer sizes) have no
  * effect, so changing them changes nothing here.
  */
 public final class ConfigDiff {
-    private static final String IDENTITY = "the node's name and token are fixed when it starts;"
-            + " restart it to apply this";
-    private static final String PARTITIONER = "every stored row is placed by the partitioner, so it is fixed when"
-            + " the node starts (and must not change under data already stored)";
-    private static final String AUTHENTICATOR = "clients are logged in by the authenticator the node started with;"
-            + " restart it to apply this";
-    private static final String DIRECTORIES = "the node keeps its files where it found them at start-up;"
-            + " restart it to apply this";
-    private static final String COMMIT_LOG = "the commit log is opened with this setting at start-up;"
-            + " restart the node to apply it";
-    private static final String SOCKETS = "the node binds its sockets when it starts; restart it to apply this";
-    private static final String FRONT_END = "the client front end is built with this setting at start-up;"
-            + " restart the node to apply it";
-    private static final String SSTABLES = "the node's SSTables are written and read with this setting from"
-            + " start-up on; restart the node to apply it";
     private static final String CLUSTER = "the node connects to the cluster when it starts; restart it to apply"
             + " this";
     private static final String CLUSTER_MODE = "whether the node stores into a cluster or its own engine is"
@@ -44,21 +29,6 @@ public final class ConfigDiff {
             + " and never altered by Sibyl; change it in the cluster with ALTER KEYSPACE";
     private static final String REPLICATION = "a keyspace's replication is fixed while the node runs; restart it"
             + " to apply this";
-    private static final String COLUMN_TYPE = "a column family keeps the type its rows are stored in;"
-            + " add a column family of another name instead";
-    private static final String COMPARATOR = "stored names are sorted by the comparator, so it cannot change"
-            + " under them; add a column family of another name instead";
-
-    /** A global element the diff compares: its name below {@code <Storage>} and its value in a configuration. */
-    private record Setting(String element, Function<StorageConf, Object> value) {
-    }
-
-    /** The global settings applied live; each is shown as a change. */
-    private static final List<Setting> LIVE = List.of(
-            new Setting("MemtableThroughputInMB", StorageConf::memtableThroughputInMB),
-            new Setting("MemtableOperationsInMillions", StorageConf::memtableOperationsInMillions),
-            new Setting("MemtableFlushAfterMinutes", StorageConf::memtableFlushAfterMinutes),
-            new Setting("GCGraceSeconds", StorageConf::gcGraceSeconds));
 
     private final List<ConfigChange> changes;
 
@@ -69,46 +39,20 @@ public final class ConfigDiff {
     /**
      * @param running  the configuration the node runs with
      * @param reloaded the file as it reads now, loaded in full
-     * @throws ConfigurationException naming {@code reloaded}'s file and the first element (in the file's order of
-     *                                sections) whose change cannot be applied live, what changed and why
+     * @throws ConfigurationException naming {@code reloaded}'s file and the first element (global ones in the
+     *                                order {@link NodeSettings} declares them, then the keyspaces, then the
+     *                                cluster) whose change cannot be applied live, what changed and why
      */
     public static ConfigDiff between(StorageConf running, StorageConf reloaded) throws ConfigurationException {
         List<ConfigChange> changes = new ArrayList<>();
         Comparison c = new Comparison(running, reloaded, changes);
-        c.restartOnly("ClusterName", StorageConf::clusterName, IDENTITY);
-        c.restartOnly("Partitioner", StorageConf::partitioner, PARTITIONER);
-        c.restartOnly("InitialToken", StorageConf::initialToken, IDENTITY);
-        c.restartOnly("Authenticator", StorageConf::authenticator, AUTHENTICATOR);
-        c.restartOnly("CommitLogDirectory", StorageConf::commitLogDirectory, DIRECTORIES);
-        c.restartOnly("DataFileDirectories", StorageConf::dataFileDirectories, DIRECTORIES);
-        c.restartOnly("SavedCachesDirectory", StorageConf::savedCachesDirectory, DIRECTORIES);
-        c.restartOnly("CommitLogSync", conf -> conf.commitLogSync().configName(), COMMIT_LOG);
-        c.restartOnly("CommitLogSyncPeriodInMS", StorageConf::commitLogSyncPeriodInMS, COMMIT_LOG);
-        c.restartOnly("CommitLogSyncBatchWindowInMS", StorageConf::commitLogSyncBatchWindowInMS, COMMIT_LOG);
-        c.restartOnly("CommitLogRotationThresholdInMB", StorageConf::commitLogRotationThresholdInMB, COMMIT_LOG);
-        c.restartOnly("ListenAddress", StorageConf::listenAddress, SOCKETS);
-        c.restartOnly("ThriftAddress", StorageConf::thriftAddress, SOCKETS);
-        c.restartOnly("ThriftPort", StorageConf::thriftPort, SOCKETS);
-        c.restartOnly("JmxPort", StorageConf::jmxPort, SOCKETS);
-        c.restartOnly("MetricsPort", StorageConf::metricsPort, SOCKETS);
-        c.restartOnly("RpcTimeoutInMillis", StorageConf::rpcTimeoutInMillis, FRONT_END);
-        c.restartOnly("ConcurrentReads", StorageConf::concurrentReads, FRONT_END);
-        c.restartOnly("ConcurrentWrites", StorageConf::concurrentWrites, FRONT_END);
-        c.restartOnly("ThriftMaxMessageLengthInMB", StorageConf::thriftMaxMessageLengthInMB, FRONT_END);
-        c.restartOnly("ThriftMaxConnections", StorageConf::thriftMaxConnections, FRONT_END);
-        c.restartOnly("ThriftNetworkThreads", StorageConf::thriftNetworkThreads, FRONT_END);
-        c.restartOnly("ThriftIdleTimeoutInSeconds", StorageConf::thriftIdleTimeoutInSeconds, FRONT_END);
-        c.restartOnly("DiskAccessMode", conf -> conf.diskAccessMode().configName(), SSTABLES);
-        c.restartOnly("IndexInterval", StorageConf::indexInterval, SSTABLES);
-        c.restartOnly("ColumnIndexSizeInKB", StorageConf::columnIndexSizeInKB, SSTABLES);
-        c.restartOnly("SnapshotBeforeCompaction", StorageConf::snapshotBeforeCompaction, SSTABLES);
-        for (Setting live : LIVE) c.live(ElementPath.global(live.element()), live.value());
+        for (Setting<?> setting : NodeSettings.ALL) c.global(setting);
         c.keyspaces();
         c.cluster();
         return new ConfigDiff(changes);
     }
 
-    /** The changes to apply, in the order of the file's sections; empty when the file changed nothing the node uses. */
+    /** The changes to apply, in the order of {@link #between}; empty when the file changed nothing the node uses. */
     public List<ConfigChange> changes() {
         return changes;
     }
@@ -119,17 +63,22 @@ public final class ConfigDiff {
 
     /** One comparison under way: the two configurations and the changes found so far. */
     private record Comparison(StorageConf before, StorageConf after, List<ConfigChange> changes) {
-        void restartOnly(String element, Function<StorageConf, Object> value, String why)
-                throws ConfigurationException {
-            refuseChange(ElementPath.global(element), value.apply(before), value.apply(after), why);
+        /**
+         * A global element as its declaration says: a change applied live, or refused as taking a restart;
+         * the schema and the cluster are compared part by part after the global elements.
+         */
+        <T> void global(Setting<T> setting) throws ConfigurationException {
+            Object was = setting.shown(before.get(setting));
+            Object is = setting.shown(after.get(setting));
+            switch (setting.appliesTo().reload()) {
+                case RESTART -> refuseChange(setting.path(), was, is, setting.appliesTo().restartReason());
+                case LIVE -> liveChange(setting.path(), was, is, "");
+                case BY_PART, NO_EFFECT -> { }
+            }
         }
 
         void refuseChange(String element, Object was, Object is, String why) throws ConfigurationException {
             if (!Objects.equals(was, is)) throw refusal(element, changed(was, is) + "; " + why);
-        }
-
-        <T> void live(String element, Function<StorageConf, T> value) {
-            liveChange(element, value.apply(before), value.apply(after), "");
         }
 
         void liveChange(String element, Object was, Object is, String note) {
@@ -182,34 +131,20 @@ public final class ConfigDiff {
             }
         }
 
+        /** Each attribute as its declaration says: the name is the key, the rest refused or applied live. */
         private void columnFamily(String keyspace, ColumnFamilyConf was, ColumnFamilyConf is)
                 throws ConfigurationException {
-            String name = is.name();
-            refuseChange(ElementPath.columnFamilyAttribute(keyspace, name, "ColumnType"), was.type().wireName(),
-                    is.type().wireName(), COLUMN_TYPE);
-            refuseChange(ElementPath.columnFamilyAttribute(keyspace, name, "CompareWith"),
-                    ClassNames.shortName(was.compareWith()), ClassNames.shortName(is.compareWith()), COMPARATOR);
-            refuseChange(ElementPath.columnFamilyAttribute(keyspace, name, "CompareSubcolumnsWith"),
-                    shortName(was.compareSubcolumnsWith()), shortName(is.compareSubcolumnsWith()), COMPARATOR);
-            if (!Objects.equals(was.comment(), is.comment())) {
-                changes.add(new ConfigChange(ElementPath.columnFamily(keyspace, name) + "/Comment",
-                        "changed (describe_keyspace shows the new text)"));
+            for (ColumnFamilyAttribute<?> attribute : ColumnFamilySettings.ALL) {
+                String element = attribute.path(keyspace, is.name());
+                switch (attribute.onReload()) {
+                    case REFUSED -> refuseChange(element, attribute.shownIn(was), attribute.shownIn(is),
+                            attribute.reason());
+                    case LIVE -> {
+                        if (attribute.differs(was, is)) changes.add(new ConfigChange(element, attribute.change(was, is)));
+                    }
+                    case KEY -> { }
+                }
             }
-            liveAttribute(keyspace, name, "KeysCached", was.keysCached(), is.keysCached(), "");
-            liveAttribute(keyspace, name, "RowsCached", was.rowsCached(), is.rowsCached(), "");
-            liveAttribute(keyspace, name, "KeyCacheSavePeriodInSeconds", was.keyCacheSavePeriodInSeconds(),
-                    is.keyCacheSavePeriodInSeconds(), "");
-            liveAttribute(keyspace, name, "RowCacheSavePeriodInSeconds", was.rowCacheSavePeriodInSeconds(),
-                    is.rowCacheSavePeriodInSeconds(), "");
-            liveAttribute(keyspace, name, "GCGraceSeconds", was.gcGraceSeconds(), is.gcGraceSeconds(), "");
-            liveAttribute(keyspace, name, "ReadRepairChance", was.readRepairChance(), is.readRepairChance(),
-                    " (no effect on one node)");
-            liveAttribute(keyspace, name, "PreloadRowCache", was.preloadRowCache(), is.preloadRowCache(),
-                    " (it fills the row cache at the next start)");
-        }
-
-        private void liveAttribute(String keyspace, String cf, String attribute, Object was, Object is, String note) {
-            liveChange(ElementPath.columnFamilyAttribute(keyspace, cf, attribute), was, is, note);
         }
 
         void cluster() throws ConfigurationException {
@@ -248,10 +183,6 @@ public final class ConfigDiff {
         private void refuseHidden(String element, String was, String is) throws ConfigurationException {
             if (!Objects.equals(was, is)) throw refusal(element, "changed; " + CLUSTER);
         }
-    }
-
-    private static String shortName(String className) {
-        return className == null ? null : ClassNames.shortName(className);
     }
 
     /** {@code changed from X to Y}, or how an element appeared or went away. */

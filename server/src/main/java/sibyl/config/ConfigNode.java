@@ -2,7 +2,9 @@ package sibyl.config;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -24,6 +26,8 @@ final class ConfigNode {
     private final Path file;
     private final Element element;
     private final String path;
+    /** What {@link #value} found per tag, so that a child read twice is warned about once. */
+    private final Map<String, Optional<ConfigValue>> valuesByTag = new HashMap<>();
 
     ConfigNode(Path file, Element element, String path) {
         this.file = file;
@@ -91,8 +95,20 @@ final class ConfigNode {
         return text.isEmpty() ? Optional.empty() : Optional.of(new ConfigValue(file, path, text));
     }
 
-    /** The text of the child element with this tag, if the element is there and not empty. */
+    /**
+     * The text of the child element with this tag, if the element is there and not empty. Its
+     * warnings (repeated, or with children or attributes) are logged the first time it is read.
+     */
     Optional<ConfigValue> value(String tag) {
+        Optional<ConfigValue> known = valuesByTag.get(tag);
+        if (known == null) {
+            known = readValue(tag);
+            valuesByTag.put(tag, known);
+        }
+        return known;
+    }
+
+    private Optional<ConfigValue> readValue(String tag) {
         Optional<ConfigNode> child = child(tag);
         if (child.isEmpty()) {
             return Optional.empty();
@@ -103,23 +119,6 @@ final class ConfigNode {
 
     ConfigValue requiredValue(String tag) throws ConfigurationException {
         return value(tag).orElseThrow(() -> error(tag, "required element is missing"));
-    }
-
-    /** The child element's text, or null when it is absent or empty. */
-    String text(String tag) {
-        return value(tag).map(ConfigValue::text).orElse(null);
-    }
-
-    /** The child element as {@code true} or {@code false}, or {@code absent}. */
-    boolean bool(String tag, boolean absent) throws ConfigurationException {
-        Optional<ConfigValue> value = value(tag);
-        return value.isPresent() ? value.get().asBoolean() : absent;
-    }
-
-    /** The child element as a whole number in {@code min..max}, or {@code absent}. */
-    int integer(String tag, int absent, int min, int max) throws ConfigurationException {
-        Optional<ConfigValue> value = value(tag);
-        return value.isPresent() ? value.get().asInt(min, max) : absent;
     }
 
     /** The non-empty items of a list element such as Seeds/Seed; at least one is required. */

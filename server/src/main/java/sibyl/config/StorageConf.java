@@ -1,291 +1,214 @@
 package sibyl.config;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * The settings of storage-conf.xml that Sibyl uses, with defaults applied and relative
- * directories resolved. Settings a 0.6 file may carry that have no effect in Sibyl (the ring's
- * Seeds or PhiConvictThreshold, 0.6's buffer sizes, ...) are checked by the loader and not kept
- * here ({@link UnusedSettings}). Immutable; built once by {@link StorageConfLoader} (or by a {@link Builder} in tests) and passed
+ * directories resolved: a value for each setting {@link NodeSettings} declares, looked up by its
+ * declaration ({@link #get}) or by the accessors below, named for the XML elements. Settings a 0.6
+ * file may carry that have no effect in Sibyl (the ring's Seeds or PhiConvictThreshold, 0.6's
+ * buffer sizes, ...) are checked by the loader and not kept here ({@link UnusedSettings}).
+ * Immutable; built once by {@link StorageConfLoader} (or by a {@link Builder} in tests) and passed
  * to whatever needs it. Nothing here reads files.
  *
- * <p>Accessors are named for the XML elements. Sibyl's own additions ({@code ThriftMax...},
- * {@code ThriftIdleTimeoutInSeconds}, {@code JmxPort}, {@code MetricsPort}) are marked as such.
+ * <p>Sibyl's own additions ({@code ThriftMax...}, {@code ThriftIdleTimeoutInSeconds},
+ * {@code JmxPort}, {@code MetricsPort}, {@code Cluster}) are marked as such.
  */
 public final class StorageConf {
-    /*
-     * The value of each setting when storage-conf.xml does not give it: 0.6's shipped values (see
-     * docs/configuration.md), the one place they are written down; the loader and the builder
-     * both use these.
-     */
-    public static final String DEFAULT_CLUSTER_NAME = "Test Cluster";
-    public static final int DEFAULT_INDEX_INTERVAL = 128;
-    public static final int DEFAULT_RPC_TIMEOUT_IN_MILLIS = 10_000;
-    public static final int DEFAULT_COMMIT_LOG_ROTATION_THRESHOLD_IN_MB = 128;
-    public static final int DEFAULT_THRIFT_PORT = 9160;
-    public static final int DEFAULT_COLUMN_INDEX_SIZE_IN_KB = 64;
-    public static final int DEFAULT_MEMTABLE_THROUGHPUT_IN_MB = 64;
-    public static final double DEFAULT_MEMTABLE_OPERATIONS_IN_MILLIONS = 0.1;
-    public static final int DEFAULT_MEMTABLE_FLUSH_AFTER_MINUTES = 60;
-    public static final int DEFAULT_CONCURRENT_READS = 8;
-    public static final int DEFAULT_CONCURRENT_WRITES = 32;
-    public static final int DEFAULT_GC_GRACE_SECONDS = 864_000;
-    public static final int DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB = 16;
-    public static final int DEFAULT_THRIFT_MAX_CONNECTIONS = 1024;
-    public static final int DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS = 0;
-    public static final int DEFAULT_JMX_PORT = 8080;
-    /** Sibyl's own: the metrics endpoint is off unless asked for. */
-    public static final int DEFAULT_METRICS_PORT = 0;
-
-    private final String clusterName;
-    private final int indexInterval;
-    private final String authenticator;
-    private final String partitioner;
-    private final String initialToken;
-    private final Path savedCachesDirectory;
-    private final Path commitLogDirectory;
-    private final List<Path> dataFileDirectories;
-    private final int rpcTimeoutInMillis;
-    private final int commitLogRotationThresholdInMB;
-    private final String listenAddress;
-    private final String thriftAddress;
-    private final int thriftPort;
-    private final DiskAccessMode diskAccessMode;
-    private final int columnIndexSizeInKB;
-    private final int memtableThroughputInMB;
-    private final double memtableOperationsInMillions;
-    private final int memtableFlushAfterMinutes;
-    private final int concurrentReads;
-    private final int concurrentWrites;
-    private final CommitLogSync commitLogSync;
-    private final Integer commitLogSyncPeriodInMS;
-    private final Double commitLogSyncBatchWindowInMS;
-    private final int gcGraceSeconds;
-    private final boolean snapshotBeforeCompaction;
-    private final int thriftMaxMessageLengthInMB;
-    private final int thriftMaxConnections;
-    private final int thriftNetworkThreads;
-    private final int thriftIdleTimeoutInSeconds;
-    private final int jmxPort;
-    private final int metricsPort;
-    private final List<KeyspaceConf> keyspaces;
-    private final ClusterConf cluster;
+    private final Map<Setting<?>, Object> values;
     private final Path configFile;
     private final Path installDirectory;
 
-    private StorageConf(Builder b) {
-        this.clusterName = Objects.requireNonNull(b.clusterName, "clusterName");
-        this.indexInterval = b.indexInterval;
-        this.authenticator = Objects.requireNonNull(b.authenticator, "authenticator");
-        this.partitioner = Objects.requireNonNull(b.partitioner, "partitioner");
-        this.initialToken = b.initialToken;
-        this.savedCachesDirectory = Objects.requireNonNull(b.savedCachesDirectory, "savedCachesDirectory");
-        this.commitLogDirectory = Objects.requireNonNull(b.commitLogDirectory, "commitLogDirectory");
-        this.dataFileDirectories = List.copyOf(b.dataFileDirectories);
-        this.rpcTimeoutInMillis = b.rpcTimeoutInMillis;
-        this.commitLogRotationThresholdInMB = b.commitLogRotationThresholdInMB;
-        this.listenAddress = b.listenAddress;
-        this.thriftAddress = b.thriftAddress;
-        this.thriftPort = b.thriftPort;
-        this.diskAccessMode = Objects.requireNonNull(b.diskAccessMode, "diskAccessMode");
-        this.columnIndexSizeInKB = b.columnIndexSizeInKB;
-        this.memtableThroughputInMB = b.memtableThroughputInMB;
-        this.memtableOperationsInMillions = b.memtableOperationsInMillions;
-        this.memtableFlushAfterMinutes = b.memtableFlushAfterMinutes;
-        this.concurrentReads = b.concurrentReads;
-        this.concurrentWrites = b.concurrentWrites;
-        this.commitLogSync = Objects.requireNonNull(b.commitLogSync, "commitLogSync");
-        this.commitLogSyncPeriodInMS = b.commitLogSyncPeriodInMS;
-        this.commitLogSyncBatchWindowInMS = b.commitLogSyncBatchWindowInMS;
-        this.gcGraceSeconds = b.gcGraceSeconds;
-        this.snapshotBeforeCompaction = b.snapshotBeforeCompaction;
-        this.thriftMaxMessageLengthInMB = b.thriftMaxMessageLengthInMB;
-        this.thriftMaxConnections = b.thriftMaxConnections;
-        this.thriftNetworkThreads = b.thriftNetworkThreads;
-        this.thriftIdleTimeoutInSeconds = b.thriftIdleTimeoutInSeconds;
-        this.jmxPort = b.jmxPort;
-        this.metricsPort = b.metricsPort;
-        this.keyspaces = List.copyOf(b.keyspaces);
-        this.cluster = b.cluster;
-        this.configFile = Objects.requireNonNull(b.configFile, "configFile");
-        this.installDirectory = Objects.requireNonNull(b.installDirectory, "installDirectory");
+    private StorageConf(Map<Setting<?>, Object> values, Path configFile, Path installDirectory) {
+        this.values = Collections.unmodifiableMap(values);
+        this.configFile = configFile;
+        this.installDirectory = installDirectory;
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The configured keyspace of that name (case-sensitive). */
-    public Optional<KeyspaceConf> keyspace(String name) {
-        return keyspaces.stream().filter(ks -> ks.name().equals(name)).findFirst();
+    /** The value of {@code setting}; null when it has none (an unset setting, or one with no effect). */
+    @SuppressWarnings("unchecked") // set only through Builder#set, which takes a value of the setting's type
+    public <T> T get(Setting<T> setting) {
+        return (T) values.get(setting);
     }
 
-    /** ClusterName; describe_cluster_name returns it. "Test Cluster" when absent. */
+    /** The configured keyspace of that name (case-sensitive). */
+    public Optional<KeyspaceConf> keyspace(String name) {
+        return keyspaces().stream().filter(ks -> ks.name().equals(name)).findFirst();
+    }
+
+    /** ClusterName; describe_cluster_name returns it. */
     public String clusterName() {
-        return clusterName;
+        return get(NodeSettings.CLUSTER_NAME);
     }
 
     /** IndexInterval: one index entry in this many is sampled into memory; also used by describe_splits. */
     public int indexInterval() {
-        return indexInterval;
+        return get(NodeSettings.INDEX_INTERVAL);
     }
 
     /** Authenticator: full class name, {@code org.apache.cassandra.auth.AllowAllAuthenticator} or {@code org.apache.cassandra.auth.SimpleAuthenticator}. */
     public String authenticator() {
-        return authenticator;
+        return get(NodeSettings.AUTHENTICATOR);
     }
 
     /** Partitioner: full class name {@code org.apache.cassandra.dht.X}, X one of RandomPartitioner, OrderPreservingPartitioner, CollatingOrderPreservingPartitioner. */
     public String partitioner() {
-        return partitioner;
+        return get(NodeSettings.PARTITIONER);
     }
 
     /** InitialToken as written, or null when not given. */
     public String initialToken() {
-        return initialToken;
+        return get(NodeSettings.INITIAL_TOKEN);
     }
 
     /** SavedCachesDirectory, absolute. */
     public Path savedCachesDirectory() {
-        return savedCachesDirectory;
+        return get(NodeSettings.SAVED_CACHES_DIRECTORY);
     }
 
     /** CommitLogDirectory, absolute; never equal to a data directory. */
     public Path commitLogDirectory() {
-        return commitLogDirectory;
+        return get(NodeSettings.COMMIT_LOG_DIRECTORY);
     }
 
     /** DataFileDirectories, absolute, at least one, in file order. */
     public List<Path> dataFileDirectories() {
-        return dataFileDirectories;
+        return get(NodeSettings.DATA_FILE_DIRECTORIES);
     }
 
-    /** RpcTimeoutInMillis: a call that takes longer answers TimedOutException. 10000 when absent. */
+    /** RpcTimeoutInMillis: a call that takes longer answers TimedOutException. */
     public int rpcTimeoutInMillis() {
-        return rpcTimeoutInMillis;
+        return get(NodeSettings.RPC_TIMEOUT_IN_MILLIS);
     }
 
     /** CommitLogRotationThresholdInMB: commit log segment size. */
     public int commitLogRotationThresholdInMB() {
-        return commitLogRotationThresholdInMB;
+        return get(NodeSettings.COMMIT_LOG_ROTATION_THRESHOLD_IN_MB);
     }
 
     /** ListenAddress as written, or null for the host's own address (0.6 used InetAddress.getLocalHost()). Never a wildcard address. */
     public String listenAddress() {
-        return listenAddress;
+        return get(NodeSettings.LISTEN_ADDRESS);
     }
 
     /** ThriftAddress as written, or null for the host's own address (the ListenAddress default). A wildcard such as 0.0.0.0 is allowed. */
     public String thriftAddress() {
-        return thriftAddress;
+        return get(NodeSettings.THRIFT_ADDRESS);
     }
 
     /** ThriftPort: the client port. */
     public int thriftPort() {
-        return thriftPort;
+        return get(NodeSettings.THRIFT_PORT);
     }
 
     /** DiskAccessMode. */
     public DiskAccessMode diskAccessMode() {
-        return diskAccessMode;
+        return get(NodeSettings.DISK_ACCESS_MODE);
     }
 
     /** ColumnIndexSizeInKB: a row gets a column index entry every this many KB; in bytes, it fits an int. */
     public int columnIndexSizeInKB() {
-        return columnIndexSizeInKB;
+        return get(NodeSettings.COLUMN_INDEX_SIZE_IN_KB);
     }
 
     /** MemtableThroughputInMB: flush a memtable after this much data. */
     public int memtableThroughputInMB() {
-        return memtableThroughputInMB;
+        return get(NodeSettings.MEMTABLE_THROUGHPUT_IN_MB);
     }
 
     /** MemtableOperationsInMillions: flush a memtable after this many million column writes. */
     public double memtableOperationsInMillions() {
-        return memtableOperationsInMillions;
+        return get(NodeSettings.MEMTABLE_OPERATIONS_IN_MILLIONS);
     }
 
     /** MemtableFlushAfterMinutes: flush a memtable at the latest this long after its first write. */
     public int memtableFlushAfterMinutes() {
-        return memtableFlushAfterMinutes;
+        return get(NodeSettings.MEMTABLE_FLUSH_AFTER_MINUTES);
     }
 
     /** ConcurrentReads, at least 2; with ConcurrentWrites, the number of threads serving client calls. */
     public int concurrentReads() {
-        return concurrentReads;
+        return get(NodeSettings.CONCURRENT_READS);
     }
 
     /** ConcurrentWrites, at least 2; with ConcurrentReads, the number of threads serving client calls. */
     public int concurrentWrites() {
-        return concurrentWrites;
+        return get(NodeSettings.CONCURRENT_WRITES);
     }
 
     /** CommitLogSync. */
     public CommitLogSync commitLogSync() {
-        return commitLogSync;
+        return get(NodeSettings.COMMIT_LOG_SYNC);
     }
 
     /** CommitLogSyncPeriodInMS with periodic sync; null with batch. */
     public Integer commitLogSyncPeriodInMS() {
-        return commitLogSyncPeriodInMS;
+        return get(NodeSettings.COMMIT_LOG_SYNC_PERIOD_IN_MS);
     }
 
     /** CommitLogSyncBatchWindowInMS with batch sync; null with periodic. */
     public Double commitLogSyncBatchWindowInMS() {
-        return commitLogSyncBatchWindowInMS;
+        return get(NodeSettings.COMMIT_LOG_SYNC_BATCH_WINDOW_IN_MS);
     }
 
     /** GCGraceSeconds: how long tombstones are kept before compaction may purge them, unless a CF sets its own. */
     public int gcGraceSeconds() {
-        return gcGraceSeconds;
+        return get(NodeSettings.GC_GRACE_SECONDS);
     }
 
     /** SnapshotBeforeCompaction: each compaction first snapshots the SSTables of its column family. */
     public boolean snapshotBeforeCompaction() {
-        return snapshotBeforeCompaction;
+        return get(NodeSettings.SNAPSHOT_BEFORE_COMPACTION);
     }
 
     /** Sibyl: ThriftMaxMessageLengthInMB, the largest client message accepted; larger ones close the connection. */
     public int thriftMaxMessageLengthInMB() {
-        return thriftMaxMessageLengthInMB;
+        return get(NodeSettings.THRIFT_MAX_MESSAGE_LENGTH_IN_MB);
     }
 
     /** Sibyl: ThriftMaxConnections, client connections served at once. */
     public int thriftMaxConnections() {
-        return thriftMaxConnections;
+        return get(NodeSettings.THRIFT_MAX_CONNECTIONS);
     }
 
     /** Sibyl: ThriftNetworkThreads, the threads reading and writing client connections; 0 for one per processor. */
     public int thriftNetworkThreads() {
-        return thriftNetworkThreads;
+        return get(NodeSettings.THRIFT_NETWORK_THREADS);
     }
 
     /** Sibyl: ThriftIdleTimeoutInSeconds, close a client connection idle this long; 0 = never. */
     public int thriftIdleTimeoutInSeconds() {
-        return thriftIdleTimeoutInSeconds;
+        return get(NodeSettings.THRIFT_IDLE_TIMEOUT_IN_SECONDS);
     }
 
     /** Sibyl: JmxPort, the JMX port (bin/cassandra.in.sh's 8080 in 0.6). */
     public int jmxPort() {
-        return jmxPort;
+        return get(NodeSettings.JMX_PORT);
     }
 
     /** Sibyl: MetricsPort, where the metrics are served over HTTP in Prometheus' text format; 0 = off. */
     public int metricsPort() {
-        return metricsPort;
+        return get(NodeSettings.METRICS_PORT);
     }
 
     /** The configured keyspaces in file order, at least one; the implicit system keyspace is not among them. */
     public List<KeyspaceConf> keyspaces() {
-        return keyspaces;
+        return get(NodeSettings.KEYSPACES);
     }
 
     /** Sibyl: Cluster, the Cassandra cluster to store into; empty for the embedded engine. */
     public Optional<ClusterConf> cluster() {
-        return Optional.ofNullable(cluster);
+        return Optional.ofNullable(get(NodeSettings.CLUSTER));
     }
 
     /** The storage-conf.xml this was loaded from, as it was given to the loader. */
@@ -299,213 +222,25 @@ public final class StorageConf {
     }
 
     /**
-     * Collects values for a {@link StorageConf}. Starts from the defaults the loader applies when
-     * an element is absent; partitioner, directories, disk access mode, commit log sync, the
-     * config file and install directory have no default and must be set. Checks no rules beyond
-     * that: {@link StorageConfLoader} is where files are validated.
+     * Collects values for a {@link StorageConf}. A setting not given gets its declared default
+     * (directories under the install directory); those without one that are required (partitioner,
+     * commit log directory, disk access mode, commit log sync), the config file and the install
+     * directory must be set, and the lists of data directories and keyspaces start empty. Checks
+     * no rules beyond that: {@link StorageConfLoader} is where files are validated.
      */
     public static final class Builder {
-        private String clusterName = DEFAULT_CLUSTER_NAME;
-        private int indexInterval = DEFAULT_INDEX_INTERVAL;
-        private String authenticator = "org.apache.cassandra.auth.AllowAllAuthenticator";
-        private String partitioner;
-        private String initialToken = null;
-        private Path savedCachesDirectory;
-        private Path commitLogDirectory;
-        private List<Path> dataFileDirectories = List.of();
-        private int rpcTimeoutInMillis = DEFAULT_RPC_TIMEOUT_IN_MILLIS;
-        private int commitLogRotationThresholdInMB = DEFAULT_COMMIT_LOG_ROTATION_THRESHOLD_IN_MB;
-        private String listenAddress = null;
-        private String thriftAddress = null;
-        private int thriftPort = DEFAULT_THRIFT_PORT;
-        private DiskAccessMode diskAccessMode;
-        private int columnIndexSizeInKB = DEFAULT_COLUMN_INDEX_SIZE_IN_KB;
-        private int memtableThroughputInMB = DEFAULT_MEMTABLE_THROUGHPUT_IN_MB;
-        private double memtableOperationsInMillions = DEFAULT_MEMTABLE_OPERATIONS_IN_MILLIONS;
-        private int memtableFlushAfterMinutes = DEFAULT_MEMTABLE_FLUSH_AFTER_MINUTES;
-        private int concurrentReads = DEFAULT_CONCURRENT_READS;
-        private int concurrentWrites = DEFAULT_CONCURRENT_WRITES;
-        private CommitLogSync commitLogSync;
-        private Integer commitLogSyncPeriodInMS = null;
-        private Double commitLogSyncBatchWindowInMS = null;
-        private int gcGraceSeconds = DEFAULT_GC_GRACE_SECONDS;
-        private boolean snapshotBeforeCompaction;
-        private int thriftMaxMessageLengthInMB = DEFAULT_THRIFT_MAX_MESSAGE_LENGTH_IN_MB;
-        private int thriftMaxConnections = DEFAULT_THRIFT_MAX_CONNECTIONS;
-        private int thriftNetworkThreads;
-        private int thriftIdleTimeoutInSeconds = DEFAULT_THRIFT_IDLE_TIMEOUT_IN_SECONDS;
-        private int jmxPort = DEFAULT_JMX_PORT;
-        private int metricsPort = DEFAULT_METRICS_PORT;
-        private List<KeyspaceConf> keyspaces = List.of();
-        private ClusterConf cluster;
+        private final Map<Setting<?>, Object> values = new HashMap<>();
         private Path configFile;
         private Path installDirectory;
 
         private Builder() {
+            values.put(NodeSettings.DATA_FILE_DIRECTORIES, List.of());
+            values.put(NodeSettings.KEYSPACES, List.of());
         }
 
-        public Builder clusterName(String value) {
-            this.clusterName = value;
-            return this;
-        }
-
-        public Builder indexInterval(int value) {
-            this.indexInterval = value;
-            return this;
-        }
-
-        public Builder authenticator(String value) {
-            this.authenticator = value;
-            return this;
-        }
-
-        public Builder partitioner(String value) {
-            this.partitioner = value;
-            return this;
-        }
-
-        public Builder initialToken(String value) {
-            this.initialToken = value;
-            return this;
-        }
-
-        public Builder savedCachesDirectory(Path value) {
-            this.savedCachesDirectory = value;
-            return this;
-        }
-
-        public Builder commitLogDirectory(Path value) {
-            this.commitLogDirectory = value;
-            return this;
-        }
-
-        public Builder dataFileDirectories(List<Path> value) {
-            this.dataFileDirectories = value;
-            return this;
-        }
-
-        public Builder rpcTimeoutInMillis(int value) {
-            this.rpcTimeoutInMillis = value;
-            return this;
-        }
-
-        public Builder commitLogRotationThresholdInMB(int value) {
-            this.commitLogRotationThresholdInMB = value;
-            return this;
-        }
-
-        public Builder listenAddress(String value) {
-            this.listenAddress = value;
-            return this;
-        }
-
-        public Builder thriftAddress(String value) {
-            this.thriftAddress = value;
-            return this;
-        }
-
-        public Builder thriftPort(int value) {
-            this.thriftPort = value;
-            return this;
-        }
-
-        public Builder diskAccessMode(DiskAccessMode value) {
-            this.diskAccessMode = value;
-            return this;
-        }
-
-        public Builder columnIndexSizeInKB(int value) {
-            this.columnIndexSizeInKB = value;
-            return this;
-        }
-
-        public Builder memtableThroughputInMB(int value) {
-            this.memtableThroughputInMB = value;
-            return this;
-        }
-
-        public Builder memtableOperationsInMillions(double value) {
-            this.memtableOperationsInMillions = value;
-            return this;
-        }
-
-        public Builder memtableFlushAfterMinutes(int value) {
-            this.memtableFlushAfterMinutes = value;
-            return this;
-        }
-
-        public Builder concurrentReads(int value) {
-            this.concurrentReads = value;
-            return this;
-        }
-
-        public Builder concurrentWrites(int value) {
-            this.concurrentWrites = value;
-            return this;
-        }
-
-        public Builder commitLogSync(CommitLogSync value) {
-            this.commitLogSync = value;
-            return this;
-        }
-
-        public Builder commitLogSyncPeriodInMS(Integer value) {
-            this.commitLogSyncPeriodInMS = value;
-            return this;
-        }
-
-        public Builder commitLogSyncBatchWindowInMS(Double value) {
-            this.commitLogSyncBatchWindowInMS = value;
-            return this;
-        }
-
-        public Builder gcGraceSeconds(int value) {
-            this.gcGraceSeconds = value;
-            return this;
-        }
-
-        public Builder snapshotBeforeCompaction(boolean value) {
-            this.snapshotBeforeCompaction = value;
-            return this;
-        }
-
-        public Builder thriftMaxMessageLengthInMB(int value) {
-            this.thriftMaxMessageLengthInMB = value;
-            return this;
-        }
-
-        public Builder thriftNetworkThreads(int value) {
-            this.thriftNetworkThreads = value;
-            return this;
-        }
-
-        public Builder thriftMaxConnections(int value) {
-            this.thriftMaxConnections = value;
-            return this;
-        }
-
-        public Builder thriftIdleTimeoutInSeconds(int value) {
-            this.thriftIdleTimeoutInSeconds = value;
-            return this;
-        }
-
-        public Builder jmxPort(int value) {
-            this.jmxPort = value;
-            return this;
-        }
-
-        public Builder metricsPort(int value) {
-            this.metricsPort = value;
-            return this;
-        }
-
-        public Builder keyspaces(List<KeyspaceConf> value) {
-            this.keyspaces = value;
-            return this;
-        }
-
-        public Builder cluster(ClusterConf value) {
-            this.cluster = value;
+        /** Gives {@code setting} this value (null for none). */
+        public <T> Builder set(Setting<T> setting, T value) {
+            values.put(Objects.requireNonNull(setting, "setting"), value);
             return this;
         }
 
@@ -519,8 +254,30 @@ public final class StorageConf {
             return this;
         }
 
+        /** The value set so far, for a setting whose reading depends on one read before it. */
+        @SuppressWarnings("unchecked") // as StorageConf#get
+        <T> T get(Setting<T> setting) {
+            return (T) values.get(setting);
+        }
+
+        Path installDirectory() {
+            return installDirectory;
+        }
+
         public StorageConf build() {
-            return new StorageConf(this);
+            Objects.requireNonNull(configFile, "configFile");
+            Objects.requireNonNull(installDirectory, "installDirectory");
+            Map<Setting<?>, Object> all = new HashMap<>();
+            for (Setting<?> setting : NodeSettings.ALL) {
+                if (setting.appliesTo() == AppliesTo.NOTHING) continue;
+                Object value = values.containsKey(setting) ? values.get(setting)
+                        : setting.defaultValue(configFile, installDirectory);
+                if (value == null && setting.absent() instanceof Setting.Absent.Required) {
+                    throw new NullPointerException(setting.element());
+                }
+                all.put(setting, value instanceof List<?> list ? List.copyOf(list) : value);
+            }
+            return new StorageConf(all, configFile, installDirectory);
         }
     }
 }

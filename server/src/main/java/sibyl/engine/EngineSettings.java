@@ -69,14 +69,22 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
 
     /** The engine's settings as the loaded configuration gives them; tombstones age by the system clock. */
     public static EngineSettings from(StorageConf conf) {
-        MemtableLimits memtables = new MemtableLimits((long) conf.memtableThroughputInMB() << 20,
-                // A value under half an operation means after every write, as 0.6 read it.
-                Math.max(1, Math.round(conf.memtableOperationsInMillions() * 1_000_000)),
-                Duration.ofMinutes(conf.memtableFlushAfterMinutes()));
-        return new EngineSettings(conf.dataFileDirectories(), conf.indexInterval(), conf.columnIndexSizeInKB() << 10,
-                memtables, conf.gcGraceSeconds(), SizeTieredBuckets.defaults(), MAX_PENDING_FLUSHES,
-                FLUSH_RETRY_DELAY, COMPACTION_RETRY_DELAY, Clock.systemUTC(), conf.savedCachesDirectory(),
-                fileAccess(conf.diskAccessMode()), conf.snapshotBeforeCompaction());
+        return new Builder().dataDirectories(conf.dataFileDirectories()).indexInterval(conf.indexInterval())
+                .columnIndexSize(conf.columnIndexSizeInKB() << 10).memtableLimits(MemtableLimits.from(conf))
+                .gcGraceSeconds(conf.gcGraceSeconds()).buckets(SizeTieredBuckets.defaults())
+                .maxPendingFlushes(MAX_PENDING_FLUSHES).flushRetryDelay(FLUSH_RETRY_DELAY)
+                .compactionRetryDelay(COMPACTION_RETRY_DELAY).clock(Clock.systemUTC())
+                .savedCachesDirectory(conf.savedCachesDirectory()).fileAccess(fileAccess(conf.diskAccessMode()))
+                .snapshotBeforeCompaction(conf.snapshotBeforeCompaction()).build();
+    }
+
+    /** A builder holding these settings, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder().dataDirectories(dataDirectories).indexInterval(indexInterval)
+                .columnIndexSize(columnIndexSize).memtableLimits(memtableLimits).gcGraceSeconds(gcGraceSeconds)
+                .buckets(buckets).maxPendingFlushes(maxPendingFlushes).flushRetryDelay(flushRetryDelay)
+                .compactionRetryDelay(compactionRetryDelay).clock(clock).savedCachesDirectory(savedCachesDirectory)
+                .fileAccess(fileAccess).snapshotBeforeCompaction(snapshotBeforeCompaction);
     }
 
     /** DiskAccessMode as the engine reads SSTables: auto is mmap on a 64-bit JVM, as in 0.6. */
@@ -97,32 +105,12 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
         return (int) Math.min(Integer.MAX_VALUE, clock.instant().getEpochSecond() - grace);
     }
 
-    public EngineSettings withClock(Clock clock) {
-        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, savedCachesDirectory, fileAccess,
-                snapshotBeforeCompaction);
-    }
-
-    public EngineSettings withFlushRetryDelay(Duration delay) {
-        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, delay, compactionRetryDelay, clock, savedCachesDirectory, fileAccess,
-                snapshotBeforeCompaction);
-    }
-
-    public EngineSettings withCompactionRetryDelay(Duration delay) {
-        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, delay, clock, savedCachesDirectory, fileAccess,
-                snapshotBeforeCompaction);
-    }
-
     /**
      * These settings with what a reloaded configuration changes live: the memtable thresholds and
      * GCGraceSeconds of {@code reloaded}; the rest stays as the engine started with it.
      */
     public EngineSettings retunedTo(EngineSettings reloaded) {
-        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, reloaded.memtableLimits(),
-                reloaded.gcGraceSeconds(), buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock,
-                savedCachesDirectory, fileAccess, snapshotBeforeCompaction);
+        return toBuilder().memtableLimits(reloaded.memtableLimits()).gcGraceSeconds(reloaded.gcGraceSeconds()).build();
     }
 
     /** The longest a failing compaction waits between attempts. */
@@ -130,21 +118,99 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
         return compactionRetryDelay.multipliedBy(1L << MAX_COMPACTION_RETRY_DOUBLINGS);
     }
 
-    public EngineSettings withFileAccess(FileAccess fileAccess) {
-        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, savedCachesDirectory, fileAccess,
-                snapshotBeforeCompaction);
-    }
+    /**
+     * Collects the engine's settings, to be checked as a whole by {@link #build}. {@link #from}
+     * fills one from the configuration; tests start from {@link #toBuilder} to change a few.
+     */
+    public static final class Builder {
+        private List<Path> dataDirectories;
+        private int indexInterval;
+        private int columnIndexSize;
+        private MemtableLimits memtableLimits;
+        private int gcGraceSeconds;
+        private SizeTieredBuckets buckets;
+        private int maxPendingFlushes;
+        private Duration flushRetryDelay;
+        private Duration compactionRetryDelay;
+        private Clock clock;
+        private Path savedCachesDirectory;
+        private FileAccess fileAccess;
+        private boolean snapshotBeforeCompaction;
 
-    public EngineSettings withSavedCachesDirectory(Path directory) {
-        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, directory, fileAccess,
-                snapshotBeforeCompaction);
-    }
+        private Builder() {
+        }
 
-    public EngineSettings withSnapshotBeforeCompaction(boolean snapshot) {
-        return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
-                buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, savedCachesDirectory, fileAccess,
-                snapshot);
+        public Builder dataDirectories(List<Path> value) {
+            this.dataDirectories = value;
+            return this;
+        }
+
+        public Builder indexInterval(int value) {
+            this.indexInterval = value;
+            return this;
+        }
+
+        /** In bytes. */
+        public Builder columnIndexSize(int value) {
+            this.columnIndexSize = value;
+            return this;
+        }
+
+        public Builder memtableLimits(MemtableLimits value) {
+            this.memtableLimits = value;
+            return this;
+        }
+
+        public Builder gcGraceSeconds(int value) {
+            this.gcGraceSeconds = value;
+            return this;
+        }
+
+        public Builder buckets(SizeTieredBuckets value) {
+            this.buckets = value;
+            return this;
+        }
+
+        public Builder maxPendingFlushes(int value) {
+            this.maxPendingFlushes = value;
+            return this;
+        }
+
+        public Builder flushRetryDelay(Duration value) {
+            this.flushRetryDelay = value;
+            return this;
+        }
+
+        public Builder compactionRetryDelay(Duration value) {
+            this.compactionRetryDelay = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            this.clock = value;
+            return this;
+        }
+
+        /** Null for nowhere: the caches' keys are then neither saved nor loaded. */
+        public Builder savedCachesDirectory(Path value) {
+            this.savedCachesDirectory = value;
+            return this;
+        }
+
+        public Builder fileAccess(FileAccess value) {
+            this.fileAccess = value;
+            return this;
+        }
+
+        public Builder snapshotBeforeCompaction(boolean value) {
+            this.snapshotBeforeCompaction = value;
+            return this;
+        }
+
+        public EngineSettings build() {
+            return new EngineSettings(dataDirectories, indexInterval, columnIndexSize, memtableLimits, gcGraceSeconds,
+                    buckets, maxPendingFlushes, flushRetryDelay, compactionRetryDelay, clock, savedCachesDirectory,
+                    fileAccess, snapshotBeforeCompaction);
+        }
     }
 }

@@ -2,6 +2,7 @@ package sibyl.engine;
 
 import java.time.Duration;
 import java.util.Objects;
+import sibyl.config.StorageConf;
 
 /**
  * When a memtable is full and is flushed: MemtableThroughputInMB, MemtableOperationsInMillions
@@ -18,6 +19,14 @@ public record MemtableLimits(long throughputBytes, long operations, Duration flu
             throw new IllegalArgumentException("memtable limits must be positive: " + throughputBytes + " bytes, "
                     + operations + " operations, " + flushAfter);
         }
+    }
+
+    /** MemtableThroughputInMB, MemtableOperationsInMillions and MemtableFlushAfterMinutes as the configuration gives them. */
+    public static MemtableLimits from(StorageConf conf) {
+        return new MemtableLimits((long) conf.memtableThroughputInMB() << 20,
+                // A value under half an operation means after every write, as 0.6 read it.
+                Math.max(1, Math.round(conf.memtableOperationsInMillions() * 1_000_000)),
+                Duration.ofMinutes(conf.memtableFlushAfterMinutes()));
     }
 
     /** True when the memtable's size or operation count is past its limit; checked after writes. */

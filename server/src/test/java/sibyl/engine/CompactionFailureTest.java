@@ -37,7 +37,7 @@ class CompactionFailureTest {
     void aFailedCompactionChangesNothingAndWaitsOutItsBackOffThroughLaterFlushes() throws Exception {
         EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
         EngineSettings settings = options.engine()
-                .withCompactionRetryDelay(Duration.ofMinutes(10));
+                .toBuilder().compactionRetryDelay(Duration.ofMinutes(10)).build();
         String before;
         try (LogCapture log = new LogCapture(COMPACTOR_LOG);
              LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
@@ -76,7 +76,7 @@ class CompactionFailureTest {
     void aFailedBackgroundCompactionIsTriedAgainOnItsOwnOnceItsBackOffEnds() throws Exception {
         EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
         EngineSettings settings = options.engine()
-                .withCompactionRetryDelay(Duration.ofMillis(200));
+                .toBuilder().compactionRetryDelay(Duration.ofMillis(200)).build();
         try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
                 options.log(), settings)) {
             StorageEngine engine = db.engine().orElseThrow();

@@ -73,7 +73,8 @@ class ConcurrentFlushTest {
         ExecutorService pool = Executors.newFixedThreadPool(writers + readers + 1);
         // 64 KB memtables: flushes happen on their own too.
         EngineFixture.Settings options = EngineFixture.options(dir, 64 << 10, 864000, 512);
-        EngineSettings settings = options.engine().withFileAccess(mapped ? FileAccess.MMAP : FileAccess.STANDARD);
+        EngineSettings settings = options.engine().toBuilder()
+                .fileAccess(mapped ? FileAccess.MMAP : FileAccess.STANDARD).build();
         CacheConfig caches = CacheConfig.sized(CacheCapacity.entries(keyCache), CacheCapacity.entries(rowCache));
         try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(),
                 EngineFixture.schema(cf -> cf.name().equals(STD) ? cf.withCaches(caches) : cf), options.log(), settings)) {

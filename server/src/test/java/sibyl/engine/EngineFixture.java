@@ -54,21 +54,17 @@ final class EngineFixture {
      * @param columnIndexSize bytes per column index block (small, so rows span several blocks)
      */
     static Settings options(Path dir, long memtableBytes, int gcGraceSeconds, int columnIndexSize) {
-        EngineSettings d = EngineSettings.from(TestConf.builder(dir).build());
-        EngineSettings engine = new EngineSettings(d.dataDirectories(), d.indexInterval(), columnIndexSize,
-                new MemtableLimits(memtableBytes, 10_000_000, Duration.ofMinutes(60)), gcGraceSeconds, d.buckets(),
-                d.maxPendingFlushes(), d.flushRetryDelay(), d.compactionRetryDelay(), d.clock(), null, d.fileAccess(),
-                d.snapshotBeforeCompaction());
+        EngineSettings engine = EngineSettings.from(TestConf.builder(dir).build()).toBuilder()
+                .columnIndexSize(columnIndexSize)
+                .memtableLimits(new MemtableLimits(memtableBytes, 10_000_000, Duration.ofMinutes(60)))
+                .gcGraceSeconds(gcGraceSeconds).savedCachesDirectory(null).build();
         return new Settings(new CommitLogOpener(new CommitLogSettings(dir.resolve("commitlog"), PERIODIC, 256 << 10)),
                 engine);
     }
 
     /** {@code e} with no background compaction: the SSTables stay as flushed, and nothing else reads them. */
     static EngineSettings withoutCompaction(EngineSettings e) {
-        return new EngineSettings(e.dataDirectories(), e.indexInterval(), e.columnIndexSize(), e.memtableLimits(),
-                e.gcGraceSeconds(), new SizeTieredBuckets(32, 32, 0.5, 1.5, 0), e.maxPendingFlushes(),
-                e.flushRetryDelay(), e.compactionRetryDelay(), e.clock(), e.savedCachesDirectory(), e.fileAccess(),
-                e.snapshotBeforeCompaction());
+        return e.toBuilder().buckets(new SizeTieredBuckets(32, 32, 0.5, 1.5, 0)).build();
     }
 
     /** {@link #SCHEMA} with each column family passed through {@code change} (to give it caches, say). */
@@ -83,7 +79,7 @@ final class EngineFixture {
     }
 
     static LocalStorageService open(Settings settings, Clock clock) throws Exception {
-        return open(settings.withEngine(e -> e.withClock(clock)));
+        return open(settings.withEngine(e -> e.toBuilder().clock(clock).build()));
     }
 
     /** The store of column family {@code cf} of {@link #KS}. */

@@ -34,7 +34,7 @@ class FlushFailureTest {
         Random random = new Random(seed);
         EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
         EngineSettings base = options.engine();
-        EngineSettings quickRetry = base.withFlushRetryDelay(Duration.ofMillis(50));
+        EngineSettings quickRetry = base.toBuilder().flushRetryDelay(Duration.ofMillis(50)).build();
         String before;
         try (LocalStorageService db = LocalStorageService.open(new RandomPartitioner(), List.of(EngineFixture.SCHEMA),
                 options.log(), quickRetry)) {
@@ -136,10 +136,7 @@ class FlushFailureTest {
 
     /** One pending flush at most, retried every 20 ms: a failing flush holds the only slot. */
     private static EngineSettings oneSlotQuickRetry(EngineFixture.Settings options) {
-        EngineSettings b = options.engine();
-        return new EngineSettings(b.dataDirectories(), b.indexInterval(), b.columnIndexSize(), b.memtableLimits(),
-                b.gcGraceSeconds(), b.buckets(), 1, Duration.ofMillis(20), b.compactionRetryDelay(), b.clock(),
-                b.savedCachesDirectory(), b.fileAccess(), b.snapshotBeforeCompaction());
+        return options.engine().toBuilder().maxPendingFlushes(1).flushRetryDelay(Duration.ofMillis(20)).build();
     }
 
     /** A file where the keyspace's directory belongs: every SSTable write fails until it is deleted. */

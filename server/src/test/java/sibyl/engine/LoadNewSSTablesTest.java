@@ -44,11 +44,8 @@ class LoadNewSSTablesTest {
 
     /** No compaction (it would replace the SSTables whose generations the test follows). */
     private EngineFixture.Settings options(List<Path> dataDirectories) {
-        return EngineFixture.options(dir, 64L << 20, 864000, 1024).withEngine(e -> new EngineSettings(dataDirectories,
-                e.indexInterval(), e.columnIndexSize(), e.memtableLimits(), e.gcGraceSeconds(),
-                new SizeTieredBuckets(32, 32, 0.5, 1.5, 0), e.maxPendingFlushes(), e.flushRetryDelay(),
-                e.compactionRetryDelay(), e.clock(), e.savedCachesDirectory(), e.fileAccess(),
-                e.snapshotBeforeCompaction()));
+        return EngineFixture.options(dir, 64L << 20, 864000, 1024).withEngine(e -> e.toBuilder()
+                .dataDirectories(dataDirectories).buckets(new SizeTieredBuckets(32, 32, 0.5, 1.5, 0)).build());
     }
 
     @Test

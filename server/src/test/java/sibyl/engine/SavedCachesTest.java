@@ -48,7 +48,7 @@ class SavedCachesTest {
         EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 256);
         return LocalStorageService.open(new RandomPartitioner(),
                 EngineFixture.schema(cf -> cf.name().equals(STD) ? cf.withCaches(standard1) : cf), options.log(),
-                options.engine().withSavedCachesDirectory(caches()));
+                options.engine().toBuilder().savedCachesDirectory(caches()).build());
     }
 
     private static CacheConfig sized(int keys, int rows) {

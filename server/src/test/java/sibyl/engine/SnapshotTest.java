@@ -27,6 +27,7 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import sibyl.config.NodeSettings;
 import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
 import sibyl.db.RowMutation;
@@ -69,7 +70,7 @@ class SnapshotTest {
         String atSnapshot;
         Snapshot snapshot;
         Path ksDir = dir.resolve("node/data").resolve(KS);
-        try (LocalStorageService db = open(options, e -> e.withClock(FIXED),
+        try (LocalStorageService db = open(options, e -> e.toBuilder().clock(FIXED).build(),
                 List.of(EngineFixture.SCHEMA))) {
             for (int flush = 0; flush < 2; flush++) { // with the snapshot's, 3 per column family: too few to compact
                 write(db, random, 300);
@@ -191,7 +192,7 @@ class SnapshotTest {
     @Test
     void clearSnapshotRemovesThoseOfATagOrAll() throws Exception {
         EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
-        try (LocalStorageService db = open(options, e -> e.withClock(FIXED),
+        try (LocalStorageService db = open(options, e -> e.toBuilder().clock(FIXED).build(),
                 List.of(EngineFixture.SCHEMA))) {
             write(db, new Random(1), 100);
             Path snapshots = dir.resolve("data").resolve(KS).resolve("snapshots");
@@ -244,7 +245,7 @@ class SnapshotTest {
         EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
         KSMetaData second = new KSMetaData("Keyspace2", 1, List.of(CFMetaData.standard("Keyspace2", "Standard1",
                 BytesType.instance)));
-        try (LocalStorageService db = open(options, e -> e.withClock(FIXED),
+        try (LocalStorageService db = open(options, e -> e.toBuilder().clock(FIXED).build(),
                 List.of(EngineFixture.SCHEMA, second))) {
             write(db, new Random(1), 50);
             db.apply(RowMutation.builder("Keyspace2", "k").write("Standard1", EngineFixture.b("c"), EngineFixture.b("v"), 1)
@@ -268,14 +269,14 @@ class SnapshotTest {
     @Test
     void snapshotBeforeCompactionComesFromTheConfiguration() {
         assertFalse(EngineSettings.from(TestConf.builder(dir).build()).snapshotBeforeCompaction());
-        assertTrue(EngineSettings.from(TestConf.builder(dir).snapshotBeforeCompaction(true).build())
+        assertTrue(EngineSettings.from(TestConf.builder(dir).set(NodeSettings.SNAPSHOT_BEFORE_COMPACTION, true).build())
                 .snapshotBeforeCompaction());
     }
 
     @Test
     void snapshotBeforeCompactionKeepsWhatEachCompactionReplaces() throws Exception {
         EngineFixture.Settings options = EngineFixture.options(dir, 64L << 20, 864000, 1024);
-        try (LocalStorageService db = open(options, e -> e.withClock(FIXED).withSnapshotBeforeCompaction(true),
+        try (LocalStorageService db = open(options, e -> e.toBuilder().clock(FIXED).snapshotBeforeCompaction(true).build(),
                 List.of(EngineFixture.SCHEMA))) {
             Random random = new Random(2);
             for (int i = 0; i < 2; i++) {

@@ -14,6 +14,7 @@ import sibyl.config.ClassNames;
 import sibyl.config.ColumnFamilyConf;
 import sibyl.config.ColumnType;
 import sibyl.config.KeyspaceConf;
+import sibyl.config.NodeSettings;
 import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
 import sibyl.db.SystemKeyspace;
@@ -29,7 +30,7 @@ class ConfiguredSchemaTest {
                 ClassNames.BYTES_TYPE, null, ColumnFamilyConf.DEFAULT_KEYS_CACHED, ColumnFamilyConf.DEFAULT_ROWS_CACHED,
                 0, 0, null, null, false);
         List<KSMetaData> keyspaces = ConfiguredSchema.keyspaces(TestConf.builder(Path.of("/x"))
-                .keyspaces(List.of(new KeyspaceConf("K", "org.apache.cassandra.locator.RackUnawareStrategy", 1,
+                .set(NodeSettings.KEYSPACES, List.of(new KeyspaceConf("K", "org.apache.cassandra.locator.RackUnawareStrategy", 1,
                         "org.apache.cassandra.locator.EndPointSnitch", List.of(cached, plain))))
                 .build());
         assertEquals(List.of("K", SystemKeyspace.NAME), keyspaces.stream().map(KSMetaData::name).toList());

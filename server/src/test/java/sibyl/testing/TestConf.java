@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import sibyl.config.CommitLogSync;
 import sibyl.config.DiskAccessMode;
+import sibyl.config.NodeSettings;
 import sibyl.config.StorageConf;
 
 /**
@@ -16,10 +17,13 @@ public final class TestConf {
 
     /** RandomPartitioner, periodic commit log every 10 s, positional reads; edit the builder for more. */
     public static StorageConf.Builder builder(Path dir) {
-        return StorageConf.builder().partitioner("org.apache.cassandra.dht.RandomPartitioner")
-                .commitLogDirectory(dir.resolve("commitlog")).dataFileDirectories(List.of(dir.resolve("data")))
-                .savedCachesDirectory(dir.resolve("saved_caches")).diskAccessMode(DiskAccessMode.STANDARD)
-                .commitLogSync(CommitLogSync.PERIODIC).commitLogSyncPeriodInMS(10_000)
+        return StorageConf.builder().set(NodeSettings.PARTITIONER, "org.apache.cassandra.dht.RandomPartitioner")
+                .set(NodeSettings.COMMIT_LOG_DIRECTORY, dir.resolve("commitlog"))
+                .set(NodeSettings.DATA_FILE_DIRECTORIES, List.of(dir.resolve("data")))
+                .set(NodeSettings.SAVED_CACHES_DIRECTORY, dir.resolve("saved_caches"))
+                .set(NodeSettings.DISK_ACCESS_MODE, DiskAccessMode.STANDARD)
+                .set(NodeSettings.COMMIT_LOG_SYNC, CommitLogSync.PERIODIC)
+                .set(NodeSettings.COMMIT_LOG_SYNC_PERIOD_IN_MS, 10_000)
                 .configFile(dir.resolve("conf/storage-conf.xml")).installDirectory(dir);
     }
 }

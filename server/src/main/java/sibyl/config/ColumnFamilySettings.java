@@ -1,0 +1,153 @@
+package sibyl.config;
+
+import static sibyl.config.Setting.Absent.unset;
+import static sibyl.config.Setting.Absent.value;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every setting of a {@code <ColumnFamily>}, each declared once ({@link ColumnFamilyAttribute}):
+ * the 0.6 attributes, plus the per column family ones 0.7's XML files carry (GCGraceSeconds,
+ * ReadRepairChance, PreloadRowCache) and Comment as a child element or an attribute. Listed in
+ * the order they are read and a reload reports their changes. docs/configuration.md §Column
+ * families documents them, and a test holds the two together.
+ */
+public final class ColumnFamilySettings {
+    /** Warnings go to the loader's logger: that is where a user (and a test) looks for them. */
+    private static final Logger log = LoggerFactory.getLogger(StorageConfLoader.class);
+
+    private static final String COLUMN_TYPE_FIXED = "a column family keeps the type its rows are stored in;"
+            + " add a column family of another name instead";
+    /** 0.6's deprecated spelling of KeysCached, read with it. */
+    static final String KEYS_CACHED_FRACTION = "KeysCachedFraction";
+    /** The cache sizes when absent, also {@link ColumnFamilyConf}'s defaults. */
+    static final String KEYS_CACHED_ABSENT = "200000";
+    static final String ROWS_CACHED_ABSENT = "0";
+    private static final String COMPARATOR_FIXED = "stored names are sorted by the comparator, so it cannot change"
+            + " under them; add a column family of another name instead";
+
+    public static final ColumnFamilyAttribute<String> NAME = ColumnFamilyAttribute.key("Name", (node, earlier) -> {
+        ConfigValue name = node.attribute("Name").orElseThrow(() -> node.error("@Name", "required attribute is missing"));
+        if (name.text().contains("-")) {
+            throw name.error("a column family name may not contain '-': '" + name.text() + "'");
+        }
+        return name.text();
+    }, ColumnFamilyConf::name);
+    public static final ColumnFamilyAttribute<ColumnType> COLUMN_TYPE = ColumnFamilyAttribute.refused("ColumnType",
+            value("Standard"), COLUMN_TYPE_FIXED, (node, earlier) -> {
+                Optional<ConfigValue> type = node.attribute("ColumnType");
+                if (type.isEmpty()) return ColumnType.STANDARD;
+                return ColumnType.fromWireName(type.get().text()).orElseThrow(() -> type.get().error(
+                        "unknown column type '" + type.get().text() + "'; expected Standard or Super"));
+            }, ColumnFamilyConf::type, ColumnType::wireName);
+    public static final ColumnFamilyAttribute<String> COMPARE_WITH = ColumnFamilyAttribute.refused("CompareWith",
+            value("BytesType"), COMPARATOR_FIXED, (node, earlier) -> comparator(node.attribute("CompareWith")),
+            ColumnFamilyConf::compareWith, ClassNames::shortName);
+    /** Super column families only; null for a standard one. */
+    public static final ColumnFamilyAttribute<String> COMPARE_SUBCOLUMNS_WITH = ColumnFamilyAttribute.refused(
+            "CompareSubcolumnsWith", value("BytesType"), COMPARATOR_FIXED, (node, earlier) -> {
+                Optional<ConfigValue> subcolumns = node.attribute("CompareSubcolumnsWith");
+                if (get(earlier, COLUMN_TYPE) == ColumnType.SUPER) {
+                    return comparator(subcolumns);
+                }
+                if (subcolumns.isPresent()) {
+                    throw subcolumns.get().error("only a Super column family has subcolumns; remove "
+                            + "CompareSubcolumnsWith or set ColumnType=\"Super\"");
+                }
+                return null;
+            }, ColumnFamilyConf::compareSubcolumnsWith, ClassNames::shortName);
+    /** The child element wins over the attribute when both are given. */
+    public static final ColumnFamilyAttribute<String> COMMENT = ColumnFamilyAttribute.live("Comment", unset(), "",
+            (node, earlier) -> {
+                Optional<ConfigValue> element = node.value("Comment");
+                Optional<ConfigValue> attribute = node.attribute("Comment");
+                if (element.isPresent() && attribute.isPresent()) {
+                    log.warn("{}: {} has both a Comment element and a Comment attribute; the element is used",
+                            node.file(), node.path());
+                }
+                return element.or(() -> attribute).map(ConfigValue::text).orElse(null);
+            }, ColumnFamilyConf::comment).asElement((was, is) -> "changed (describe_keyspace shows the new text)");
+    public static final ColumnFamilyAttribute<CacheSize> KEYS_CACHED = ColumnFamilyAttribute.live("KeysCached",
+            value(KEYS_CACHED_ABSENT), "", (node, earlier) -> {
+                Optional<ConfigValue> keysCached = node.attribute("KeysCached");
+                Optional<ConfigValue> fraction = node.attribute(KEYS_CACHED_FRACTION);
+                if (fraction.isPresent()) {
+                    log.warn("{}: {} is deprecated; use KeysCached, which also takes a fraction or a percentage{}",
+                            node.file(), fraction.get().path(),
+                            keysCached.isPresent() ? " (KeysCached is given too and is used)" : "");
+                }
+                return cacheSize(keysCached.or(() -> fraction), KEYS_CACHED_ABSENT);
+            }, ColumnFamilyConf::keysCached);
+    public static final ColumnFamilyAttribute<CacheSize> ROWS_CACHED = ColumnFamilyAttribute.live("RowsCached",
+            value(ROWS_CACHED_ABSENT), "", (node, earlier) -> cacheSize(node.attribute("RowsCached"), ROWS_CACHED_ABSENT),
+            ColumnFamilyConf::rowsCached);
+    public static final ColumnFamilyAttribute<Integer> KEY_CACHE_SAVE_PERIOD_IN_SECONDS = ColumnFamilyAttribute.live(
+            "KeyCacheSavePeriodInSeconds", value("0"), "",
+            (node, earlier) -> savePeriod(node.attribute("KeyCacheSavePeriodInSeconds")),
+            ColumnFamilyConf::keyCacheSavePeriodInSeconds);
+    /** Stored as written: 0.6 swapped it with the key cache's period, Sibyl does not. */
+    public static final ColumnFamilyAttribute<Integer> ROW_CACHE_SAVE_PERIOD_IN_SECONDS = ColumnFamilyAttribute.live(
+            "RowCacheSavePeriodInSeconds", value("0"), "",
+            (node, earlier) -> savePeriod(node.attribute("RowCacheSavePeriodInSeconds")),
+            ColumnFamilyConf::rowCacheSavePeriodInSeconds);
+    /** Absent: the node's GCGraceSeconds. */
+    public static final ColumnFamilyAttribute<Integer> GC_GRACE_SECONDS = ColumnFamilyAttribute.live(
+            "GCGraceSeconds", unset(), "", (node, earlier) -> {
+                Optional<ConfigValue> grace = node.attribute("GCGraceSeconds");
+                return grace.isPresent() ? grace.get().asInt(0, Integer.MAX_VALUE) : null;
+            }, ColumnFamilyConf::gcGraceSeconds);
+    public static final ColumnFamilyAttribute<Double> READ_REPAIR_CHANCE = ColumnFamilyAttribute.live(
+            "ReadRepairChance", unset(), " (no effect on one node)", (node, earlier) -> {
+                Optional<ConfigValue> chance = node.attribute("ReadRepairChance");
+                return chance.isPresent() ? chance.get().asFraction() : null;
+            }, ColumnFamilyConf::readRepairChance);
+    public static final ColumnFamilyAttribute<Boolean> PRELOAD_ROW_CACHE = ColumnFamilyAttribute.live(
+            "PreloadRowCache", value("false"), " (it fills the row cache at the next start)", (node, earlier) -> {
+                Optional<ConfigValue> preload = node.attribute("PreloadRowCache");
+                return preload.isPresent() && preload.get().asBoolean();
+            }, ColumnFamilyConf::preloadRowCache);
+
+    /** In the order they are read and compared. */
+    public static final List<ColumnFamilyAttribute<?>> ALL = List.of(NAME, COLUMN_TYPE, COMPARE_WITH,
+            COMPARE_SUBCOLUMNS_WITH, COMMENT, KEYS_CACHED, ROWS_CACHED, KEY_CACHE_SAVE_PERIOD_IN_SECONDS,
+            ROW_CACHE_SAVE_PERIOD_IN_SECONDS, GC_GRACE_SECONDS, READ_REPAIR_CHANCE, PRELOAD_ROW_CACHE);
+
+    private ColumnFamilySettings() {
+    }
+
+    /** A comparator class name, short or full; absent means BytesType, as in 0.6. */
+    private static String comparator(Optional<ConfigValue> value) throws ConfigurationException {
+        if (value.isEmpty()) {
+            return ClassNames.BYTES_TYPE;
+        }
+        String text = value.get().text();
+        return ClassNames.comparator(text).orElseThrow(() -> value.get().error("unknown comparator '" + text
+                + "'; Sibyl supports " + ClassNames.shortNames(ClassNames.COMPARATORS)));
+    }
+
+    private static CacheSize cacheSize(Optional<ConfigValue> value, String absent) throws ConfigurationException {
+        if (value.isEmpty()) {
+            return CacheSize.parse(absent);
+        }
+        try {
+            return CacheSize.parse(value.get().text());
+        } catch (IllegalArgumentException e) {
+            throw value.get().error(e.getMessage());
+        }
+    }
+
+    /** Seconds between saves of a cache; 0 or less means never, as 0.6 saved only for a positive period. */
+    private static int savePeriod(Optional<ConfigValue> value) throws ConfigurationException {
+        return value.isPresent() ? Math.max(0, value.get().asInt(Integer.MIN_VALUE, Integer.MAX_VALUE)) : 0;
+    }
+
+    /** A value read before, for an attribute that depends on it. */
+    @SuppressWarnings("unchecked") // the reader puts each attribute's own value
+    static <T> T get(Map<ColumnFamilyAttribute<?>, Object> read, ColumnFamilyAttribute<T> attribute) {
+        return (T) read.get(attribute);
+    }
+}
