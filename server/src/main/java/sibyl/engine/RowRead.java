@@ -74,9 +74,13 @@ final class RowRead {
         }
         // Below a super column the sources yield that super column whole.
         List<byte[]> selected = superColumn != null ? List.of(superColumn) : ((ColumnSelection.Names) selection).names();
-        TreeSet<byte[]> sorted = new TreeSet<>(metadata.comparator());
-        sorted.addAll(selected);
-        return new RowRead(metadata, List.copyOf(sorted), null, metadata.comparator(), !metadata.isSuper());
+        List<byte[]> names = selected;
+        if (selected.size() > 1) {
+            TreeSet<byte[]> sorted = new TreeSet<>(metadata.comparator());
+            sorted.addAll(selected);
+            names = List.copyOf(sorted);
+        }
+        return new RowRead(metadata, names, null, metadata.comparator(), !metadata.isSuper());
     }
 
     /** The sources of one row, gathered for this read. */
@@ -90,25 +94,21 @@ final class RowRead {
      */
     final class Sources {
         private final List<ColumnFamily> versions = new ArrayList<>(2);
-        private final List<RowCells> cursors = new ArrayList<>(2);
-        /** For {@link #settledAt}: the newest tombstone and, per name, the newest timestamp found so far. */
+        private final List<RowCells> cursors = new ArrayList<>();
+        /**
+         * For {@link #settledAt}: the newest tombstone and, per name, the newest timestamp of the first
+         * {@code noted} versions; noted when first asked, so a row no SSTable holds costs nothing here.
+         */
         private Deletion deletion = Deletion.LIVE;
-        private final long[] newest;
+        private long[] newest;
+        private int noted;
 
         private Sources() {
-            newest = settles ? new long[names.size()] : null;
-            if (newest != null) Arrays.fill(newest, Long.MIN_VALUE);
         }
 
         /** Adds a version of the row (none when null). */
         void add(ColumnFamily version) {
-            if (version == null) return;
-            versions.add(version);
-            if (newest == null) return;
-            deletion = Deletion.reconcile(deletion, version.deletion());
-            for (int i = 0; i < newest.length; i++) {
-                if (version.cell(names.get(i)) instanceof Column c && c.timestamp() > newest[i]) newest[i] = c.timestamp();
-            }
+            if (version != null) versions.add(version);
         }
 
         /**
@@ -134,12 +134,27 @@ final class RowRead {
          * version found that is newer (a tie could win, see {@link Column#reconcile}, so an equal one is not enough).
          */
         boolean settledAt(long timestamp) {
-            if (newest == null || versions.isEmpty()) return false;
+            if (!settles || versions.isEmpty()) return false;
+            note();
             if (deletion.isMarkedForDelete() && deletion.markedForDeleteAt() > timestamp) return true;
             for (long t : newest) {
                 if (t <= timestamp) return false;
             }
             return true;
+        }
+
+        private void note() {
+            if (newest == null) {
+                newest = new long[names.size()];
+                Arrays.fill(newest, Long.MIN_VALUE);
+            }
+            for (; noted < versions.size(); noted++) {
+                ColumnFamily version = versions.get(noted);
+                deletion = Deletion.reconcile(deletion, version.deletion());
+                for (int i = 0; i < newest.length; i++) {
+                    if (version.cell(names.get(i)) instanceof Column c && c.timestamp() > newest[i]) newest[i] = c.timestamp();
+                }
+            }
         }
 
         /**
