@@ -424,17 +424,8 @@ public final class ColumnFamilyStore {
 
     /** The row merged from every source, tombstones and all; null when no source holds it. */
     public ColumnFamily getRow(DecoratedKey key) {
-        try (ReadView v = new ReadView()) {
-            ColumnFamily merged = null;
-            for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
-            for (SSTableReader r : v.view.sstables()) {
-                if (r.mayContain(key)) {
-                    ColumnFamily row = r.getRow(key);
-                    counted(row != null);
-                    merged = merge(merged, row);
-                }
-            }
-            return merged;
+        try {
+            return read(key, RowRead.wholeRow(metadata));
         } catch (CorruptSSTableException e) {
             throw damage.report(e);
         }
@@ -496,8 +487,8 @@ public final class ColumnFamilyStore {
 
     /**
      * The part of the row {@code read} needs, merged from every source (see {@link RowRead}): memtables give their
-     * whole row, SSTables whose key range and bloom filter admit the key only the column index blocks the read
-     * meets. SSTables are asked from the newest timestamp down, so a read of named columns of a standard row stops
+     * whole row, SSTables whose key range and bloom filter admit the key what the read needs (for a selection, only
+     * the column index blocks it meets). SSTables are asked from the newest timestamp down, so a read of named columns of a standard row stops
      * at the first one that cannot change the answer ({@link RowRead.Sources#settledAt}): a column rewritten since
      * the last flush is answered from the memtable alone, however many SSTables hold the row.
      */
@@ -528,11 +519,6 @@ public final class ColumnFamilyStore {
         long fp = bloomFalsePositives.get();
         long all = fp + bloomHits.get();
         return all == 0 ? 0 : (double) fp / all;
-    }
-
-    private static ColumnFamily merge(ColumnFamily merged, ColumnFamily row) {
-        if (row == null) return merged;
-        return merged == null ? row : ColumnFamily.merge(merged, row);
     }
 
     /** get_slice: the live entries {@code selection} picks below {@code parent}. */

@@ -27,6 +27,7 @@ import sibyl.io.SSTableReader;
  *
  * <p>What a source yields ({@link RowCells}), by selection:
  * <ul>
+ *   <li>the whole row ({@link #wholeRow}): its whole version, merged whole;</li>
  *   <li>a range of the row's top level: its cells from the range's start in its direction, an SSTable's read block
  *       by block as the merge advances ({@link CellCursor}). The merge stops at the range's finish or once the
  *       merged cells hold {@code count} live ones, so an SSTable reads column index blocks only until the count
@@ -83,6 +84,18 @@ final class RowRead {
         return new RowRead(metadata, names, null, metadata.comparator(), !metadata.isSuper());
     }
 
+    /**
+     * The whole row, tombstones and all: what the row cache holds and a slice deletion resolves against. Each
+     * source gives its whole version, and they are merged whole.
+     */
+    static RowRead wholeRow(CFMetaData metadata) {
+        return new RowRead(metadata, null, null, metadata.comparator(), false);
+    }
+
+    private boolean isWholeRow() {
+        return names == null && range == null;
+    }
+
     /** The sources of one row, gathered for this read. */
     Sources sources() {
         return new Sources();
@@ -118,6 +131,11 @@ final class RowRead {
          * @return false when the SSTable holds no row for the key
          */
         boolean add(SSTableReader sstable, DecoratedKey key) {
+            if (isWholeRow()) {
+                ColumnFamily row = sstable.getRow(key);
+                add(row);
+                return row != null;
+            }
             if (range == null) {
                 ColumnFamily part = sstable.readSlice(key, ColumnSelection.names(names));
                 add(part);
@@ -165,6 +183,11 @@ final class RowRead {
             if (cursors.isEmpty()) {
                 if (versions.isEmpty()) return null;
                 if (versions.size() == 1) return versions.get(0);
+            }
+            if (isWholeRow()) {
+                ColumnFamily merged = versions.get(0);
+                for (int i = 1; i < versions.size(); i++) merged = ColumnFamily.merge(merged, versions.get(i));
+                return merged;
             }
             List<RowCells> sources = new ArrayList<>(versions.size() + cursors.size());
             for (ColumnFamily v : versions) {
