@@ -45,9 +45,11 @@ import sibyl.io.SSTableReader;
  */
 final class RowRead {
     private final CFMetaData metadata;
-    /** The top-level names selected, in comparator order without duplicates; null for a range. */
+    /** The top-level names selected, in comparator order without duplicates; null for a range or the whole row. */
     private final List<byte[]> names;
-    /** A range of the top level; null for names. */
+    /** The same names as the selection an SSTable reads. */
+    private final ColumnSelection.Names named;
+    /** A range of the top level; null for names or the whole row. */
     private final ColumnSelection.Range range;
     /** The order of the cells sources yield and the merge keeps: the comparator's, reversed for a reversed range. */
     private final Comparator<byte[]> order;
@@ -58,6 +60,7 @@ final class RowRead {
                     boolean settles) {
         this.metadata = metadata;
         this.names = names;
+        this.named = names == null ? null : ColumnSelection.names(names);
         this.range = range;
         this.order = order;
         this.settles = settles;
@@ -137,7 +140,7 @@ final class RowRead {
                 return row != null;
             }
             if (range == null) {
-                ColumnFamily part = sstable.readSlice(key, ColumnSelection.names(names));
+                ColumnFamily part = sstable.readSlice(key, named);
                 add(part);
                 return part != null;
             }
