@@ -103,7 +103,8 @@ public final class ColumnFamily extends CellContainer<Cell, ColumnFamily> {
         }
     }
 
-    private static Cell reconcile(Cell a, Cell b) {
+    /** Two versions of one name: the winning column, or the super columns merged. */
+    static Cell reconcile(Cell a, Cell b) {
         if (a instanceof Column ca) return Column.reconcile(ca, (Column) b);
         return SuperColumn.merge((SuperColumn) a, (SuperColumn) b);
     }

@@ -74,6 +74,18 @@ public final class MergingRowIterator implements Iterator<Map.Entry<DecoratedKey
         return new MergedRow(row.getKey(), versions);
     }
 
+    /**
+     * The versions of a row this iterator returned, not merged (one when a single source held the key), for a
+     * reader that wants only part of the row and merges only that part. Reads the value of each: a version a
+     * source cannot read fails here.
+     */
+    public static List<ColumnFamily> versions(Map.Entry<DecoratedKey, ColumnFamily> row) {
+        if (!(row instanceof MergedRow merged) || merged.versions == null) return List.of(row.getValue());
+        List<ColumnFamily> versions = new ArrayList<>(merged.versions.size());
+        for (Map.Entry<DecoratedKey, ColumnFamily> version : merged.versions) versions.add(version.getValue());
+        return versions;
+    }
+
     /** A key several sources hold, its versions merged on first use. */
     private static final class MergedRow implements Map.Entry<DecoratedKey, ColumnFamily> {
         private final DecoratedKey key;

@@ -41,6 +41,16 @@ public final class SliceReader {
         return level == null ? null : level.live(level.stored(column));
     }
 
+    /**
+     * What a reader sees of a cell stored at a row's top level under the row tombstone {@code rowDeletion}: the
+     * column if it is live, a super column with its live subcolumns if it has one, else null. The one rule of
+     * which cells a read counts and returns.
+     */
+    public static Cell live(Cell stored, Deletion rowDeletion) {
+        if (stored instanceof Column c) return c.isLive(rowDeletion) ? c : null;
+        return ((SuperColumn) stored).live(rowDeletion);
+    }
+
     private static List<Cell> readNames(Level level, ColumnSelection.Names selection) {
         TreeSet<byte[]> names = new TreeSet<>(level.comparator());
         names.addAll(selection.names());
@@ -112,9 +122,7 @@ public final class SliceReader {
 
         @Override
         public Cell live(Cell stored) {
-            if (stored == null) return null;
-            if (stored instanceof Column c) return c.isLive(row.deletion()) ? c : null;
-            return ((SuperColumn) stored).live(row.deletion());
+            return stored == null ? null : SliceReader.live(stored, row.deletion());
         }
     }
 

@@ -16,7 +16,6 @@ import sibyl.db.CacheCapacity;
 import sibyl.db.CacheConfig;
 import sibyl.db.Cell;
 import sibyl.db.Change;
-import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
 import sibyl.db.InvalidQueryException;
@@ -32,7 +31,6 @@ import sibyl.db.SuperColumn;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
-import sibyl.io.CellCursor;
 import sibyl.io.CorruptSSTableException;
 import sibyl.io.KeyCache;
 import sibyl.io.SSTableReader;
@@ -70,7 +68,7 @@ public final class ColumnFamilyStore {
             newestFirst = List.copyOf(newestFirst);
         }
 
-        /** {@code newestFirst}: the SSTables by their newest timestamp, highest first, for {@link #readParts}. */
+        /** {@code newestFirst}: the SSTables by their newest timestamp, highest first, the order reads ask them in. */
         View(Memtable memtable, List<PendingFlush> flushing, List<SSTableReader> sstables) {
             this(memtable, flushing, sstables, sstables.stream()
                     .sorted(Comparator.comparingLong((SSTableReader r) -> r.statistics().maxTimestamp()).reversed())
@@ -426,24 +424,18 @@ public final class ColumnFamilyStore {
 
     /** The row merged from every source, tombstones and all; null when no source holds it. */
     public ColumnFamily getRow(DecoratedKey key) {
-        try (ReadView v = new ReadView()) {
-            ColumnFamily merged = null;
-            for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
-            for (SSTableReader r : v.view.sstables()) {
-                if (r.mayContain(key)) merged = merge(merged, counted(r.getRow(key)));
-            }
-            return merged;
+        try {
+            return read(key, RowRead.wholeRow(metadata));
         } catch (CorruptSSTableException e) {
             throw damage.report(e);
         }
     }
 
     /**
-     * At least the part of the row a selection under {@code superColumn} needs: the cached row,
-     * or the whole row when the row cache admits it ({@link RowCache#admits}, filling it), else
-     * the parts {@link #readParts} reads.
+     * At least the part of the row a read needs: the cached row, or the whole row when the row cache admits it
+     * ({@link RowCache#admits}, filling it), else the part {@link #read(DecoratedKey, RowRead)} merges.
      */
-    private ColumnFamily readRow(DecoratedKey key, byte[] superColumn, ColumnSelection selection) {
+    private ColumnFamily readRow(DecoratedKey key, RowRead read) {
         RowCache cache = rowCache;
         if (cache.isEnabled()) {
             ColumnFamily cached = cache.get(key);
@@ -455,7 +447,7 @@ public final class ColumnFamilyStore {
                 return row;
             }
         }
-        return readParts(key, superColumn, selection);
+        return read(key, read);
     }
 
     /**
@@ -494,66 +486,27 @@ public final class ColumnFamilyStore {
     }
 
     /**
-     * Merged from every source: memtables give their whole row, SSTables only the column index
-     * blocks the selection meets. SSTables are read from the newest timestamp down; a read of
-     * named columns of a standard row stops at the first SSTable whose newest timestamp is below
-     * the version already found of every name (or below a row tombstone found): nothing in it or
-     * in any SSTable after it can win over those versions (a tie could, see
-     * {@link sibyl.db.Column#reconcile}, so an SSTable whose newest timestamp equals a found one is
-     * still read). A column rewritten since the last flush is answered from the memtable alone,
-     * however many SSTables hold the row; the answer is the one merging every source gives.
+     * The part of the row {@code read} needs, merged from every source (see {@link RowRead}): memtables give their
+     * whole row, SSTables whose key range and bloom filter admit the key what the read needs (for a selection, only
+     * the column index blocks it meets). SSTables are asked from the newest timestamp down, so a read of named columns of a standard row stops
+     * at the first one that cannot change the answer ({@link RowRead.Sources#settledAt}): a column rewritten since
+     * the last flush is answered from the memtable alone, however many SSTables hold the row.
      */
-    private ColumnFamily readParts(DecoratedKey key, byte[] superColumn, ColumnSelection selection) {
-        if (superColumn == null && selection instanceof ColumnSelection.Range range) return readCounted(key, range);
-        // Below a super column the SSTable selects that super column whole.
-        ColumnSelection stored = superColumn == null ? selection : ColumnSelection.names(superColumn);
-        ColumnSelection.Names settles = !metadata.isSuper() && stored instanceof ColumnSelection.Names n ? n : null;
+    private ColumnFamily read(DecoratedKey key, RowRead read) {
         try (ReadView v = new ReadView()) {
-            ColumnFamily merged = null;
-            for (Memtable m : v.memtables()) merged = merge(merged, m.getRow(key));
+            RowRead.Sources sources = read.sources();
+            for (Memtable m : v.memtables()) sources.add(m.getRow(key));
             for (SSTableReader r : v.view.newestFirst()) {
-                if (settles != null && merged != null && settled(merged, settles, r.statistics().maxTimestamp())) break;
-                if (r.mayContain(key)) merged = merge(merged, counted(r.readSlice(key, stored)));
+                if (sources.settledAt(r.statistics().maxTimestamp())) break;
+                if (r.mayContain(key)) counted(sources.add(r, key));
             }
-            return merged;
-        }
-    }
-
-    /** Whether nothing at or below {@code timestamp} can change what {@code row} answers for {@code names}. */
-    private static boolean settled(ColumnFamily row, ColumnSelection.Names names, long timestamp) {
-        if (row.isMarkedForDelete() && row.deletion().markedForDeleteAt() > timestamp) return true;
-        for (byte[] name : names.names()) {
-            if (!(row.cell(name) instanceof Column c) || c.timestamp() <= timestamp) return false;
-        }
-        return true;
-    }
-
-    /**
-     * A range of the row's top level: merged from every source a cell at a time, so SSTables read
-     * column index blocks only until the count is met (see {@link CountedSliceRead}).
-     */
-    private ColumnFamily readCounted(DecoratedKey key, ColumnSelection.Range range) {
-        try (ReadView v = new ReadView()) {
-            List<ColumnFamily> rows = new ArrayList<>();
-            for (Memtable m : v.memtables()) {
-                ColumnFamily row = m.getRow(key);
-                if (row != null) rows.add(row);
-            }
-            List<CellCursor> cursors = new ArrayList<>();
-            for (SSTableReader r : v.view.sstables()) {
-                if (!r.mayContain(key)) continue;
-                CellCursor cursor = r.cellsFrom(key, range.start(), range.reversed());
-                (cursor == null ? bloomFalsePositives : bloomHits).incrementAndGet();
-                if (cursor != null) cursors.add(cursor);
-            }
-            return CountedSliceRead.read(metadata, rows, cursors, range);
+            return sources.merged();
         }
     }
 
     /** Notes whether an SSTable whose bloom filter said yes really held the row. */
-    private ColumnFamily counted(ColumnFamily row) {
-        (row == null ? bloomFalsePositives : bloomHits).incrementAndGet();
-        return row;
+    private void counted(boolean held) {
+        (held ? bloomHits : bloomFalsePositives).incrementAndGet();
     }
 
     /** Reads an SSTable's key range and bloom filter sent to it that found no row there. */
@@ -568,16 +521,12 @@ public final class ColumnFamilyStore {
         return all == 0 ? 0 : (double) fp / all;
     }
 
-    private static ColumnFamily merge(ColumnFamily merged, ColumnFamily row) {
-        if (row == null) return merged;
-        return merged == null ? row : ColumnFamily.merge(merged, row);
-    }
-
     /** get_slice: the live entries {@code selection} picks below {@code parent}. */
     public List<Cell> getSlice(DecoratedKey key, QueryPath parent, ColumnSelection selection) {
         PathShape.PARENT.check(metadata, parent);
         try {
-            return SliceReader.read(readRow(key, parent.superColumn(), selection), parent.superColumn(), selection);
+            return SliceReader.read(readRow(key, RowRead.of(metadata, parent.superColumn(), selection)), parent.superColumn(),
+                    selection);
         } catch (CorruptSSTableException e) {
             throw damage.report(e);
         }
@@ -589,7 +538,7 @@ public final class ColumnFamilyStore {
         ColumnSelection wanted = ColumnSelection.names(path.superColumn() != null ? path.superColumn() : path.column());
         ColumnFamily row;
         try {
-            row = readRow(key, null, wanted);
+            row = readRow(key, RowRead.of(metadata, null, wanted));
         } catch (CorruptSSTableException e) {
             throw damage.report(e);
         }
@@ -604,21 +553,24 @@ public final class ColumnFamilyStore {
 
     /**
      * get_range_slices: up to {@code count} rows of {@code range} in ring order, each with what
-     * {@code selection} picks in it. Every key this column family holds anything for, live or
+     * {@code selection} picks in it, each row's versions merged as a point read merges them ({@link RowRead}). Every key this column family holds anything for, live or
      * tombstone, is a row here, with an empty list when nothing is selected ("range ghosts").
      */
     public List<RowSlice> getRangeSlice(RowRange range, QueryPath parent, ColumnSelection selection, int count) {
         PathShape.PARENT.check(metadata, parent);
         if (count <= 0) throw new IllegalArgumentException("maxRows must be positive");
         List<RowSlice> result = new ArrayList<>();
+        RowRead read = RowRead.of(metadata, parent.superColumn(), selection);
         try (ReadView v = new ReadView()) {
             for (Segment segment : segments(range)) {
                 Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = rowsFrom(v, segment.from());
                 while (rows.hasNext() && result.size() < count) {
                     Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
                     if (segment.to() != null && row.getKey().compareTo(segment.to()) > 0) break;
+                    RowRead.Sources sources = read.sources();
+                    for (ColumnFamily version : MergingRowIterator.versions(row)) sources.add(version);
                     result.add(new RowSlice(row.getKey().key(),
-                            SliceReader.read(row.getValue(), parent.superColumn(), selection)));
+                            SliceReader.read(sources.merged(), parent.superColumn(), selection)));
                 }
                 if (result.size() >= count) break;
             }

@@ -25,8 +25,10 @@
  * {@link sibyl.engine.ColumnFamilyStore} reads one immutable view (memtable, pending flushes,
  * SSTables), holding a reference on each SSTable for the read; point reads ask only SSTables
  * whose key range and bloom filter admit the key, and read only the column index blocks a
- * selection needs; a range with a count is merged from all sources a cell at a time
- * ({@link sibyl.engine.CountedSliceRead}) and stops reading blocks once the count is met. A store's
+ * selection needs. Every read of a row (get, get_slice, get_count, multiget, and each row of a
+ * range scan) is one {@link sibyl.engine.RowRead}: each source yields the cells the selection
+ * needs, merged once a cell at a time, so a range with a count stops reading blocks once the
+ * count is met and a read of named columns stops at the first SSTable too old to change it. A store's
  * {@link sibyl.engine.RowCache} holds whole merged rows; its {@link sibyl.io.KeyCache}, shared by
  * its SSTables, holds where in them recently read rows lie, so those reads skip the index.
  *

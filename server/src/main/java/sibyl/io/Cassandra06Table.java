@@ -55,8 +55,8 @@ final class Cassandra06Table {
                     index, keyCache, new Cassandra06Index(keys, data.length()), new Cassandra06RowFormat(keys));
             // The rows at both ends begin with their entries' keys: a data file of another table, or one cut short,
             // shows here rather than at the first read of an unlucky key.
-            reader.readStart(walk.firstEntry);
-            reader.readStart(walk.lastEntry);
+            reader.rows().readStart(walk.firstEntry);
+            reader.rows().readStart(walk.lastEntry);
             log.debug("Opened Cassandra 0.6 sstable {}: {} rows", descriptor, walk.rowCount);
             return reader;
         } catch (IOException | RuntimeException e) {

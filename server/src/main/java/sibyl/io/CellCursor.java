@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import sibyl.db.Cell;
 import sibyl.db.Deletion;
+import sibyl.db.RowCells;
 import sibyl.db.marshal.AbstractType;
 
 /**
@@ -23,8 +24,8 @@ import sibyl.db.marshal.AbstractType;
  * either format are read this way: both keep a column index of blocks ({@link RowFormat}). The
  * caller holds a reference to the SSTable while iterating ({@link SSTableReader#acquire}).
  */
-public final class CellCursor implements Iterator<Cell> {
-    private final SSTableReader sstable;
+public final class CellCursor implements RowCells {
+    private final RowFile rows;
     private final IndexEntry entry;
     private final RowStart rowStart;
     private final RowHeader header;
@@ -41,19 +42,20 @@ public final class CellCursor implements Iterator<Cell> {
     private boolean reachedStart;
     private Cell next;
 
-    CellCursor(SSTableReader sstable, IndexEntry entry, RowStart rowStart, byte[] start, boolean reversed) {
-        this.sstable = sstable;
+    CellCursor(RowFile rows, IndexEntry entry, RowStart rowStart, byte[] start, boolean reversed) {
+        this.rows = rows;
         this.entry = entry;
         this.rowStart = rowStart;
         this.header = rowStart.header();
         this.start = start;
         this.reversed = reversed;
-        this.comparator = sstable.metadata().comparator();
+        this.comparator = rows.metadata().comparator();
         this.nextBlock = firstBlock();
         advance();
     }
 
     /** The row tombstone; {@link Deletion#LIVE} if none. */
+    @Override
     public Deletion deletion() {
         return header.deletion();
     }
@@ -109,18 +111,18 @@ public final class CellCursor implements Iterator<Cell> {
      */
     private Cell readForward() {
         try {
-            if (reachedStart) return sstable.rowFormat().read(forward, sstable.metadata());
-            Cell cell = sstable.rowFormat().readIf(forward, sstable.metadata(), this::fromStart);
+            if (reachedStart) return rows.format().read(forward, rows.metadata());
+            Cell cell = rows.format().readIf(forward, rows.metadata(), this::fromStart);
             reachedStart = cell != null;
             return cell;
         } catch (BufferUnderflowException | IllegalArgumentException e) {
-            throw BlockDecoder.malformed(sstable.dataFile().path(), forwardOffset, e);
+            throw BlockDecoder.malformed(rows.path(), forwardOffset, e);
         }
     }
 
     /** Reads a block: forward, checked and kept for decoding cell by cell; reversed, decoded whole and turned round. */
     private void open(ColumnIndexBlock block) {
-        PositionalFile data = sstable.dataFile();
+        PositionalFile data = rows.data();
         long at = entry.dataOffset() + header.blocksStart() + block.offset();
         byte[] bytes;
         try {
@@ -129,12 +131,12 @@ public final class CellCursor implements Iterator<Cell> {
             throw new UncheckedIOException("cannot read " + data.path(), e);
         }
         if (!reversed) {
-            forward = sstable.rowFormat().blockCells(bytes, 0, block.length(), data.path(), at);
+            forward = rows.format().blockCells(bytes, 0, block.length(), data.path(), at);
             forwardOffset = at;
             return;
         }
         List<Cell> cells = new ArrayList<>();
-        BlockDecoder.decode(sstable.rowFormat(), bytes, 0, block.length(), sstable.metadata(), data.path(), at,
+        BlockDecoder.decode(rows.format(), bytes, 0, block.length(), rows.metadata(), data.path(), at,
                 this::fromStart, cells::add);
         Collections.reverse(cells);
         current = cells.iterator();

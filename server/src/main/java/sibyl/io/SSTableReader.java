@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.db.CFMetaData;
-import sibyl.db.Cell;
 import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
 import sibyl.db.RowSource;
@@ -51,7 +50,7 @@ public final class SSTableReader implements RowSource {
     private final DecoratedKey lastKey;
     private final KeyCache keyCache;
     private final IndexFormat indexFormat;
-    private final RowFormat rowFormat;
+    private final RowFile rows;
     private final AtomicInteger references = new AtomicInteger(1);
     private volatile boolean obsolete;
 
@@ -70,7 +69,7 @@ public final class SSTableReader implements RowSource {
         this.lastKey = partitioner.decorateKey(stats.lastKey());
         this.keyCache = keyCache;
         this.indexFormat = indexFormat;
-        this.rowFormat = rowFormat;
+        this.rows = new RowFile(data, rowFormat, metadata);
     }
 
     /** As {@link #open(Descriptor, CFMetaData, Partitioner, int, KeyCache)}, with no key cache. */
@@ -233,7 +232,7 @@ public final class SSTableReader implements RowSource {
     public ColumnFamily getRow(DecoratedKey key) {
         try {
             IndexEntry entry = find(key);
-            return entry == null ? null : decodeRow(data.read(entry.dataOffset(), entry.rowLength()), entry);
+            return entry == null ? null : rows.decodeRow(data.read(entry.dataOffset(), entry.rowLength()), entry);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + descriptor, e);
         }
@@ -252,7 +251,7 @@ public final class SSTableReader implements RowSource {
     public ColumnFamily readSlice(DecoratedKey key, ColumnSelection selection) {
         try {
             IndexEntry entry = find(key);
-            return entry == null ? null : new SliceRead(this, entry, selection).read();
+            return entry == null ? null : new SliceRead(rows, entry, selection).read();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + descriptor, e);
         }
@@ -267,31 +266,17 @@ public final class SSTableReader implements RowSource {
         try {
             IndexEntry entry = find(key);
             if (entry == null) return null;
-            return new CellCursor(this, entry, readStart(entry), start, reversed);
+            return new CellCursor(rows, entry, rows.readStart(entry), start, reversed);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + descriptor, e);
         }
     }
 
-    /**
-     * The first bytes of a row with its decoded header: one small read, which holds all of a
-     * small row; a second one only when the column index is larger than that read.
-     */
-    RowStart readStart(IndexEntry entry) throws IOException {
-        byte[] head = data.read(entry.dataOffset(), Math.min(entry.rowLength(), RowHeader.TYPICAL_SPAN));
-        int span;
-        while ((span = rowFormat.headerSpan(head, entry.rowLength(), data.path(), entry.dataOffset())) > head.length) {
-            head = data.read(entry.dataOffset(), span);
-        }
-        RowHeader header = rowFormat.readHeader(head, entry.rowLength(), data.path(), entry.dataOffset());
-        checkKey(header, entry);
-        return new RowStart(head, header);
-    }
-
     /** Rows from {@code from} on, in ring order; hold a reference while iterating (see class comment). */
     @Override
     public Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rowsFrom(DecoratedKey from) {
-        return new SSTableScanner(this, summary.stretchStart(summary.floor(from)), from);
+        return new SSTableScanner(descriptor, indexEntries(summary.stretchStart(summary.floor(from))), index.path(), rows,
+                partitioner::decorateKey, from);
     }
 
     /**
@@ -404,45 +389,6 @@ public final class SSTableReader implements RowSource {
         return e;
     }
 
-    /**
-     * Decodes a whole row read from the data file, checking every checksum. The row is the first
-     * {@code entry.rowLength()} bytes of {@code row}, which the result does not refer to: a
-     * caller may reuse the array.
-     */
-    ColumnFamily decodeRow(byte[] row, IndexEntry entry) {
-        RowHeader header = rowFormat.readHeader(row, entry.rowLength(), data.path(), entry.dataOffset());
-        checkKey(header, entry);
-        ColumnFamily.Builder cells = ColumnFamily.builder(metadata, Math.max(0, Math.min(header.cellCount(), 1 << 16)))
-                .delete(header.deletion());
-        for (ColumnIndexBlock block : header.blocks()) {
-            int at = header.blocksStart() + block.offset();
-            BlockDecoder.decode(rowFormat, row, at, block.length(), metadata, data.path(), entry.dataOffset() + at,
-                    cells::add);
-        }
-        if (cells.size() != header.cellCount()) {
-            throw new CorruptSSTableException(data.path(), entry.dataOffset(), "row of key " + entry.key() + " holds "
-                    + cells.size() + " cells, its header says " + header.cellCount());
-        }
-        return cells.build();
-    }
-
-    private void checkKey(RowHeader header, IndexEntry entry) {
-        if (!header.key().equals(entry.key())) {
-            throw new CorruptSSTableException(data.path(), entry.dataOffset(), "row of key " + header.key()
-                    + " where the index has key " + entry.key());
-        }
-    }
-
-    ColumnFamily rowOf(RowHeader header, List<Cell> cells) {
-        ColumnFamily.Builder row = ColumnFamily.builder(metadata, cells.size()).delete(header.deletion());
-        for (Cell c : cells) row.add(c);
-        return row.build();
-    }
-
-    DecoratedKey decorate(String key) {
-        return partitioner.decorateKey(key);
-    }
-
     /** Whether the key cache holds this SSTable's entry of {@code key}. */
     boolean isKeyCached(DecoratedKey key) {
         return keyCache.contains(descriptor.generation(), key);
@@ -457,9 +403,9 @@ public final class SSTableReader implements RowSource {
         return data;
     }
 
-    /** How this SSTable's rows lie in its data file. */
-    RowFormat rowFormat() {
-        return rowFormat;
+    /** The data file read as rows of this SSTable's format. */
+    RowFile rows() {
+        return rows;
     }
 
     /** The index entries from the one at {@code start} on, read sequentially. */

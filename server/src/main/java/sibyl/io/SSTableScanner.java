@@ -4,46 +4,61 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.AbstractMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.Function;
 import sibyl.db.ColumnFamily;
 import sibyl.dht.DecoratedKey;
 
 /**
  * Rows of one SSTable in ring order from a position on: walks the index file and the data file
  * side by side, each through its own buffered positional stream, so it holds no file handle and
- * does not disturb concurrent point reads. The caller must hold a reference to the reader
+ * does not disturb concurrent point reads. The caller must hold a reference to the SSTable
  * ({@link SSTableReader#acquire}) while iterating.
  */
 final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFamily>> {
     private static final int BUFFER_SIZE = 64 * 1024;
 
-    private final SSTableReader sstable;
+    private final Descriptor sstable;
     private final IndexEntries index;
+    private final Path indexPath;
+    private final RowFile rows;
+    private final Function<String, DecoratedKey> decorate;
     private DataInputStream data;
     private long dataPosition;
     /** Holds the current row's bytes; reused, as a decoded row copies what it keeps. */
     private byte[] rowBuffer = new byte[0];
     private Map.Entry<DecoratedKey, IndexEntry> pending;
 
-    /** Starts at the index entry at {@code indexStart}, skipping keys before {@code from}. */
-    SSTableScanner(SSTableReader sstable, long indexStart, DecoratedKey from) {
+    /**
+     * Starts at the first of {@code index}'s entries, skipping keys before {@code from}.
+     *
+     * @param sstable   names the SSTable in reports of a failed read
+     * @param indexPath the index file {@code index} reads, for reports of damage
+     * @param decorate  the partitioner's decoration of an index entry's key
+     */
+    SSTableScanner(Descriptor sstable, IndexEntries index, Path indexPath, RowFile rows,
+                   Function<String, DecoratedKey> decorate, DecoratedKey from) {
         this.sstable = sstable;
-        this.index = sstable.indexEntries(indexStart);
+        this.index = index;
+        this.indexPath = indexPath;
+        this.rows = rows;
+        this.decorate = decorate;
         try {
             do {
                 pending = nextEntry();
             } while (pending != null && pending.getKey().compareTo(from) < 0);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + sstable.indexFile().path(), e);
+            throw new UncheckedIOException("cannot read " + indexPath, e);
         }
     }
 
     private Map.Entry<DecoratedKey, IndexEntry> nextEntry() throws IOException {
         IndexEntry entry = index.next();
-        return entry == null ? null : new AbstractMap.SimpleImmutableEntry<>(sstable.decorate(entry.key()), entry);
+        return entry == null ? null : new AbstractMap.SimpleImmutableEntry<>(decorate.apply(entry.key()), entry);
     }
 
     @Override
@@ -60,12 +75,12 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
             byte[] row = readRow(entry);
             pending = nextEntry();
             try {
-                return new AbstractMap.SimpleImmutableEntry<>(key, sstable.decodeRow(row, entry));
+                return new AbstractMap.SimpleImmutableEntry<>(key, rows.decodeRow(row, entry));
             } catch (CorruptSSTableException e) {
                 return new DamagedRow(key, e);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + sstable.descriptor(), e);
+            throw new UncheckedIOException("cannot read " + sstable, e);
         }
     }
 
@@ -74,18 +89,18 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
      * without gaps, so the data stream is opened once, at the first row.
      */
     private byte[] readRow(IndexEntry entry) throws IOException {
-        PositionalFile file = sstable.dataFile();
+        PositionalFile file = rows.data();
         if (data == null) {
             data = new DataInputStream(new BufferedInputStream(
                     new PositionalInputStream(file, entry.dataOffset(), file.length()), BUFFER_SIZE));
             dataPosition = entry.dataOffset();
         }
         if (entry.dataOffset() != dataPosition) {
-            throw new CorruptSSTableException(sstable.indexFile().path(), entry.position(), "index entry for key "
+            throw new CorruptSSTableException(indexPath, entry.position(), "index entry for key "
                     + entry.key() + " points at data offset " + entry.dataOffset() + ", the row before ends at " + dataPosition);
         }
         if (entry.dataOffset() + entry.rowLength() > file.length()) {
-            throw new CorruptSSTableException(sstable.indexFile().path(), entry.position(), "row of " + entry.rowLength()
+            throw new CorruptSSTableException(indexPath, entry.position(), "row of " + entry.rowLength()
                     + " bytes at " + entry.dataOffset() + " runs past the end of the data file");
         }
         if (rowBuffer.length < entry.rowLength()) rowBuffer = new byte[Math.max(entry.rowLength(), 2 * rowBuffer.length)];

@@ -84,7 +84,7 @@ public final class Scrubber {
                         throw new CorruptSSTableException(input.indexFile().path(), entry.position(), "row of "
                                 + entry.rowLength() + " bytes at " + entry.dataOffset() + " runs past the end of the data file");
                     }
-                    ColumnFamily row = input.decodeRow(data.read(entry.dataOffset(), entry.rowLength()), entry);
+                    ColumnFamily row = input.rows().decodeRow(data.read(entry.dataOffset(), entry.rowLength()), entry);
                     writer.append(key, row);
                     last = key;
                 } catch (CorruptSSTableException e) {

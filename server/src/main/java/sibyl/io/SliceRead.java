@@ -16,16 +16,16 @@ import sibyl.db.marshal.AbstractType;
  * in one read.
  */
 final class SliceRead {
-    private final SSTableReader sstable;
+    private final RowFile rows;
     private final IndexEntry entry;
     private final AbstractType comparator;
     private final Predicate<byte[]> wanted;
     private final Predicate<ColumnIndexBlock> blockWanted;
 
-    SliceRead(SSTableReader sstable, IndexEntry entry, ColumnSelection selection) {
-        this.sstable = sstable;
+    SliceRead(RowFile rows, IndexEntry entry, ColumnSelection selection) {
+        this.rows = rows;
         this.entry = entry;
-        this.comparator = sstable.metadata().comparator();
+        this.comparator = rows.metadata().comparator();
         if (selection instanceof ColumnSelection.Names names) {
             TreeSet<byte[]> set = new TreeSet<>(comparator);
             set.addAll(names.names());
@@ -48,7 +48,7 @@ final class SliceRead {
     }
 
     ColumnFamily read() throws IOException {
-        RowStart rowStart = sstable.readStart(entry);
+        RowStart rowStart = rows.readStart(entry);
         RowHeader header = rowStart.header();
         byte[] head = rowStart.bytes();
 
@@ -65,12 +65,12 @@ final class SliceRead {
             readRun(header, blocks.subList(i, j + 1), head, cells);
             i = j + 1;
         }
-        return sstable.rowOf(header, cells);
+        return rows.rowOf(header, cells);
     }
 
     /** Reads adjacent blocks at once (or takes them from the first read when it already holds them). */
     private void readRun(RowHeader header, List<ColumnIndexBlock> run, byte[] head, List<Cell> cells) throws IOException {
-        PositionalFile data = sstable.dataFile();
+        PositionalFile data = rows.data();
         ColumnIndexBlock first = run.get(0);
         ColumnIndexBlock last = run.get(run.size() - 1);
         int runStart = header.blocksStart() + first.offset();
@@ -86,7 +86,7 @@ final class SliceRead {
         }
         for (ColumnIndexBlock block : run) {
             int at = header.blocksStart() + block.offset();
-            BlockDecoder.decode(sstable.rowFormat(), bytes, at - base, block.length(), sstable.metadata(), data.path(),
+            BlockDecoder.decode(rows.format(), bytes, at - base, block.length(), rows.metadata(), data.path(),
                     entry.dataOffset() + at, wanted, cells::add);
         }
     }

@@ -1,0 +1,59 @@
+package sibyl.db;
+
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * Merges the cells several sources hold of one row, each in the read's order, into one sequence in that order,
+ * the versions of a name reconciled into one ({@link Column#reconcile}, or super columns merged). Reads a source
+ * only as far as the caller advances, so a reader that stops early leaves the rest of every source unread.
+ *
+ * <p>A row has few sources (the memtables and the SSTables that hold it), so the next name is found by looking
+ * at every source's next cell rather than through a heap.
+ */
+public final class MergingCellIterator implements Iterator<Cell> {
+    private final Comparator<byte[]> order;
+    private final Iterator<Cell>[] sources;
+    /** Each source's next cell, null once it has none. */
+    private final Cell[] heads;
+
+    /** @param order the comparator of the cells' names, or its reverse for a reversed read */
+    @SuppressWarnings("unchecked")
+    public MergingCellIterator(Comparator<byte[]> order, List<? extends Iterator<Cell>> sources) {
+        this.order = order;
+        this.sources = sources.toArray(new Iterator[0]);
+        this.heads = new Cell[this.sources.length];
+        for (int i = 0; i < heads.length; i++) advance(i);
+    }
+
+    private void advance(int source) {
+        heads[source] = sources[source].hasNext() ? sources[source].next() : null;
+    }
+
+    @Override
+    public boolean hasNext() {
+        for (Cell head : heads) {
+            if (head != null) return true;
+        }
+        return false;
+    }
+
+    @Override
+    public Cell next() {
+        byte[] name = null;
+        for (Cell head : heads) {
+            if (head != null && (name == null || order.compare(head.name(), name) < 0)) name = head.name();
+        }
+        if (name == null) throw new NoSuchElementException();
+        Cell cell = null;
+        for (int i = 0; i < heads.length; i++) {
+            if (heads[i] != null && order.compare(heads[i].name(), name) == 0) {
+                cell = cell == null ? heads[i] : ColumnFamily.reconcile(cell, heads[i]);
+                advance(i);
+            }
+        }
+        return cell;
+    }
+}
