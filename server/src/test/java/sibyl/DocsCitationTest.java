@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * keep outside the repository. (This file spells the section sign as an escape, so that it cites nothing itself.)
  */
 class DocsCitationTest {
-    private static final Path ROOT = repositoryRoot();
+    private static final Path ROOT = RepositoryRoot.find();
     private static final Pattern PAGE_OR_SECTION = Pattern.compile("docs/([a-z][a-z0-9-]*\\.md)|\u00a7");
     private static final Pattern HEADING = Pattern.compile("^#{1,6} +(.+?) *$", Pattern.MULTILINE);
     private static final Pattern LINK = Pattern.compile("\\]\\(([a-z0-9-]*\\.md)?(?:#([a-z0-9-]+))?\\)");
@@ -140,17 +140,5 @@ class DocsCitationTest {
     private static String where(Path file, String text, int offset) {
         long line = text.substring(0, offset).chars().filter(c -> c == '\n').count() + 1;
         return ROOT.relativize(file) + ":" + line;
-    }
-
-    private static Path repositoryRoot() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null
-                && !(Files.isDirectory(dir.resolve("docs")) && Files.isRegularFile(dir.resolve("pom.xml")))) {
-            dir = dir.getParent();
-        }
-        if (dir == null) {
-            throw new IllegalStateException("no repository root with docs/ above " + Path.of("").toAbsolutePath());
-        }
-        return dir;
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.config.ConfigurationException;
@@ -515,48 +516,39 @@ public final class LocalStorageService implements StorageService, StorageHints, 
 
     @Override
     public CompletableFuture<Void> write(RowMutation mutation, Consistency consistency) {
-        try {
+        return answered(() -> {
             apply(mutation);
-            return CompletableFuture.completedFuture(null);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+            return null;
+        });
     }
 
     @Override
     public CompletableFuture<Optional<Cell>> readCell(String keyspace, String key, QueryPath path,
                                                       Consistency consistency) {
-        try {
-            return CompletableFuture.completedFuture(get(keyspace, key, path));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return answered(() -> get(keyspace, key, path));
     }
 
     @Override
     public CompletableFuture<List<Cell>> readSlice(String keyspace, String key, QueryPath parent,
                                                    ColumnSelection selection, Consistency consistency) {
-        try {
-            return CompletableFuture.completedFuture(getSlice(keyspace, key, parent, selection));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return answered(() -> getSlice(keyspace, key, parent, selection));
     }
 
     @Override
     public CompletableFuture<Integer> count(String keyspace, String key, QueryPath parent, Consistency consistency) {
-        try {
-            return CompletableFuture.completedFuture(getCount(keyspace, key, parent));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return answered(() -> getCount(keyspace, key, parent));
     }
 
     @Override
     public CompletableFuture<List<RowSlice>> scan(String keyspace, QueryPath parent, ColumnSelection selection,
                                                   RowRange range, int count, Consistency consistency) {
+        return answered(() -> getRangeSlice(keyspace, parent, selection, range, count));
+    }
+
+    /** The answer of an operation run now, or its failure: the seam's operations never throw. */
+    private static <T> CompletableFuture<T> answered(Supplier<T> operation) {
         try {
-            return CompletableFuture.completedFuture(getRangeSlice(keyspace, parent, selection, range, count));
+            return CompletableFuture.completedFuture(operation.get());
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

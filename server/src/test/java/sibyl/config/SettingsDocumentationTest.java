@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import sibyl.RepositoryRoot;
 import sibyl.config.AppliesTo.Reload;
 
 /**
@@ -28,7 +29,7 @@ import sibyl.config.AppliesTo.Reload;
  * {@link ColumnFamilySettings} declares likewise. So the page cannot drift from the code.
  */
 class SettingsDocumentationTest {
-    private static final Path PAGE = repositoryRoot().resolve("docs/configuration.md");
+    private static final Path PAGE = RepositoryRoot.find().resolve("docs/configuration.md");
     private static final Pattern CODE = Pattern.compile("`([A-Za-z]+)`");
     /** The link to the section on reloading, which explains the elements compared part by part. */
     private static final String RELOADING_LINK = "(#reloading-without-a-restart))";
@@ -243,17 +244,5 @@ class SettingsDocumentationTest {
         int end = text.indexOf(to, start);
         assertTrue(end >= 0, "no '" + to + "' after '" + from + "'");
         return text.substring(start, end);
-    }
-
-    private static Path repositoryRoot() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null
-                && !(Files.isDirectory(dir.resolve("docs")) && Files.isRegularFile(dir.resolve("pom.xml")))) {
-            dir = dir.getParent();
-        }
-        if (dir == null) {
-            throw new IllegalStateException("no repository root with docs/ above " + Path.of("").toAbsolutePath());
-        }
-        return dir;
     }
 }
