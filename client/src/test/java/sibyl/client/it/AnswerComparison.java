@@ -33,18 +33,23 @@ final class AnswerComparison {
     private final List<Difference> differences;
     /** Differences that are 0.6.5's reversed-slice fault ({@link ReversedSliceCheck}), not Sibyl's. */
     private final List<Difference> faultsOf06;
+    /** Differences only in how a count is spent on super columns, as docs/differences.md §Reads says ({@link SuperCountCheck}). */
+    private final List<Difference> superCounts;
     private final Map<String, int[]> tallies = new LinkedHashMap<>();
     private String round;
 
     /**
      * Compares the answers of two open clients; differences go into {@code differences}, those that are
-     * 0.6.5's reversed-slice fault into {@code faultsOf06}.
+     * 0.6.5's reversed-slice fault into {@code faultsOf06}, and those that are only the documented difference in
+     * counting super columns into {@code superCounts}.
      */
-    AnswerComparison(Cassandra.Client cassandra06, Cassandra.Client sibyl, List<Difference> differences, List<Difference> faultsOf06) {
+    AnswerComparison(Cassandra.Client cassandra06, Cassandra.Client sibyl, List<Difference> differences, List<Difference> faultsOf06,
+                     List<Difference> superCounts) {
         this.cassandra06 = cassandra06;
         this.sibyl = sibyl;
         this.differences = differences;
         this.faultsOf06 = faultsOf06;
+        this.superCounts = superCounts;
     }
 
     /** Names the differences found from now on (a phase of the run). */
@@ -63,10 +68,14 @@ final class AnswerComparison {
         String actual = call.answer(sibyl);
         tally(call, expected);
         if (expected.equals(actual)) return expected;
-        if (call.reversedSlice() != null && !expected.startsWith("!") && call.reversedSlice().explains(cassandra06, actual)) {
-            faultsOf06.add(new Difference(round, call.description(), expected, actual));
+        Difference difference = new Difference(round, call.description(), expected, actual);
+        boolean refused = expected.startsWith("!") || actual.startsWith("!");
+        if (!refused && call.reversedSlice() != null && call.reversedSlice().explains(cassandra06, actual)) {
+            faultsOf06.add(difference);
+        } else if (!refused && call.superCount() != null && call.superCount().explains(cassandra06, sibyl, expected, actual)) {
+            superCounts.add(difference);
         } else {
-            differences.add(new Difference(round, call.description(), expected, actual));
+            differences.add(difference);
         }
         return expected;
     }

@@ -121,19 +121,19 @@ final class RandomReads {
     private static ThriftCall getSlice(String keyspace, String key, ColumnParent parent, SlicePredicate predicate, ConsistencyLevel cl) {
         String d = "get_slice(" + keyspace + ", " + ThriftCall.key(key) + ", " + ThriftCall.parent(parent) + ", "
                 + ThriftCall.predicate(predicate) + ", " + cl + ")";
-        ReversedSliceCheck.Reader reader = (c, p) -> {
+        SliceRows.Reader reader = (c, p) -> {
             LinkedHashMap<String, List<ColumnOrSuperColumn>> row = new LinkedHashMap<>();
             row.put("", c.get_slice(keyspace, key, parent, p, cl));
             return row;
         };
-        return sliceCall(d, predicate, reader, rows -> ThriftCall.cells(rows.get("")));
+        return sliceCall(d, keyspace, parent, predicate, new SliceRows(reader, rows -> ThriftCall.cells(rows.get(""))));
     }
 
-    /** A call reading rows through {@code reader} with {@code predicate}, written by {@code renderer}. */
-    private static ThriftCall sliceCall(String description, SlicePredicate predicate, ReversedSliceCheck.Reader reader,
-                                        ReversedSliceCheck.Renderer renderer) {
-        return new ThriftCall(description, c -> renderer.render(reader.read(c, predicate)),
-                ReversedSliceCheck.of(predicate, reader, renderer));
+    /** A call of {@code keyspace} and {@code parent} reading {@code rows} with {@code predicate}. */
+    private static ThriftCall sliceCall(String description, String keyspace, ColumnParent parent, SlicePredicate predicate,
+                                        SliceRows rows) {
+        return new ThriftCall(description, c -> rows.render(rows.read(c, predicate)), ReversedSliceCheck.of(predicate, rows),
+                SuperCountCheck.of(keyspace, parent, predicate, rows));
     }
 
     private ColumnPath path(Family f) {
@@ -176,8 +176,8 @@ final class RandomReads {
         ConsistencyLevel cl = level();
         String d = "multiget_slice(" + f.keyspace() + ", " + keys.stream().map(ThriftCall::key).toList() + ", "
                 + ThriftCall.parent(parent) + ", " + ThriftCall.predicate(predicate) + ", " + cl + ")";
-        ReversedSliceCheck.Reader reader = (c, p) -> new LinkedHashMap<>(new TreeMap<>(c.multiget_slice(f.keyspace(), keys, parent, p, cl)));
-        return sliceCall(d, predicate, reader, rows -> ThriftCall.byKey(rows, ThriftCall::cells));
+        SliceRows.Reader reader = (c, p) -> new LinkedHashMap<>(new TreeMap<>(c.multiget_slice(f.keyspace(), keys, parent, p, cl)));
+        return sliceCall(d, f.keyspace(), parent, predicate, new SliceRows(reader, rows -> ThriftCall.byKey(rows, ThriftCall::cells)));
     }
 
     private ThriftCall multiget() {
@@ -194,16 +194,16 @@ final class RandomReads {
     static ThriftCall rangeSlices(String keyspace, ColumnParent parent, SlicePredicate predicate, KeyRange range, ConsistencyLevel cl) {
         String d = "get_range_slices(" + keyspace + ", " + ThriftCall.parent(parent) + ", " + ThriftCall.predicate(predicate) + ", "
                 + ThriftCall.range(range) + ", " + cl + ")";
-        ReversedSliceCheck.Reader reader = (c, p) -> {
+        SliceRows.Reader reader = (c, p) -> {
             LinkedHashMap<String, List<ColumnOrSuperColumn>> rows = new LinkedHashMap<>();
             for (KeySlice row : c.get_range_slices(keyspace, parent, p, range, cl)) rows.put(row.getKey(), row.getColumns());
             return rows;
         };
-        return sliceCall(d, predicate, reader, rows -> {
+        return sliceCall(d, keyspace, parent, predicate, new SliceRows(reader, rows -> {
             List<KeySlice> slices = new ArrayList<>();
             for (Map.Entry<String, List<ColumnOrSuperColumn>> row : rows.entrySet()) slices.add(new KeySlice(row.getKey(), row.getValue()));
             return ThriftCall.keySlices(slices);
-        });
+        }));
     }
 
     private ThriftCall rangeSlices() {

@@ -25,32 +25,20 @@ import org.apache.thrift.TException;
  * whole range is not, the difference is 0.6's fault and not counted against Sibyl.
  */
 final class ReversedSliceCheck {
-    /** The rows a slice call reads with a given predicate, in the call's order; get_slice reads one row, keyed "". */
-    interface Reader {
-        LinkedHashMap<String, List<ColumnOrSuperColumn>> read(Cassandra.Client client, SlicePredicate predicate) throws TException;
-    }
-
-    /** Writes rows as the call's answer is written. */
-    interface Renderer {
-        String render(LinkedHashMap<String, List<ColumnOrSuperColumn>> rows);
-    }
-
     private static final int ALL = 1_000_000;
 
-    private final Reader reader;
-    private final Renderer renderer;
+    private final SliceRows rows;
     private final SliceRange range;
 
-    private ReversedSliceCheck(Reader reader, Renderer renderer, SliceRange range) {
-        this.reader = reader;
-        this.renderer = renderer;
+    private ReversedSliceCheck(SliceRows rows, SliceRange range) {
+        this.rows = rows;
         this.range = range;
     }
 
     /** A check for a call with {@code predicate}, or null when it is not a reversed slice. */
-    static ReversedSliceCheck of(SlicePredicate predicate, Reader reader, Renderer renderer) {
+    static ReversedSliceCheck of(SlicePredicate predicate, SliceRows rows) {
         if (!predicate.isSetSlice_range() || !predicate.getSlice_range().isReversed()) return null;
-        return new ReversedSliceCheck(reader, renderer, predicate.getSlice_range());
+        return new ReversedSliceCheck(rows, predicate.getSlice_range());
     }
 
     /**
@@ -58,10 +46,10 @@ final class ReversedSliceCheck {
      * forward, and 0.6 reads the range differently reversed than forward.
      */
     boolean explains(Cassandra.Client cassandra06, String sibylAnswer) throws TException {
-        LinkedHashMap<String, List<ColumnOrSuperColumn>> forward = reader.read(cassandra06, forward());
-        if (!renderer.render(turned(forward, range.getCount())).equals(sibylAnswer)) return false;
-        String reversedWhole = renderer.render(reader.read(cassandra06, reversedWhole()));
-        return !reversedWhole.equals(renderer.render(turned(forward, ALL)));
+        LinkedHashMap<String, List<ColumnOrSuperColumn>> forward = rows.read(cassandra06, forward());
+        if (!rows.render(turned(forward, range.getCount())).equals(sibylAnswer)) return false;
+        String reversedWhole = rows.render(rows.read(cassandra06, reversedWhole()));
+        return !reversedWhole.equals(rows.render(turned(forward, ALL)));
     }
 
     private SlicePredicate forward() {

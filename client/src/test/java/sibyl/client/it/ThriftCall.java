@@ -24,12 +24,13 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * One call of the Thrift API, described so that a reader can repeat it, and its answer as text: the same
  * answer in shape and order gives the same text, and an exception gives its class and message, so two
- * servers' answers are compared as strings. A reversed slice carries a {@link ReversedSliceCheck}.
+ * servers' answers are compared as strings. A reversed slice carries a {@link ReversedSliceCheck}, a slice with a
+ * count over the rows of a super column family a {@link SuperCountCheck}; other calls have null for them.
  */
-record ThriftCall(String description, Invocation invocation, ReversedSliceCheck reversedSlice) {
-    /** A call that is not a reversed slice. */
+record ThriftCall(String description, Invocation invocation, ReversedSliceCheck reversedSlice, SuperCountCheck superCount) {
+    /** A call that no check explains a difference of. */
     ThriftCall(String description, Invocation invocation) {
-        this(description, invocation, null);
+        this(description, invocation, null, null);
     }
 
     interface Invocation {
