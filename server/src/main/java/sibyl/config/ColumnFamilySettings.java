@@ -4,13 +4,13 @@ import static sibyl.config.Setting.Absent.unset;
 import static sibyl.config.Setting.Absent.value;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import sibyl.config.ChildSetting.OnChange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every setting of a {@code <ColumnFamily>}, each declared once ({@link ColumnFamilyAttribute}):
+ * Every setting of a {@code <ColumnFamily>}, each declared once ({@link ChildSetting}):
  * the 0.6 attributes, plus the per column family ones 0.7's XML files carry (GCGraceSeconds,
  * ReadRepairChance, PreloadRowCache) and Comment as a child element or an attribute. Listed in
  * the order they are read and a reload reports their changes. docs/configuration.md §Column
@@ -30,28 +30,29 @@ public final class ColumnFamilySettings {
     private static final String COMPARATOR_FIXED = "stored names are sorted by the comparator, so it cannot change"
             + " under them; add a column family of another name instead";
 
-    public static final ColumnFamilyAttribute<String> NAME = ColumnFamilyAttribute.key("Name", (node, earlier) -> {
+    public static final ChildSetting<ColumnFamilyConf, String> NAME = ChildSetting.key("Name", (node, earlier) -> {
         ConfigValue name = node.attribute("Name").orElseThrow(() -> node.error("@Name", "required attribute is missing"));
         if (name.text().contains("-")) {
             throw name.error("a column family name may not contain '-': '" + name.text() + "'");
         }
         return name.text();
     }, ColumnFamilyConf::name);
-    public static final ColumnFamilyAttribute<ColumnType> COLUMN_TYPE = ColumnFamilyAttribute.refused("ColumnType",
-            value("Standard"), COLUMN_TYPE_FIXED, (node, earlier) -> {
+    public static final ChildSetting<ColumnFamilyConf, ColumnType> COLUMN_TYPE = ChildSetting.attribute("ColumnType",
+            value("Standard"), OnChange.refused(COLUMN_TYPE_FIXED), (node, earlier) -> {
                 Optional<ConfigValue> type = node.attribute("ColumnType");
                 if (type.isEmpty()) return ColumnType.STANDARD;
                 return ColumnType.fromWireName(type.get().text()).orElseThrow(() -> type.get().error(
                         "unknown column type '" + type.get().text() + "'; expected Standard or Super"));
-            }, ColumnFamilyConf::type, ColumnType::wireName);
-    public static final ColumnFamilyAttribute<String> COMPARE_WITH = ColumnFamilyAttribute.refused("CompareWith",
-            value("BytesType"), COMPARATOR_FIXED, (node, earlier) -> comparator(node.attribute("CompareWith")),
-            ColumnFamilyConf::compareWith, ClassNames::shortName);
+            }, ColumnFamilyConf::type).shownAs(ColumnType::wireName);
+    public static final ChildSetting<ColumnFamilyConf, String> COMPARE_WITH = ChildSetting.attribute("CompareWith",
+            value("BytesType"), OnChange.refused(COMPARATOR_FIXED),
+            (node, earlier) -> comparator(node.attribute("CompareWith")), ColumnFamilyConf::compareWith)
+            .shownAs(ClassNames::shortName);
     /** Super column families only; null for a standard one. */
-    public static final ColumnFamilyAttribute<String> COMPARE_SUBCOLUMNS_WITH = ColumnFamilyAttribute.refused(
-            "CompareSubcolumnsWith", value("BytesType"), COMPARATOR_FIXED, (node, earlier) -> {
+    public static final ChildSetting<ColumnFamilyConf, String> COMPARE_SUBCOLUMNS_WITH = ChildSetting.attribute(
+            "CompareSubcolumnsWith", value("BytesType"), OnChange.refused(COMPARATOR_FIXED), (node, earlier) -> {
                 Optional<ConfigValue> subcolumns = node.attribute("CompareSubcolumnsWith");
-                if (get(earlier, COLUMN_TYPE) == ColumnType.SUPER) {
+                if (earlier.get(COLUMN_TYPE) == ColumnType.SUPER) {
                     return comparator(subcolumns);
                 }
                 if (subcolumns.isPresent()) {
@@ -59,9 +60,10 @@ public final class ColumnFamilySettings {
                             + "CompareSubcolumnsWith or set ColumnType=\"Super\"");
                 }
                 return null;
-            }, ColumnFamilyConf::compareSubcolumnsWith, ClassNames::shortName);
+            }, ColumnFamilyConf::compareSubcolumnsWith).shownAs(ClassNames::shortName);
     /** The child element wins over the attribute when both are given. */
-    public static final ColumnFamilyAttribute<String> COMMENT = ColumnFamilyAttribute.live("Comment", unset(), "",
+    public static final ChildSetting<ColumnFamilyConf, String> COMMENT = ChildSetting.attribute("Comment", unset(),
+            OnChange.live(""),
             (node, earlier) -> {
                 Optional<ConfigValue> element = node.value("Comment");
                 Optional<ConfigValue> attribute = node.attribute("Comment");
@@ -70,9 +72,10 @@ public final class ColumnFamilySettings {
                             node.file(), node.path());
                 }
                 return element.or(() -> attribute).map(ConfigValue::text).orElse(null);
-            }, ColumnFamilyConf::comment).asElement((was, is) -> "changed (describe_keyspace shows the new text)");
-    public static final ColumnFamilyAttribute<CacheSize> KEYS_CACHED = ColumnFamilyAttribute.live("KeysCached",
-            value(KEYS_CACHED_ABSENT), "", (node, earlier) -> {
+            }, ColumnFamilyConf::comment).asElement()
+            .describedAs((was, is) -> "changed (describe_keyspace shows the new text)");
+    public static final ChildSetting<ColumnFamilyConf, CacheSize> KEYS_CACHED = ChildSetting.attribute("KeysCached",
+            value(KEYS_CACHED_ABSENT), OnChange.live(""), (node, earlier) -> {
                 Optional<ConfigValue> keysCached = node.attribute("KeysCached");
                 Optional<ConfigValue> fraction = node.attribute(KEYS_CACHED_FRACTION);
                 if (fraction.isPresent()) {
@@ -82,37 +85,39 @@ public final class ColumnFamilySettings {
                 }
                 return cacheSize(keysCached.or(() -> fraction), KEYS_CACHED_ABSENT);
             }, ColumnFamilyConf::keysCached);
-    public static final ColumnFamilyAttribute<CacheSize> ROWS_CACHED = ColumnFamilyAttribute.live("RowsCached",
-            value(ROWS_CACHED_ABSENT), "", (node, earlier) -> cacheSize(node.attribute("RowsCached"), ROWS_CACHED_ABSENT),
+    public static final ChildSetting<ColumnFamilyConf, CacheSize> ROWS_CACHED = ChildSetting.attribute("RowsCached",
+            value(ROWS_CACHED_ABSENT), OnChange.live(""),
+            (node, earlier) -> cacheSize(node.attribute("RowsCached"), ROWS_CACHED_ABSENT),
             ColumnFamilyConf::rowsCached);
-    public static final ColumnFamilyAttribute<Integer> KEY_CACHE_SAVE_PERIOD_IN_SECONDS = ColumnFamilyAttribute.live(
-            "KeyCacheSavePeriodInSeconds", value("0"), "",
+    public static final ChildSetting<ColumnFamilyConf, Integer> KEY_CACHE_SAVE_PERIOD_IN_SECONDS =
+            ChildSetting.attribute("KeyCacheSavePeriodInSeconds", value("0"), OnChange.live(""),
             (node, earlier) -> savePeriod(node.attribute("KeyCacheSavePeriodInSeconds")),
             ColumnFamilyConf::keyCacheSavePeriodInSeconds);
     /** Stored as written: 0.6 swapped it with the key cache's period, Sibyl does not. */
-    public static final ColumnFamilyAttribute<Integer> ROW_CACHE_SAVE_PERIOD_IN_SECONDS = ColumnFamilyAttribute.live(
-            "RowCacheSavePeriodInSeconds", value("0"), "",
+    public static final ChildSetting<ColumnFamilyConf, Integer> ROW_CACHE_SAVE_PERIOD_IN_SECONDS =
+            ChildSetting.attribute("RowCacheSavePeriodInSeconds", value("0"), OnChange.live(""),
             (node, earlier) -> savePeriod(node.attribute("RowCacheSavePeriodInSeconds")),
             ColumnFamilyConf::rowCacheSavePeriodInSeconds);
     /** Absent: the node's GCGraceSeconds. */
-    public static final ColumnFamilyAttribute<Integer> GC_GRACE_SECONDS = ColumnFamilyAttribute.live(
-            "GCGraceSeconds", unset(), "", (node, earlier) -> {
+    public static final ChildSetting<ColumnFamilyConf, Integer> GC_GRACE_SECONDS = ChildSetting.attribute(
+            "GCGraceSeconds", unset(), OnChange.live(""), (node, earlier) -> {
                 Optional<ConfigValue> grace = node.attribute("GCGraceSeconds");
                 return grace.isPresent() ? grace.get().asInt(0, Integer.MAX_VALUE) : null;
             }, ColumnFamilyConf::gcGraceSeconds);
-    public static final ColumnFamilyAttribute<Double> READ_REPAIR_CHANCE = ColumnFamilyAttribute.live(
-            "ReadRepairChance", unset(), " (no effect on one node)", (node, earlier) -> {
+    public static final ChildSetting<ColumnFamilyConf, Double> READ_REPAIR_CHANCE = ChildSetting.attribute(
+            "ReadRepairChance", unset(), OnChange.live(" (no effect on one node)"), (node, earlier) -> {
                 Optional<ConfigValue> chance = node.attribute("ReadRepairChance");
                 return chance.isPresent() ? chance.get().asFraction() : null;
             }, ColumnFamilyConf::readRepairChance);
-    public static final ColumnFamilyAttribute<Boolean> PRELOAD_ROW_CACHE = ColumnFamilyAttribute.live(
-            "PreloadRowCache", value("false"), " (it fills the row cache at the next start)", (node, earlier) -> {
+    public static final ChildSetting<ColumnFamilyConf, Boolean> PRELOAD_ROW_CACHE = ChildSetting.attribute(
+            "PreloadRowCache", value("false"), OnChange.live(" (it fills the row cache at the next start)"),
+            (node, earlier) -> {
                 Optional<ConfigValue> preload = node.attribute("PreloadRowCache");
                 return preload.isPresent() && preload.get().asBoolean();
             }, ColumnFamilyConf::preloadRowCache);
 
     /** In the order they are read and compared. */
-    public static final List<ColumnFamilyAttribute<?>> ALL = List.of(NAME, COLUMN_TYPE, COMPARE_WITH,
+    public static final List<ChildSetting<ColumnFamilyConf, ?>> ALL = List.of(NAME, COLUMN_TYPE, COMPARE_WITH,
             COMPARE_SUBCOLUMNS_WITH, COMMENT, KEYS_CACHED, ROWS_CACHED, KEY_CACHE_SAVE_PERIOD_IN_SECONDS,
             ROW_CACHE_SAVE_PERIOD_IN_SECONDS, GC_GRACE_SECONDS, READ_REPAIR_CHANCE, PRELOAD_ROW_CACHE);
 
@@ -143,11 +148,5 @@ public final class ColumnFamilySettings {
     /** Seconds between saves of a cache; 0 or less means never, as 0.6 saved only for a positive period. */
     private static int savePeriod(Optional<ConfigValue> value) throws ConfigurationException {
         return value.isPresent() ? Math.max(0, value.get().asInt(Integer.MIN_VALUE, Integer.MAX_VALUE)) : 0;
-    }
-
-    /** A value read before, for an attribute that depends on it. */
-    @SuppressWarnings("unchecked") // the reader puts each attribute's own value
-    static <T> T get(Map<ColumnFamilyAttribute<?>, Object> read, ColumnFamilyAttribute<T> attribute) {
-        return (T) read.get(attribute);
     }
 }

@@ -12,23 +12,22 @@ import java.util.Optional;
  * (bin/nodetool reloadconf, SIGHUP), computed in full before anything is applied. What a node
  * applies live (docs/configuration.md §Reloading without a restart): new keyspaces and column
  * families, removed ones (the node refuses those that hold data), the column family attributes
- * whose declaration ({@link ColumnFamilySettings}) says so (caches, GCGraceSeconds, comment and
- * the attributes that have no effect), and the global settings whose declaration
- * ({@link NodeSettings}) says they apply live. Any other change is refused, and with it the whole
- * file: the refusal names the element, what changed and why it takes a restart.
+ * and keyspace children whose declaration ({@link ColumnFamilySettings}, {@link KeyspaceSettings})
+ * says so (caches, GCGraceSeconds, comment and the settings that have no effect), and the global
+ * settings whose declaration ({@link NodeSettings}) says they apply live. Any other change is
+ * refused, and with it the whole file: the refusal names the element, what changed and why it
+ * takes a restart (or, for what stored data depends on, why it cannot change at all). The
+ * children of {@code <Cluster>} ({@link ClusterSettings}) all take a restart, but for the
+ * DatacenterReplication a new keyspace brings along.
  *
  * <p>Settings the loader checks and does not keep (the ring's Seeds, 0.6's buffer sizes) have no
  * effect, so changing them changes nothing here.
  */
 public final class ConfigDiff {
-    private static final String CLUSTER = "the node connects to the cluster when it starts; restart it to apply"
-            + " this";
     private static final String CLUSTER_MODE = "whether the node stores into a cluster or its own engine is"
             + " chosen when it starts; restart it to apply this";
     private static final String CLUSTER_REPLICATION = "a CQL keyspace's replication is set when Sibyl creates it"
             + " and never altered by Sibyl; change it in the cluster with ALTER KEYSPACE";
-    private static final String REPLICATION = "a keyspace's replication is fixed while the node runs; restart it"
-            + " to apply this";
 
     private final List<ConfigChange> changes;
 
@@ -107,11 +106,7 @@ public final class ConfigDiff {
         }
 
         private void keyspace(KeyspaceConf was, KeyspaceConf is) throws ConfigurationException {
-            String element = ElementPath.keyspace(is.name());
-            refuseChange(element + "/ReplicationFactor", was.replicationFactor(), is.replicationFactor(), REPLICATION);
-            liveChange(element + "/ReplicaPlacementStrategy", was.replicaPlacementStrategy(),
-                    is.replicaPlacementStrategy(), " (no effect in Sibyl)");
-            liveChange(element + "/EndPointSnitch", was.endPointSnitch(), is.endPointSnitch(), " (no effect in Sibyl)");
+            children(KeyspaceSettings.ALL, ElementPath.keyspace(is.name()), was, is);
             for (ColumnFamilyConf cf : is.columnFamilies()) {
                 Optional<ColumnFamilyConf> old = was.columnFamily(cf.name());
                 if (old.isEmpty()) {
@@ -120,7 +115,8 @@ public final class ConfigDiff {
                             + (cf.isSuper() ? ", CompareSubcolumnsWith " + ClassNames.shortName(cf.compareSubcolumnsWith())
                             : "")));
                 } else {
-                    columnFamily(is.name(), old.get(), cf);
+                    children(ColumnFamilySettings.ALL, ElementPath.columnFamily(is.name(), cf.name()), old.get(),
+                            cf);
                 }
             }
             for (ColumnFamilyConf cf : was.columnFamilies()) {
@@ -131,18 +127,16 @@ public final class ConfigDiff {
             }
         }
 
-        /** Each attribute as its declaration says: the name is the key, the rest refused or applied live. */
-        private void columnFamily(String keyspace, ColumnFamilyConf was, ColumnFamilyConf is)
+        /** Each child as its declaration says: refused, applied live, or compared part by part by the caller. */
+        <C> void children(List<ChildSetting<C, ?>> settings, String parent, C was, C is)
                 throws ConfigurationException {
-            for (ColumnFamilyAttribute<?> attribute : ColumnFamilySettings.ALL) {
-                String element = attribute.path(keyspace, is.name());
-                switch (attribute.onReload()) {
-                    case REFUSED -> refuseChange(element, attribute.shownIn(was), attribute.shownIn(is),
-                            attribute.reason());
-                    case LIVE -> {
-                        if (attribute.differs(was, is)) changes.add(new ConfigChange(element, attribute.change(was, is)));
-                    }
-                    case KEY -> { }
+            for (ChildSetting<C, ?> setting : settings) {
+                if (!setting.differs(was, is)) continue;
+                switch (setting.onReload()) {
+                    case REFUSED, RESTART -> throw refusal(setting.path(parent),
+                            setting.change(was, is) + "; " + setting.reason());
+                    case LIVE -> changes.add(new ConfigChange(setting.path(parent), setting.change(was, is)));
+                    case KEY, BY_PART -> { }
                 }
             }
         }
@@ -157,18 +151,7 @@ public final class ConfigDiff {
             if (was.isEmpty()) return;
             ClusterConf a = was.get();
             ClusterConf b = is.get();
-            refuseChange(element + "/ContactPoints", a.contactPoints(), b.contactPoints(), CLUSTER);
-            refuseChange(element + "/LocalDatacenter", a.localDatacenter(), b.localDatacenter(), CLUSTER);
-            refuseChange(element + "/Username", a.username(), b.username(), CLUSTER);
-            refuseHidden(element + "/Password", a.password(), b.password());
-            refuseChange(element + "/TrustStore", a.trustStore(), b.trustStore(), CLUSTER);
-            refuseHidden(element + "/TrustStorePassword", a.trustStorePassword(), b.trustStorePassword());
-            refuseChange(element + "/RequestTimeoutInMillis", a.requestTimeoutInMillis(), b.requestTimeoutInMillis(),
-                    CLUSTER);
-            refuseChange(element + "/ConnectTimeoutInSeconds", a.connectTimeoutInSeconds(),
-                    b.connectTimeoutInSeconds(), CLUSTER);
-            refuseChange(element + "/KeyspacePrefix", a.keyspacePrefix(), b.keyspacePrefix(), CLUSTER);
-            refuseChange(element + "/ThriftEndpoints", a.thriftEndpoints(), b.thriftEndpoints(), CLUSTER);
+            children(ClusterSettings.ALL, element, a, b);
             // A keyspace new in this file may bring its replication along: it is created with it.
             for (KeyspaceConf ks : before.keyspaces()) {
                 if (after.keyspace(ks.name()).isEmpty()) continue;
@@ -177,11 +160,6 @@ public final class ConfigDiff {
                 refuseChange(element + "/DatacenterReplication[@Keyspace='" + ks.name() + "']", dcWas, dcIs,
                         CLUSTER_REPLICATION);
             }
-        }
-
-        /** A secret changed: says so without showing it. */
-        private void refuseHidden(String element, String was, String is) throws ConfigurationException {
-            if (!Objects.equals(was, is)) throw refusal(element, "changed; " + CLUSTER);
         }
     }
 

@@ -34,6 +34,11 @@ final class ConfigValue {
         return path;
     }
 
+    /** The file the text came from, for a warning about it. */
+    Path file() {
+        return file;
+    }
+
     ConfigurationException error(String problem) {
         return new ConfigurationException(file, path, problem);
     }

@@ -119,14 +119,13 @@ public final class NodeSettings {
 
     public static final Setting<List<KeyspaceConf>> KEYSPACES = Setting.read("Keyspaces",
             required("no keyspaces configured; at least one is required"), AppliesTo.SCHEMA,
-            (storage, earlier) -> new KeyspacesReader().read(storage));
+            KeyspacesReader::read);
     public static final Setting<Integer> RPC_TIMEOUT_IN_MILLIS = Setting.integer("RpcTimeoutInMillis",
             logged("10000", "no RpcTimeoutInMillis; using the shipped value {} (0.6's code default was 2000)"),
             AppliesTo.FRONT_END, 1, ANY);
     /** Sibyl's: the Cassandra cluster to store into; null for the embedded engine. */
     public static final Setting<ClusterConf> CLUSTER = Setting.read("Cluster", unset(), AppliesTo.CLUSTER,
-            (storage, earlier) -> ClusterConfReader.read(storage, earlier.installDirectory(),
-                    earlier.get(RPC_TIMEOUT_IN_MILLIS), earlier.get(KEYSPACES)).orElse(null));
+            (storage, earlier) -> ClusterConfReader.read(storage, earlier).orElse(null));
 
     /** Every global element, in the order the loader reads them. */
     public static final List<Setting<?>> ALL = all();

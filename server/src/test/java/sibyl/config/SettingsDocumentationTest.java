@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,14 +20,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import sibyl.RepositoryRoot;
 import sibyl.config.AppliesTo.Reload;
+import sibyl.config.ChildSetting.OnReload;
 
 /**
  * docs/configuration.md §Global elements and §Additions document each global element as
  * {@link NodeSettings} declares it: one row per element and no row for an undeclared one, the
  * default it declares (and whether its use is logged), what a reload does with a change, and
  * "no effect" exactly for the settings that have none; §Reloading without a restart names each
- * element applied live and each that takes a restart. §Column families documents each attribute
- * {@link ColumnFamilySettings} declares likewise. So the page cannot drift from the code.
+ * element applied live and each that takes a restart. §Column families, §Keyspaces and §Cluster
+ * document each setting {@link ColumnFamilySettings}, {@link KeyspaceSettings} and
+ * {@link ClusterSettings} declare likewise. So the page cannot drift from the code.
  */
 class SettingsDocumentationTest {
     private static final Path PAGE = RepositoryRoot.find().resolve("docs/configuration.md");
@@ -42,6 +45,8 @@ class SettingsDocumentationTest {
     private static Map<String, Row> rows;
     private static Map<String, Setting<?>> declared;
     private static Map<String, Row> columnFamilyRows;
+    private static Map<String, Row> keyspaceRows;
+    private static Map<String, Row> clusterRows;
 
     @BeforeAll
     static void read() throws IOException {
@@ -57,8 +62,15 @@ class SettingsDocumentationTest {
         declared = new LinkedHashMap<>();
         for (Setting<?> setting : NodeSettings.ALL) declared.put(setting.element(), setting);
         assertTrue(declared.size() > 40, "declared " + declared.keySet());
-        columnFamilyRows = new LinkedHashMap<>();
-        for (Row row : rows(section("## Column families"), "attribute")) columnFamilyRows.put(row.element(), row);
+        columnFamilyRows = byElement(rows(section("## Column families"), "attribute"));
+        keyspaceRows = byElement(rows(section("## Keyspaces"), "child"));
+        clusterRows = byElement(rows(section("## Cluster"), "child"));
+    }
+
+    private static Map<String, Row> byElement(List<Row> rows) {
+        Map<String, Row> byElement = new LinkedHashMap<>();
+        for (Row row : rows) byElement.put(row.element(), row);
+        return byElement;
     }
 
     @Test
@@ -130,23 +142,41 @@ class SettingsDocumentationTest {
     /** KeysCachedFraction is read as KeysCached, and ColumnSort is refused: rows of their own, declared by neither. */
     @Test
     void everyColumnFamilyAttributeHasARowThatSaysWhatItsDeclarationDoes() {
-        Set<String> expected = ColumnFamilySettings.ALL.stream().map(ColumnFamilyAttribute::name)
-                .collect(Collectors.toCollection(TreeSet::new));
-        expected.addAll(Set.of(ColumnFamilySettings.KEYS_CACHED_FRACTION, "ColumnSort"));
-        assertEquals(expected, new TreeSet<>(columnFamilyRows.keySet()));
+        assertChildRows(columnFamilyRows, ColumnFamilySettings.ALL,
+                Set.of(ColumnFamilySettings.KEYS_CACHED_FRACTION, "ColumnSort"));
+    }
+
+    @Test
+    void everyKeyspaceChildHasARowThatSaysWhatItsDeclarationDoes() {
+        assertChildRows(keyspaceRows, KeyspaceSettings.ALL, Set.of());
+    }
+
+    @Test
+    void everyClusterChildHasARowThatSaysWhatItsDeclarationDoes() {
+        assertChildRows(clusterRows, ClusterSettings.ALL, Set.of());
+    }
+
+    /** One row for each declared setting (and each of {@code undeclared}), its absent and reload cells as declared. */
+    private static void assertChildRows(Map<String, Row> rows, List<? extends ChildSetting<?, ?>> settings,
+                                        Set<String> undeclared) {
+        Set<String> expected = settings.stream().map(ChildSetting::name).collect(Collectors.toCollection(TreeSet::new));
+        expected.addAll(undeclared);
+        assertEquals(expected, new TreeSet<>(rows.keySet()));
         List<String> wrong = new ArrayList<>();
-        for (ColumnFamilyAttribute<?> attribute : ColumnFamilySettings.ALL) {
-            Row row = columnFamilyRows.get(attribute.name());
-            if (!agrees(attribute.absent(), row.absent())) {
-                wrong.add(attribute.name() + ": declared " + attribute.absent() + ", documented '" + row.absent() + "'");
+        for (ChildSetting<?, ?> setting : settings) {
+            Row row = rows.get(setting.name());
+            if (!agrees(setting.absent(), row.absent())) {
+                wrong.add(setting.name() + ": declared " + setting.absent() + ", documented '" + row.absent() + "'");
             }
-            String onReload = switch (attribute.onReload()) {
-                case KEY -> "–";
-                case LIVE -> "live";
-                case REFUSED -> "refused";
+            boolean agrees = switch (setting.onReload()) {
+                case KEY -> row.onReload().equals("–");
+                case LIVE -> row.onReload().equals("live");
+                case REFUSED -> row.onReload().equals("refused");
+                case RESTART -> row.onReload().equals("restart");
+                case BY_PART -> row.onReload().endsWith(RELOADING_LINK);
             };
-            if (!row.onReload().equals(onReload)) {
-                wrong.add(attribute.name() + ": declared " + attribute.onReload() + ", documented '" + row.onReload()
+            if (!agrees) {
+                wrong.add(setting.name() + ": declared " + setting.onReload() + ", documented '" + row.onReload()
                         + "'");
             }
         }
@@ -155,22 +185,52 @@ class SettingsDocumentationTest {
 
     @Test
     void theReloadingSectionNamesEachLiveAndEachRefusedColumnFamilyAttribute() {
+        assertNamedInReloading(ColumnFamilySettings.ALL, "- a column family's", OnReload.REFUSED);
+    }
+
+    @Test
+    void theReloadingSectionNamesEachLiveAndEachRestartOnlyKeyspaceChild() {
+        assertNamedInReloading(KeyspaceSettings.ALL, "- a keyspace's", OnReload.RESTART);
+    }
+
+    /** Every child of the cluster takes a restart but those compared part by part, which the section names. */
+    @Test
+    void theReloadingSectionNamesTheClusterChildrenThatDoNotTakeARestart() {
+        String reloading = section("## Reloading without a restart");
+        Set<String> byPart = named(between(between(reloading, "the `Cluster` element", "these take a restart."),
+                "any of its children but", ")"));
+        Map<OnReload, Set<String>> declared = new TreeMap<>();
+        for (ChildSetting<?, ?> setting : ClusterSettings.ALL) {
+            declared.computeIfAbsent(setting.onReload(), r -> new TreeSet<>()).add(setting.name());
+        }
+        assertEquals(Set.of(OnReload.RESTART, OnReload.BY_PART), declared.keySet());
+        assertEquals(declared.get(OnReload.BY_PART), byPart);
+    }
+
+    /**
+     * Each live setting is named in the table of what is applied live, and the refusals' item that
+     * begins with {@code refusedItem} names exactly the settings refused as {@code refused}.
+     */
+    private static void assertNamedInReloading(List<? extends ChildSetting<?, ?>> settings, String refusedItem,
+                                               OnReload refused) {
         String reloading = section("## Reloading without a restart");
         Set<String> live = new TreeSet<>();
         for (String line : between(reloading, "What is applied live:", "What is refused").lines()
                 .filter(l -> l.startsWith("| ")).toList()) {
             live.addAll(named(line.split(" \\| ")[0]));
         }
-        Set<String> refused = named(between(reloading, "- a column family's", "\n- "));
-        for (ColumnFamilyAttribute<?> attribute : ColumnFamilySettings.ALL) {
-            switch (attribute.onReload()) {
-                case LIVE -> assertTrue(live.contains(attribute.name()), attribute.name() + " in " + live);
-                case REFUSED -> assertTrue(refused.contains(attribute.name()), attribute.name() + " in " + refused);
-                case KEY -> { }
-            }
+        Set<String> named = named(between(reloading, refusedItem, "\n- "));
+        for (ChildSetting<?, ?> setting : settings) {
+            if (setting.onReload() == OnReload.LIVE) assertTrue(live.contains(setting.name()), setting + " in " + live);
         }
-        assertEquals(ColumnFamilySettings.ALL.stream().filter(a -> a.onReload() == ColumnFamilyAttribute.OnReload.REFUSED)
-                .map(ColumnFamilyAttribute::name).collect(Collectors.toCollection(TreeSet::new)), refused);
+        Set<String> declared = new TreeSet<>();
+        Set<String> declaredRefused = new TreeSet<>();
+        for (ChildSetting<?, ?> setting : settings) {
+            declared.add(setting.name());
+            if (setting.onReload() == refused) declaredRefused.add(setting.name());
+        }
+        named.retainAll(declared);
+        assertEquals(declaredRefused, named, "named in '" + refusedItem + "'");
     }
 
     /**
@@ -226,7 +286,7 @@ class SettingsDocumentationTest {
                 found.add(new Row(element, cells[1], absent, cells[3], cells[4]));
             }
         }
-        assertTrue(found.size() > 5, "rows in " + section.lines().findFirst().orElse(""));
+        assertTrue(found.size() >= 5, "rows in " + section.lines().findFirst().orElse(""));
         return found;
     }
 
