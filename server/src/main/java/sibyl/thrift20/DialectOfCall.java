@@ -10,8 +10,8 @@ import org.apache.thrift.protocol.TType;
  * dialect has that method, else by the wire type of the one argument whose type the dialects disagree on (0.6's
  * {@code get} has a keyspace and a key string as fields 1 and 2, 0.7's a binary key and a ColumnPath struct, so field
  * 2 is a string in one and a struct in the other). Where neither tells them apart ({@code describe_version}, or the
- * deciding argument missing), the call is undecided and the connection's dialect answers it (docs/thrift-api-0.7.md
- * §Both dialects on one port).
+ * deciding argument missing), the call is undecided and the connection's dialect answers it; see
+ * docs/thrift-api-0.7.md §Both dialects on one port.
  *
  * <p>Reads the message as TBinaryProtocol writes it, strict or not, skipping the arguments before the deciding one
  * without decoding them; bytes it cannot read leave the call undecided, for the processor to refuse as it refuses
