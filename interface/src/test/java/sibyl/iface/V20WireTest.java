@@ -32,7 +32,8 @@ import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
 
 /**
- * The 0.7+ bindings against the wire facts of docs/thrift-api-0.7.md §Types and §Calls: structs
+ * The 0.7+ bindings against the wire facts of docs/thrift-api-0.7.md §Types and
+ * docs/thrift-api-0.7.md §Calls: structs
  * survive the binary protocol, and the field ids and types that differ from 0.6 are the ones
  * written and read. Bytes are built by hand where a wrong id in the IDL would otherwise go
  * unnoticed (a round trip through the same bindings agrees with itself whatever the ids).

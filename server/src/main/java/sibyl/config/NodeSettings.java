@@ -64,6 +64,17 @@ public final class NodeSettings {
     public static final Setting<String> THRIFT_ADDRESS = Setting.text("ThriftAddress", unset(), AppliesTo.SOCKETS);
     public static final Setting<Integer> THRIFT_PORT =
             Setting.integer("ThriftPort", value("9160"), AppliesTo.SOCKETS, 0, MAX_PORT);
+    /**
+     * The dialect of a connection's calls until one shows its own: most calls do, only the describe calls alike in
+     * both dialects do not. See docs/thrift-api-0.7.md §Both dialects on one port.
+     */
+    public static final Setting<String> THRIFT_DIALECT = Setting.parsed("ThriftDialect", value("0.6"),
+            AppliesTo.FRONT_END, (value, install) -> {
+                if (!value.text().equals("0.6") && !value.text().equals("0.7")) {
+                    throw value.error("unknown Thrift dialect '" + value.text() + "'; expected 0.6 or 0.7");
+                }
+                return value.text();
+            });
     public static final Setting<Integer> THRIFT_MAX_MESSAGE_LENGTH_IN_MB = Setting.integer(
             "ThriftMaxMessageLengthInMB", value("16"), AppliesTo.FRONT_END, 1, MAX_MESSAGE_LENGTH_IN_MB);
     public static final Setting<Integer> THRIFT_MAX_CONNECTIONS =
@@ -136,8 +147,8 @@ public final class NodeSettings {
     private static List<Setting<?>> all() {
         List<Setting<?>> all = new ArrayList<>(List.of(CLUSTER_NAME, PARTITIONER, AUTHENTICATOR, INITIAL_TOKEN,
                 SAVED_CACHES_DIRECTORY, COMMIT_LOG_DIRECTORY, DATA_FILE_DIRECTORIES,
-                LISTEN_ADDRESS, THRIFT_ADDRESS, THRIFT_PORT, THRIFT_MAX_MESSAGE_LENGTH_IN_MB, THRIFT_MAX_CONNECTIONS,
-                THRIFT_NETWORK_THREADS, THRIFT_IDLE_TIMEOUT_IN_SECONDS, JMX_PORT, METRICS_PORT,
+                LISTEN_ADDRESS, THRIFT_ADDRESS, THRIFT_PORT, THRIFT_DIALECT, THRIFT_MAX_MESSAGE_LENGTH_IN_MB,
+                THRIFT_MAX_CONNECTIONS, THRIFT_NETWORK_THREADS, THRIFT_IDLE_TIMEOUT_IN_SECONDS, JMX_PORT, METRICS_PORT,
                 DISK_ACCESS_MODE, INDEX_INTERVAL, COMMIT_LOG_ROTATION_THRESHOLD_IN_MB, COLUMN_INDEX_SIZE_IN_KB,
                 MEMTABLE_THROUGHPUT_IN_MB, MEMTABLE_OPERATIONS_IN_MILLIONS, MEMTABLE_FLUSH_AFTER_MINUTES,
                 CONCURRENT_READS, CONCURRENT_WRITES, GC_GRACE_SECONDS, SNAPSHOT_BEFORE_COMPACTION,

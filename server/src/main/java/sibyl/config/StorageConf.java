@@ -111,6 +111,11 @@ public final class StorageConf {
         return get(NodeSettings.THRIFT_PORT);
     }
 
+    /** ThriftDialect: {@code 0.6} or {@code 0.7}, the dialect of a connection until its calls show one. */
+    public String thriftDialect() {
+        return get(NodeSettings.THRIFT_DIALECT);
+    }
+
     /** DiskAccessMode. */
     public DiskAccessMode diskAccessMode() {
         return get(NodeSettings.DISK_ACCESS_MODE);

@@ -273,6 +273,12 @@ class StorageConfRefusalTest {
     }
 
     @Test
+    void unknownThriftDialect() {
+        refused(dir, minimalPlus("<ThriftDialect>3.11</ThriftDialect>"),
+                "Storage/ThriftDialect", "unknown Thrift dialect '3.11'; expected 0.6 or 0.7");
+    }
+
+    @Test
     void unknownCommitLogSync() {
         refused(dir, minimalWith("<CommitLogSync>periodic</CommitLogSync>", "<CommitLogSync>always</CommitLogSync>"),
                 "Storage/CommitLogSync", "unknown commit log sync mode 'always'");
