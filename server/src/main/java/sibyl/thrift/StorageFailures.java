@@ -52,6 +52,14 @@ final class StorageFailures {
      * as it is.
      */
     static <A, B> CompletableFuture<B> after(CompletableFuture<A> answer, Then<A, B> then) {
+        if (answer.isDone() && !answer.isCompletedExceptionally()) {
+            // Answered at once (the embedded engine): the step runs now, with no stage to chain.
+            try {
+                return CompletableFuture.completedFuture(then.apply(answer.join()));
+            } catch (TException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
         return answer.handle((value, failure) -> {
             if (failure != null) {
                 Throwable cause = AsyncFailures.cause(failure);
