@@ -1,14 +1,10 @@
 package sibyl.thrift;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
-import org.apache.thrift.ProcessFunction;
-import org.apache.thrift.TBase;
-import org.apache.thrift.TBaseProcessor;
 import org.apache.thrift.TProcessor;
 import sibyl.auth.Authenticator;
 import sibyl.db.RowMutation;
@@ -42,9 +38,9 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
     private static final Set<String> READS = Set.of("get", "get_slice", "multiget", "multiget_slice", "get_count");
     /** Quick while the store says writes don't wait (periodic commit log, flushes keeping up). */
     private static final Set<String> WRITES = Set.of("insert", "batch_insert", "remove", "batch_mutate");
-    /** What runs each method, waiting for its answer; stateless, so every connection's processor shares them. */
-    private static final Map<String, ProcessFunction<CassandraHandler, ? extends TBase>> FUNCTIONS =
-            CassandraCalls.functions();
+    /** The calls of one or a few rows, which a store that asks another server answers later. */
+    private static final Set<String> DEFERRED = Set.of("get", "get_slice", "multiget", "multiget_slice", "insert",
+            "batch_insert", "remove", "batch_mutate");
     /**
      * ZERO writes of calls started on the network threads that may await the store at once; past that, calls wait
      * for theirs. Half of what the cluster driver takes on one connection (its max-requests-per-connection, 1024),
@@ -105,10 +101,9 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
                 : this::applyInBackground;
         CassandraHandler handler = new CassandraHandler(views, node, authenticator, session, storage, hints,
                 zeroWrites, rpcTimeoutMillis, authRefusals);
-        // What Cassandra.Processor is (it adds nothing to TBaseProcessor but its map of functions), with our map.
-        TProcessor processor = new TBaseProcessor<CassandraHandler>(handler, FUNCTIONS) {
-        };
-        return deferring ? new DeferringCassandraProcessor(handler, processor) : processor;
+        TProcessor processor = CassandraCalls.TABLE.processor(handler);
+        return deferring ? new DeferringCassandraProcessor<>(handler, CassandraCalls.TABLE, DEFERRED, processor)
+                : processor;
     }
 
     /**

@@ -30,8 +30,8 @@ import sibyl.service.Schema;
  * the one 0.6 would have reported. Where 0.6 answered an internal error, the check reports the
  * problem instead (docs/differences.md §Errors instead of internal errors).
  */
-final class ThriftValidation {
-    static final int MAX_NAME_LENGTH = 0xFFFF;
+public final class ThriftValidation {
+    public static final int MAX_NAME_LENGTH = 0xFFFF;
 
     private final Schema schema;
     private final Partitioner partitioner;
@@ -57,7 +57,7 @@ final class ThriftValidation {
     }
 
     /** The length of {@code s} in Java's modified UTF-8, which 0.6 wrote keys in. */
-    static long modifiedUtf8Length(String s) {
+    public static long modifiedUtf8Length(String s) {
         long n = 0;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -125,9 +125,10 @@ final class ThriftValidation {
     /**
      * A path of the given shape below its column family, in 0.6's order: the shape, the column name (under
      * the super column), the super column name; then what Sibyl refuses that 0.6 let through. The names
-     * (null for absent) are the remaining bytes of buffers, which are not changed.
+     * (null for absent) are the remaining bytes of buffers, which are not changed. The texts of these checks are
+     * also Cassandra 3.11's, so the 0.7+ dialect uses them too.
      */
-    private static void validatePath(PathShape shape, CFMetaData cf, ByteBuffer superColumn, ByteBuffer column)
+    public static void validatePath(PathShape shape, CFMetaData cf, ByteBuffer superColumn, ByteBuffer column)
             throws InvalidRequestException {
         refuse(shape.problem(cf, superColumn != null, column != null));
         if (column != null) validateName(cf, superColumn, column);
@@ -156,14 +157,19 @@ final class ThriftValidation {
         else validateRange(cf, superColumn, predicate.getSlice_range());
     }
 
-    private void validateRange(CFMetaData cf, ByteBuffer superColumn, SliceRange range) throws InvalidRequestException {
+    private static void validateRange(CFMetaData cf, ByteBuffer superColumn, SliceRange range)
+            throws InvalidRequestException {
+        validateRange(cf, superColumn, range.start, range.finish, range.isReversed(), range.getCount());
+    }
+
+    /** A SliceRange's bounds (remaining bytes of buffers, not changed) under the comparator of their level. */
+    public static void validateRange(CFMetaData cf, ByteBuffer superColumn, ByteBuffer start, ByteBuffer finish,
+                                     boolean reversed, int count) throws InvalidRequestException {
         AbstractType comparator = comparatorFor(cf, superColumn != null);
-        ByteBuffer start = range.start;
-        ByteBuffer finish = range.finish;
         validateBytes(comparator, start);
         validateBytes(comparator, finish);
-        if (range.getCount() < 0) throw new InvalidRequestException("get_slice requires non-negative count");
-        AbstractType traversal = range.isReversed() ? comparator.reversed() : comparator;
+        if (count < 0) throw new InvalidRequestException("get_slice requires non-negative count");
+        AbstractType traversal = reversed ? comparator.reversed() : comparator;
         if (start.hasRemaining() && finish.hasRemaining()
                 && traversal.compare(ThriftConversion.bytes(start), ThriftConversion.bytes(finish)) > 0) {
             throw new InvalidRequestException("range finish must come after start in the order of traversal");
@@ -300,7 +306,7 @@ final class ThriftValidation {
      * 0.6's validateColumns: the super column's shape (when given), then each name's length and
      * its validity under the comparator that orders it.
      */
-    private static void validateNames(CFMetaData cf, ByteBuffer superColumn, List<ByteBuffer> names)
+    public static void validateNames(CFMetaData cf, ByteBuffer superColumn, List<ByteBuffer> names)
             throws InvalidRequestException {
         if (superColumn != null) validateSuperColumnName(cf, superColumn.remaining());
         AbstractType comparator = comparatorFor(cf, superColumn != null);
