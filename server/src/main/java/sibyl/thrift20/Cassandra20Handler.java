@@ -93,11 +93,13 @@ final class Cassandra20Handler {
 
     /**
      * Sibyl's authenticators check credentials together with the use of one keyspace, so a login is checked
-     * against the keyspace the connection has set; before set_keyspace it is refused, saying so.
+     * against the keyspace the connection has set; before set_keyspace it is refused, saying so, unless there is
+     * nothing to check (AllowAllAuthenticator).
      */
     void login(AuthenticationRequest request) throws AuthenticationException, AuthorizationException {
         String ks = keyspace;
         if (ks == null) {
+            if (!authenticator.requiresLogin()) return;
             refusals.badCredentialsRefused();
             throw new AuthenticationException("Sibyl checks a login against the session's keyspace: call "
                     + "set_keyspace before login (issue #33)");
