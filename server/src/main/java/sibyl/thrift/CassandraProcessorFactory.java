@@ -26,18 +26,15 @@ import sibyl.transport.ProcessorFactory;
 public final class CassandraProcessorFactory implements ProcessorFactory {
     /**
      * Calls that describe the node from what it holds in memory: quick. describe_splits walks index entries and
-     * goes to the workers, as does login (an authenticator may read files).
+     * goes to the workers, as does login (an authenticator may read files). Calls that read one key or a few are
+     * quick while the store reads from memory or the page cache, never when it asks another server
+     * ({@link StorageHints#readsMayWait}); range scans walk many rows and go to the workers. Writes are quick while
+     * the store says they don't wait (periodic commit log, flushes keeping up).
      */
-    private static final Set<String> DESCRIPTIONS = Set.of("describe_keyspace", "describe_keyspaces",
+    private static final QuickCalls QUICK = new QuickCalls(Set.of("describe_keyspace", "describe_keyspaces",
             "describe_cluster_name", "describe_version", "describe_ring", "get_string_property",
-            "get_string_list_property");
-    /**
-     * Calls that read one key or a few: quick while the store reads from memory or the page cache, never when it
-     * asks another server ({@link StorageHints#readsMayWait}). Range scans walk many rows and go to the workers.
-     */
-    private static final Set<String> READS = Set.of("get", "get_slice", "multiget", "multiget_slice", "get_count");
-    /** Quick while the store says writes don't wait (periodic commit log, flushes keeping up). */
-    private static final Set<String> WRITES = Set.of("insert", "batch_insert", "remove", "batch_mutate");
+            "get_string_list_property"), Set.of("get", "get_slice", "multiget", "multiget_slice", "get_count"),
+            Set.of("insert", "batch_insert", "remove", "batch_mutate"));
     /** The calls of one or a few rows, which a store that asks another server answers later. */
     private static final Set<String> DEFERRED = Set.of("get", "get_slice", "multiget", "multiget_slice", "insert",
             "batch_insert", "remove", "batch_mutate");
@@ -85,8 +82,7 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
 
     @Override
     public boolean isQuick(String method) {
-        return DESCRIPTIONS.contains(method) || READS.contains(method) && !hints.readsMayWait()
-                || WRITES.contains(method) && !hints.writesMayWait();
+        return QUICK.isQuick(method, hints);
     }
 
     @Override
@@ -101,9 +97,7 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
                 : this::applyInBackground;
         CassandraHandler handler = new CassandraHandler(views, node, authenticator, session, storage, hints,
                 zeroWrites, rpcTimeoutMillis, authRefusals);
-        TProcessor processor = CassandraCalls.TABLE.processor(handler);
-        return deferring ? new DeferringCassandraProcessor<>(handler, CassandraCalls.TABLE, DEFERRED, processor)
-                : processor;
+        return CassandraCalls.TABLE.connectionProcessor(handler, DEFERRED, deferring);
     }
 
     /**

@@ -25,22 +25,8 @@ import sibyl.service.UnavailableReplicasException;
  */
 public final class StorageFailures {
     /** The exceptions of the 0.6 interface. */
-    static final ClientExceptions V06 = new ClientExceptions() {
-        @Override
-        public TException invalidRequest(String why) {
-            return new InvalidRequestException(why);
-        }
-
-        @Override
-        public TException unavailable() {
-            return new UnavailableException();
-        }
-
-        @Override
-        public TException timedOut() {
-            return new TimedOutException();
-        }
-    };
+    static final ClientExceptions V06 = ClientExceptions.of(InvalidRequestException::new, UnavailableException::new,
+            TimedOutException::new);
 
     private StorageFailures() {
     }

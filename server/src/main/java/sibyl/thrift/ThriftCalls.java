@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -97,6 +98,16 @@ public final class ThriftCalls<H> {
     public TProcessor processor(H handler) {
         return new TBaseProcessor<H>(handler, functions) {
         };
+    }
+
+    /**
+     * The processor of one connection's {@code handler}: when {@code deferring} (a store that asks another server),
+     * the calls of a few rows ({@code deferred}) are started on the network thread and answered later, holding no
+     * thread meanwhile; all others, and all calls otherwise, run on the thread given them.
+     */
+    public TProcessor connectionProcessor(H handler, Set<String> deferred, boolean deferring) {
+        TProcessor processor = processor(handler);
+        return deferring ? new DeferringCassandraProcessor<>(handler, this, deferred, processor) : processor;
     }
 
     /**

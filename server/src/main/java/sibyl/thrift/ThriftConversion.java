@@ -3,6 +3,7 @@ package sibyl.thrift;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.cassandra.thrift.Column;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnParent;
@@ -158,14 +159,17 @@ public final class ThriftConversion {
     }
 
     static List<ColumnOrSuperColumn> coscs(List<Cell> cells) {
-        List<ColumnOrSuperColumn> out = new ArrayList<>(cells.size());
-        for (Cell c : cells) out.add(cosc(c));
-        return out;
+        return each(cells, ThriftConversion::cosc);
     }
 
     static List<KeySlice> keySlices(List<RowSlice> rows) {
-        List<KeySlice> out = new ArrayList<>(rows.size());
-        for (RowSlice r : rows) out.add(new KeySlice(r.key(), coscs(r.cells())));
+        return each(rows, r -> new KeySlice(r.key(), coscs(r.cells())));
+    }
+
+    /** A reply's list: {@code convert} of each of {@code items}, in order. */
+    public static <A, B> List<B> each(List<A> items, Function<A, B> convert) {
+        List<B> out = new ArrayList<>(items.size());
+        for (A item : items) out.add(convert.apply(item));
         return out;
     }
 

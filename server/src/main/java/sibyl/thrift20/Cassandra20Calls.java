@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.apache.thrift.TBase;
 import sibyl.iface.v20.Cassandra;
+import sibyl.iface.v20.cassandra_0_7Constants;
 import sibyl.thrift.ThriftCalls;
 
 /**
@@ -59,13 +60,13 @@ final class Cassandra20Calls {
             now("describe_keyspace", Cassandra.describe_keyspace_args::new, Cassandra.describe_keyspace_result::new,
                     (h, a) -> h.describe_keyspace(a.keyspace)),
             now("describe_cluster_name", Cassandra.describe_cluster_name_args::new,
-                    Cassandra.describe_cluster_name_result::new, (h, a) -> h.describe_cluster_name()),
+                    Cassandra.describe_cluster_name_result::new, (h, a) -> h.node().clusterName()),
             now("describe_version", Cassandra.describe_version_args::new, Cassandra.describe_version_result::new,
-                    (h, a) -> h.describe_version()),
+                    (h, a) -> cassandra_0_7Constants.VERSION),
             now("describe_partitioner", Cassandra.describe_partitioner_args::new,
-                    Cassandra.describe_partitioner_result::new, (h, a) -> h.describe_partitioner()),
+                    Cassandra.describe_partitioner_result::new, (h, a) -> h.node().partitioner()),
             now("describe_snitch", Cassandra.describe_snitch_args::new, Cassandra.describe_snitch_result::new,
-                    (h, a) -> h.describe_snitch()),
+                    (h, a) -> Cassandra20Handler.SNITCH),
             now("describe_ring", Cassandra.describe_ring_args::new, Cassandra.describe_ring_result::new,
                     (h, a) -> h.describe_ring(a.keyspace)),
             now("describe_local_ring", Cassandra.describe_local_ring_args::new,

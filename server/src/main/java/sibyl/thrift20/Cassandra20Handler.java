@@ -37,11 +37,9 @@ import sibyl.iface.v20.NotFoundException;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.TokenRange;
 import sibyl.iface.v20.UnavailableException;
-import sibyl.iface.v20.cassandra_0_7Constants;
 import sibyl.service.Consistency;
-import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
-import sibyl.thrift.AuthRefusals;
+import sibyl.thrift.ClientExceptions;
 import sibyl.thrift.ConnectionSession;
 import sibyl.thrift.Deadline;
 import sibyl.thrift.NodeDescription;
@@ -62,31 +60,25 @@ final class Cassandra20Handler {
     static final String SNITCH = "org.apache.cassandra.locator.SimpleSnitch";
     private static final String DATACENTER = "datacenter1";
     private static final String RACK = "rack1";
-    private static final V20Exceptions DIALECT = V20Exceptions.INSTANCE;
+    private static final ClientExceptions DIALECT = V20Exceptions.DIALECT;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final SchemaCache<SchemaView> views;
     private final Supplier<NodeDescription> node;
     private final Authenticator authenticator;
-    private final ConnectionSession session;
     private final StorageService storage;
-    private final StorageHints hints;
-    private final long rpcTimeoutMillis;
-    private final AuthRefusals refusals;
+    private final HandlerContext shared;
+    private final ConnectionSession session;
     /** The keyspace of set_keyspace; null until then. Calls are one at a time, but not on one thread. */
     private volatile String keyspace;
 
-    Cassandra20Handler(SchemaCache<SchemaView> views, Supplier<NodeDescription> node, Authenticator authenticator,
-                       ConnectionSession session, StorageService storage, StorageHints hints, long rpcTimeoutMillis,
-                       AuthRefusals refusals) {
-        this.views = views;
-        this.node = node;
-        this.authenticator = authenticator;
+    Cassandra20Handler(HandlerContext shared, ConnectionSession session) {
+        this.shared = shared;
+        this.views = shared.views();
+        this.node = shared.node();
+        this.authenticator = shared.authenticator();
+        this.storage = shared.storage();
         this.session = session;
-        this.storage = storage;
-        this.hints = hints;
-        this.rpcTimeoutMillis = rpcTimeoutMillis;
-        this.refusals = refusals;
     }
 
     // --- the connection's state
@@ -100,17 +92,17 @@ final class Cassandra20Handler {
         String ks = keyspace;
         if (ks == null) {
             if (!authenticator.requiresLogin()) return;
-            refusals.badCredentialsRefused();
+            shared.refusals().badCredentialsRefused();
             throw new AuthenticationException("Sibyl checks a login against the session's keyspace: call "
                     + "set_keyspace before login (issue #33)");
         }
         try {
             session.loggedIn(authenticator.login(ks, request.getCredentials()), ks);
         } catch (AuthenticationFailure e) {
-            refusals.badCredentialsRefused();
+            shared.refusals().badCredentialsRefused();
             throw new AuthenticationException(e.getMessage());
         } catch (AuthorizationFailure e) {
-            refusals.noAccessRefused();
+            shared.refusals().noAccessRefused();
             throw new AuthorizationException(e.getMessage());
         }
     }
@@ -143,24 +135,13 @@ final class Cassandra20Handler {
         return ks;
     }
 
+    /** What the node says of itself now: its name, partitioner and ring (a reload changes the configuration). */
+    NodeDescription node() {
+        return node.get();
+    }
+
     Map<String, List<String>> describe_schema_versions() {
         return Map.of(views.current().definitions().version(), node.get().ringEndpoints());
-    }
-
-    String describe_cluster_name() {
-        return node.get().clusterName();
-    }
-
-    String describe_version() {
-        return cassandra_0_7Constants.VERSION;
-    }
-
-    String describe_partitioner() {
-        return node.get().partitioner();
-    }
-
-    String describe_snitch() {
-        return SNITCH;
     }
 
     /** This node's ring is one datacenter, so describe_local_ring answers the same. */
@@ -365,18 +346,18 @@ final class Cassandra20Handler {
     private Call startCall() throws InvalidRequestException {
         String ks = currentKeyspace();
         if (session.mustLogIn()) {
-            refusals.notLoggedInRefused();
+            shared.refusals().notLoggedInRefused();
             throw new InvalidRequestException("You have not logged in");
         }
         try {
             session.authorize(ks);
         } catch (AuthorizationFailure e) {
-            refusals.noAccessRefused();
+            shared.refusals().noAccessRefused();
             throw new InvalidRequestException(e.getMessage());
         }
         RequestChecks checks = views.current().checks();
         checks.keyspace(ks);
-        return new Call(ks, checks, new Deadline(rpcTimeoutMillis));
+        return new Call(ks, checks, new Deadline(shared.rpcTimeoutMillis()));
     }
 
     private String currentKeyspace() throws InvalidRequestException {
@@ -388,7 +369,7 @@ final class Cassandra20Handler {
     /** A read's level; on a node that is its own only replica, whether it alone meets it. */
     private Consistency read(Call call, ConsistencyLevel cl) throws InvalidRequestException, UnavailableException {
         Consistency level = ConsistencyMapping.forRead(cl);
-        if (!hints.countsReplicas()
+        if (!shared.hints().countsReplicas()
                 && !ReplicaCount.readable(level, call.checks.keyspace(call.keyspace).replicationFactor())) {
             throw new UnavailableException();
         }

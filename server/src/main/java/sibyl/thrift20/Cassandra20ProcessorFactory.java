@@ -9,7 +9,7 @@ import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 import sibyl.thrift.AuthRefusals;
 import sibyl.thrift.ConnectionSession;
-import sibyl.thrift.DeferringCassandraProcessor;
+import sibyl.thrift.QuickCalls;
 import sibyl.thrift.NodeDescription;
 import sibyl.thrift.SchemaCache;
 import sibyl.transport.ConnectionContext;
@@ -22,27 +22,21 @@ import sibyl.transport.ProcessorFactory;
  * for the store as every other level does), so unlike the 0.6 factory this one needs no executor for such writes.
  */
 public final class Cassandra20ProcessorFactory implements ProcessorFactory {
-    /** Calls answered from what the node holds in memory: quick. Splits walk index entries; login reads files. */
-    private static final Set<String> DESCRIPTIONS = Set.of("describe_keyspace", "describe_keyspaces",
+    /**
+     * Calls answered from what the node holds in memory are quick (splits walk index entries; login reads files);
+     * those of one key or a few while the store reads locally; writes while the store says they don't wait.
+     */
+    private static final QuickCalls QUICK = new QuickCalls(Set.of("describe_keyspace", "describe_keyspaces",
             "describe_cluster_name", "describe_version", "describe_ring", "describe_local_ring",
             "describe_token_map", "describe_partitioner", "describe_snitch", "describe_schema_versions",
-            "set_keyspace", "set_cql_version", "trace_next_query");
-    /** Calls that read one key or a few: quick while the store reads locally ({@link StorageHints#readsMayWait}). */
-    private static final Set<String> READS = Set.of("get", "get_slice", "multiget_slice", "get_count",
-            "multiget_count");
-    /** Quick while the store says writes don't wait. */
-    private static final Set<String> WRITES = Set.of("insert", "remove", "batch_mutate", "atomic_batch_mutate");
+            "set_keyspace", "set_cql_version", "trace_next_query"),
+            Set.of("get", "get_slice", "multiget_slice", "get_count", "multiget_count"),
+            Set.of("insert", "remove", "batch_mutate", "atomic_batch_mutate"));
     /** The calls of one or a few rows, which a store that asks another server answers later. */
     private static final Set<String> DEFERRED = Set.of("get", "get_slice", "multiget_slice", "insert", "remove",
             "batch_mutate", "atomic_batch_mutate");
 
-    private final SchemaCache<SchemaView> views;
-    private final Supplier<NodeDescription> node;
-    private final Authenticator authenticator;
-    private final StorageService storage;
-    private final StorageHints hints;
-    private final long rpcTimeoutMillis;
-    private final AuthRefusals authRefusals = new AuthRefusals();
+    private final HandlerContext shared;
 
     /**
      * @param node       what the describe calls say of this node now
@@ -51,17 +45,15 @@ public final class Cassandra20ProcessorFactory implements ProcessorFactory {
      */
     public Cassandra20ProcessorFactory(Supplier<NodeDescription> node, Duration rpcTimeout, StorageService storage,
                                        StorageHints hints, Authenticator authenticator) {
-        this.views = new SchemaCache<>(storage, schema -> SchemaView.of(schema, storage.partitioner()));
-        this.node = node;
-        this.rpcTimeoutMillis = rpcTimeout.toMillis();
-        this.storage = storage;
-        this.hints = hints;
-        this.authenticator = authenticator;
+        SchemaCache<SchemaView> views = new SchemaCache<>(storage, schema -> SchemaView.of(schema,
+                storage.partitioner()));
+        this.shared = new HandlerContext(views, node, authenticator, storage, hints, rpcTimeout.toMillis(),
+                new AuthRefusals());
     }
 
     /** Calls of this dialect refused by authentication and access control, over every connection it served. */
     public AuthRefusals authRefusals() {
-        return authRefusals;
+        return shared.refusals();
     }
 
     /** Whether the dialect has a method of this name. */
@@ -71,20 +63,15 @@ public final class Cassandra20ProcessorFactory implements ProcessorFactory {
 
     @Override
     public boolean isQuick(String method) {
-        return DESCRIPTIONS.contains(method) || READS.contains(method) && !hints.readsMayWait()
-                || WRITES.contains(method) && !hints.writesMayWait();
+        return QUICK.isQuick(method, shared.hints());
     }
 
     @Override
     public TProcessor newProcessor(ConnectionContext connection) {
-        ConnectionSession session = new ConnectionSession(authenticator);
+        ConnectionSession session = new ConnectionSession(shared.authenticator());
         connection.onClose(session::clear);
-        Cassandra20Handler handler = new Cassandra20Handler(views, node, authenticator, session, storage, hints,
-                rpcTimeoutMillis, authRefusals);
-        TProcessor processor = Cassandra20Calls.TABLE.processor(handler);
         // A store that asks another server answers the calls of a few rows later: they hold no thread meanwhile.
-        return hints.readsMayWait()
-                ? new DeferringCassandraProcessor<>(handler, Cassandra20Calls.TABLE, DEFERRED, processor)
-                : processor;
+        return Cassandra20Calls.TABLE.connectionProcessor(new Cassandra20Handler(shared, session), DEFERRED,
+                shared.hints().readsMayWait());
     }
 }

@@ -98,20 +98,17 @@ final class Conversion {
     }
 
     static List<ColumnOrSuperColumn> coscs(List<Cell> cells) {
-        List<ColumnOrSuperColumn> out = new ArrayList<>(cells.size());
-        for (Cell c : cells) out.add(cosc(c));
-        return out;
+        return ThriftConversion.each(cells, Conversion::cosc);
     }
 
+    /** Each row with its key as the client's bytes. */
     static List<KeySlice> keySlices(List<RowSlice> rows) {
-        List<KeySlice> out = new ArrayList<>(rows.size());
-        for (RowSlice r : rows) {
+        return ThriftConversion.each(rows, r -> {
             KeySlice slice = new KeySlice();
             slice.key = BinaryKeys.encodeBuffer(r.key());
             slice.columns = coscs(r.cells());
-            out.add(slice);
-        }
-        return out;
+            return slice;
+        });
     }
 
     private static Column column(sibyl.db.Column c) {

@@ -1,31 +1,16 @@
 package sibyl.thrift20;
 
-import org.apache.thrift.TException;
 import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.TimedOutException;
 import sibyl.iface.v20.UnavailableException;
 import sibyl.thrift.ClientExceptions;
 
 /** The 0.7+ dialect's exceptions, for the checks and storage failures shared with the 0.6 interface. */
-final class V20Exceptions implements ClientExceptions {
-    static final V20Exceptions INSTANCE = new V20Exceptions();
+final class V20Exceptions {
+    static final ClientExceptions DIALECT = ClientExceptions.of(InvalidRequestException::new,
+            UnavailableException::new, TimedOutException::new);
 
     private V20Exceptions() {
-    }
-
-    @Override
-    public TException invalidRequest(String why) {
-        return new InvalidRequestException(why);
-    }
-
-    @Override
-    public TException unavailable() {
-        return new UnavailableException();
-    }
-
-    @Override
-    public TException timedOut() {
-        return new TimedOutException();
     }
 
     /** A check shared with the 0.6 interface, whose refusal has the same text in both dialects. */

@@ -11,11 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import sibyl.auth.AllowAllAuthenticator;
-import sibyl.iface.v20.Cassandra;
 import sibyl.iface.v20.CfDef;
 import sibyl.iface.v20.CfSplit;
 import sibyl.iface.v20.Column;
@@ -27,20 +23,7 @@ import sibyl.iface.v20.NotFoundException;
 import sibyl.iface.v20.TokenRange;
 
 /** The describe calls and the connection's state calls of the 0.7+ dialect, over a real socket. */
-class Dialect20DescribeTest {
-    private Dialect20Server server;
-    private Cassandra.Client client;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new Dialect20Server(false, new AllowAllAuthenticator());
-        client = server.client();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        server.close();
-    }
+class Dialect20DescribeTest extends Dialect20Connection {
 
     @Test
     void theNodeDescribesItself() throws Exception {

@@ -11,12 +11,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
-import sibyl.auth.AllowAllAuthenticator;
-import sibyl.iface.v20.Cassandra;
 import sibyl.iface.v20.CfDef;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
@@ -41,21 +38,12 @@ import sibyl.iface.v20.SliceRange;
  * What the 0.7+ dialect refuses, over a real socket: the calls Sibyl does not serve yet, what it cannot store
  * (a TTL, some consistency levels), and bad requests, each with its InvalidRequestException text.
  */
-class Dialect20RefusalTest {
+class Dialect20RefusalTest extends Dialect20Connection {
     private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
-    private Dialect20Server server;
-    private Cassandra.Client client;
 
     @BeforeEach
-    void start() throws Exception {
-        server = new Dialect20Server(false, new AllowAllAuthenticator());
-        client = server.client();
+    void useTheTestKeyspace() throws Exception {
         client.set_keyspace(KS);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        server.close();
     }
 
     private static ByteBuffer b(String s) {
