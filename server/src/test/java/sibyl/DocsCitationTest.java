@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
  */
 class DocsCitationTest {
     private static final Path ROOT = RepositoryRoot.find();
-    private static final Pattern PAGE_OR_SECTION = Pattern.compile("docs/([a-z][a-z0-9-]*\\.md)|\u00a7");
+    private static final Pattern PAGE_OR_SECTION = Pattern.compile("docs/([a-z][a-z0-9.-]*\\.md)|\u00a7");
     private static final Pattern HEADING = Pattern.compile("^#{1,6} +(.+?) *$", Pattern.MULTILINE);
-    private static final Pattern LINK = Pattern.compile("\\]\\(([a-z0-9-]*\\.md)?(?:#([a-z0-9-]+))?\\)");
+    private static final Pattern LINK = Pattern.compile("\\]\\(([a-z0-9.-]*\\.md)?(?:#([a-z0-9-]+))?\\)");
     /** Spelled in pieces, so that this file does not match it. */
     private static final Pattern OUTSIDE = Pattern.compile("/work/" + "shared[\\w/.-]*|\\bshared/[a-z][\\w.-]*"
             + "|\\b(?:thrift-0\\.6|storage-conf|cassandra5|design)\\.md");
