@@ -33,6 +33,7 @@ import sibyl.iface.v20.MultiSliceRequest;
 import sibyl.iface.v20.Mutation;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
+import sibyl.iface.v20.UnavailableException;
 
 /**
  * What the 0.7+ dialect refuses, over a real socket: the calls Sibyl does not serve yet, what it cannot store
@@ -125,6 +126,17 @@ class Dialect20RefusalTest extends Dialect20Connection {
                 () -> client.get_count(b("k"), parent, all(), ConsistencyLevel.TWO));
         refused("Sibyl does not serve reads at consistency level SERIAL yet (issue #33)",
                 () -> client.get(b("k"), new ColumnPath(STD).setColumn(b("c")), ConsistencyLevel.SERIAL));
+    }
+
+    @Test
+    void aReadThisNodeAloneCannotMeetIsUnavailable() throws Exception {
+        client.set_keyspace(Dialect20Server.REPLICATED);
+        ColumnParent parent = new ColumnParent(STD);
+        client.insert(b("k"), parent, column("c"), ConsistencyLevel.QUORUM);
+        assertEquals(1, client.get_count(b("k"), parent, all(), ONE));
+        assertThrows(UnavailableException.class, () -> client.get_count(b("k"), parent, all(), ConsistencyLevel.QUORUM));
+        assertThrows(UnavailableException.class,
+                () -> client.multiget_slice(List.of(b("k")), parent, all(), ConsistencyLevel.LOCAL_QUORUM));
     }
 
     @Test

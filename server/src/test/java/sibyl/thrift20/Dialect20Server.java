@@ -9,7 +9,10 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import sibyl.auth.Authenticator;
+import sibyl.db.CFMetaData;
+import sibyl.db.KSMetaData;
 import sibyl.db.TestSchema;
+import sibyl.db.marshal.BytesType;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Partitioners;
 import sibyl.engine.LocalStorageService;
@@ -31,7 +34,11 @@ final class Dialect20Server implements AutoCloseable {
     static final String TOKEN = "42";
 
     final Partitioner partitioner = Partitioners.forName("org.apache.cassandra.dht.RandomPartitioner");
-    final LocalStorageService engine = new LocalStorageService(partitioner, List.of(TestSchema.keyspace1()), 128);
+    /** A keyspace whose ReplicationFactor one node cannot meet at QUORUM. */
+    static final String REPLICATED = "Replicated";
+    final LocalStorageService engine = new LocalStorageService(partitioner, List.of(TestSchema.keyspace1(),
+            new KSMetaData(REPLICATED, 3, List.of(CFMetaData.standard(REPLICATED, TestSchema.STD, BytesType.instance)))),
+            128);
     final Cassandra20ProcessorFactory factory;
     private final NetworkLoops network = NetworkLoops.open(1);
     private final ThriftServer server;
