@@ -35,14 +35,12 @@ import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
-import sibyl.db.RowSlice;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
 import sibyl.service.Consistency;
 import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 import org.apache.thrift.TApplicationException;
-import org.apache.thrift.TException;
 
 /**
  * The 0.6 interface as one connection sees it. Describe calls are answered from the

@@ -168,7 +168,9 @@ final class Cassandra20Handler {
     List<String> describe_splits(String cfName, String startToken, String endToken, int keysPerSplit)
             throws InvalidRequestException {
         List<String> splits = new ArrayList<>();
-        for (Token t : splits(cfName, startToken, endToken, keysPerSplit)) splits.add(storage.partitioner().toString(t));
+        for (Token t : splits(cfName, startToken, endToken, keysPerSplit)) {
+            splits.add(storage.partitioner().toString(t));
+        }
         return splits;
     }
 
@@ -177,7 +179,9 @@ final class Cassandra20Handler {
             throws InvalidRequestException {
         List<String> bounds = describe_splits(cfName, startToken, endToken, keysPerSplit);
         List<CfSplit> splits = new ArrayList<>();
-        for (int i = 0; i + 1 < bounds.size(); i++) splits.add(new CfSplit(bounds.get(i), bounds.get(i + 1), keysPerSplit));
+        for (int i = 0; i + 1 < bounds.size(); i++) {
+            splits.add(new CfSplit(bounds.get(i), bounds.get(i + 1), keysPerSplit));
+        }
         return splits;
     }
 

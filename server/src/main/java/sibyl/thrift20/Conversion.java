@@ -56,9 +56,11 @@ final class Conversion {
     /** insert: a column of a standard table, or a subcolumn of the parent's super column. */
     static void addInsert(RowMutation.Builder m, ColumnParent parent, Column c) {
         byte[] superColumn = ThriftConversion.bytes(parent.super_column);
+        byte[] name = ThriftConversion.bytes(c.name);
+        byte[] value = ThriftConversion.bytes(c.value);
         String cf = parent.getColumn_family();
-        if (superColumn == null) m.write(cf, ThriftConversion.bytes(c.name), ThriftConversion.bytes(c.value), c.timestamp);
-        else m.write(cf, superColumn, ThriftConversion.bytes(c.name), ThriftConversion.bytes(c.value), c.timestamp);
+        if (superColumn == null) m.write(cf, name, value, c.timestamp);
+        else m.write(cf, superColumn, name, value, c.timestamp);
     }
 
     /** A checked ColumnOrSuperColumn of batch_mutate: a column, or the subcolumns of a super column. */
