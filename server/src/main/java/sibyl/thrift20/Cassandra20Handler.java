@@ -92,7 +92,6 @@ final class Cassandra20Handler {
         String ks = keyspace;
         if (ks == null) {
             if (!authenticator.requiresLogin()) return;
-            shared.refusals().badCredentialsRefused();
             throw new AuthenticationException("Sibyl checks a login against the session's keyspace: call "
                     + "set_keyspace before login (issue #33)");
         }
