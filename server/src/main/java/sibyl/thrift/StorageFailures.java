@@ -70,6 +70,14 @@ public final class StorageFailures {
     /** As {@link #after(CompletableFuture, Then)}, with {@code dialect}'s exceptions. */
     public static <A, B> CompletableFuture<B> after(CompletableFuture<A> answer, ClientExceptions dialect,
                                                     Then<A, B> then) {
+        if (answer.isDone() && !answer.isCompletedExceptionally()) {
+            // Answered at once (the embedded engine): the step runs now, with no stage to chain.
+            try {
+                return CompletableFuture.completedFuture(then.apply(answer.join()));
+            } catch (TException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
         return answer.handle((value, failure) -> {
             if (failure != null) {
                 Throwable cause = AsyncFailures.cause(failure);

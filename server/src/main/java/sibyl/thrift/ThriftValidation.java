@@ -125,10 +125,9 @@ public final class ThriftValidation {
     /**
      * A path of the given shape below its column family, in 0.6's order: the shape, the column name (under
      * the super column), the super column name; then what Sibyl refuses that 0.6 let through. The names
-     * (null for absent) are the remaining bytes of buffers, which are not changed. The texts of these checks are
-     * also Cassandra 3.11's, so the 0.7+ dialect uses them too.
+     * (null for absent) are the remaining bytes of buffers, which are not changed.
      */
-    public static void validatePath(PathShape shape, CFMetaData cf, ByteBuffer superColumn, ByteBuffer column)
+    private static void validatePath(PathShape shape, CFMetaData cf, ByteBuffer superColumn, ByteBuffer column)
             throws InvalidRequestException {
         refuse(shape.problem(cf, superColumn != null, column != null));
         if (column != null) validateName(cf, superColumn, column);
@@ -306,7 +305,7 @@ public final class ThriftValidation {
      * 0.6's validateColumns: the super column's shape (when given), then each name's length and
      * its validity under the comparator that orders it.
      */
-    public static void validateNames(CFMetaData cf, ByteBuffer superColumn, List<ByteBuffer> names)
+    private static void validateNames(CFMetaData cf, ByteBuffer superColumn, List<ByteBuffer> names)
             throws InvalidRequestException {
         if (superColumn != null) validateSuperColumnName(cf, superColumn.remaining());
         AbstractType comparator = comparatorFor(cf, superColumn != null);
