@@ -27,6 +27,7 @@ public final class BinaryKeys {
 
     /** The text of a key's bytes. */
     public static String decode(byte[] key) {
+        if (isAscii(key)) return new String(key, StandardCharsets.ISO_8859_1); // most keys: no decoding to do
         StringBuilder text = new StringBuilder(key.length);
         int i = 0;
         while (i < key.length) {
@@ -46,6 +47,13 @@ public final class BinaryKeys {
             }
         }
         return text.toString();
+    }
+
+    private static boolean isAscii(byte[] key) {
+        for (byte b : key) {
+            if (b < 0) return false;
+        }
+        return true;
     }
 
     /**
