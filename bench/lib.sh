@@ -326,37 +326,8 @@ cassandra311_classpath() {
   cat "$C311_CLASSPATH_FILE"
 }
 
-# Module opens Java 17 needs for Cassandra (those of its jvm17-server.options).
-C311_JVM17_OPTS=(
-  -Djdk.attach.allowAttachSelf=true
-  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
-  --add-exports java.base/jdk.internal.ref=ALL-UNNAMED
-  --add-exports java.base/sun.nio.ch=ALL-UNNAMED
-  --add-exports java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED
-  --add-exports java.rmi/sun.rmi.registry=ALL-UNNAMED
-  --add-exports java.rmi/sun.rmi.server=ALL-UNNAMED
-  --add-exports java.sql/java.sql=ALL-UNNAMED
-  --add-exports java.base/java.lang.ref=ALL-UNNAMED
-  --add-exports jdk.unsupported/sun.misc=ALL-UNNAMED
-  --add-opens java.base/java.lang.module=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.loader=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.reflect=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.math=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.module=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.util.jar=ALL-UNNAMED
-  --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED
-  --add-opens java.base/sun.nio.ch=ALL-UNNAMED
-  --add-opens java.base/java.io=ALL-UNNAMED
-  --add-opens java.base/java.nio=ALL-UNNAMED
-  --add-opens java.base/java.util.concurrent=ALL-UNNAMED
-  --add-opens java.base/java.util=ALL-UNNAMED
-  --add-opens java.base/java.util.concurrent.atomic=ALL-UNNAMED
-  --add-opens java.base/java.lang=ALL-UNNAMED
-  --add-opens java.base/java.math=ALL-UNNAMED
-  --add-opens java.base/java.lang.reflect=ALL-UNNAMED
-  --add-opens java.base/java.net=ALL-UNNAMED
-)
+# The JVM options Java 17 needs for Cassandra, shared with the client's differential test.
+mapfile -t C311_JVM17_OPTS < <(grep -v '^#' "$BENCH_DIR/cassandra311/jvm17.options")
 
 # Starts Cassandra 3.11 as a background job on a fresh directory $1 (data, commit log, cassandra.yaml, logs), on
 # free ports, with its Thrift server as it shipped (rpc_server_type: sync, a thread per connection), a periodic
