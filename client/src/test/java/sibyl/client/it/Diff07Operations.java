@@ -1,0 +1,272 @@
+package sibyl.client.it;
+
+import static sibyl.client.it.V20Call.DONE;
+import static sibyl.client.it.V20Call.hex;
+import static sibyl.client.it.V20Call.parent;
+import static sibyl.client.it.V20Call.path;
+import static sibyl.client.it.V20Call.predicate;
+
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import sibyl.client.it.Diff07Schema.Family;
+import sibyl.iface.v20.Column;
+import sibyl.iface.v20.ColumnOrSuperColumn;
+import sibyl.iface.v20.ColumnParent;
+import sibyl.iface.v20.ColumnPath;
+import sibyl.iface.v20.ConsistencyLevel;
+import sibyl.iface.v20.Deletion;
+import sibyl.iface.v20.KeyRange;
+import sibyl.iface.v20.Mutation;
+import sibyl.iface.v20.SlicePredicate;
+import sibyl.iface.v20.SliceRange;
+import sibyl.iface.v20.SuperColumn;
+
+/**
+ * Random writes and reads of the 0.7+ API over the {@link Diff07Schema} keyspace, each a {@link V20Call}: inserts,
+ * removals of a column, a super column or a whole row, and batch_mutate with insertions and deletions, all at
+ * explicit timestamps; get, get_slice, get_count, multiget_slice, multiget_count and get_range_slices with names and
+ * ranges (start, finish, reversed, count). Most slice ranges run in the comparator's order; some do not, and are
+ * refused.
+ */
+final class Diff07Operations {
+    private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
+
+    private final Random random;
+    private final Diff07Vocabulary words;
+
+    Diff07Operations(Random random, Diff07Vocabulary words) {
+        this.random = random;
+        this.words = words;
+    }
+
+    // ---- writes
+
+    V20Call write() {
+        int pick = random.nextInt(100);
+        if (pick < 40) return insert();
+        if (pick < 55) return removeColumn();
+        if (pick < 62) return removeSuperColumn();
+        if (pick < 67) return removeRow();
+        return batchMutate();
+    }
+
+    private V20Call insert() {
+        Family f = words.family();
+        ByteBuffer key = words.key();
+        ColumnParent parent = new ColumnParent(f.name());
+        if (f.isSuper()) parent.setSuper_column(words.name(f));
+        Column column = column(f.isSuper() ? words.subname(f) : words.name(f));
+        return new V20Call("insert(" + hex(key) + ", " + parent(parent) + ", " + V20Call.column(column) + ")", s -> {
+            s.client().insert(key, parent, column, ONE);
+            return DONE;
+        });
+    }
+
+    private Column column(ByteBuffer name) {
+        return new Column(name).setValue(words.value()).setTimestamp(words.timestamp());
+    }
+
+    private V20Call removeColumn() {
+        Family f = words.family();
+        ColumnPath path = new ColumnPath(f.name());
+        if (f.isSuper()) path.setSuper_column(words.name(f)).setColumn(words.subname(f));
+        else path.setColumn(words.name(f));
+        return remove(path);
+    }
+
+    private V20Call removeSuperColumn() {
+        Family f = words.superFamily();
+        return remove(new ColumnPath(f.name()).setSuper_column(words.name(f)));
+    }
+
+    private V20Call removeRow() {
+        return remove(new ColumnPath(words.family().name()));
+    }
+
+    private V20Call remove(ColumnPath path) {
+        ByteBuffer key = words.key();
+        long timestamp = words.timestamp();
+        return new V20Call("remove(" + hex(key) + ", " + path(path) + ", @" + timestamp + ")", s -> {
+            s.client().remove(key, path, timestamp, ONE);
+            return DONE;
+        });
+    }
+
+    private V20Call batchMutate() {
+        Map<ByteBuffer, Map<String, List<Mutation>>> mutations = new HashMap<>();
+        StringBuilder description = new StringBuilder("batch_mutate(");
+        for (ByteBuffer key : words.keys(3)) {
+            Map<String, List<Mutation>> byFamily = new HashMap<>();
+            for (int n = 1 + random.nextInt(2); n > 0; n--) {
+                Family f = words.family();
+                List<Mutation> list = byFamily.computeIfAbsent(f.name(), k -> new ArrayList<>());
+                for (int m = 1 + random.nextInt(4); m > 0; m--) list.add(mutation(f));
+            }
+            mutations.put(key, byFamily);
+            byFamily.forEach((family, list) -> description.append(hex(key)).append('/').append(family).append(": ")
+                    .append(list.stream().map(V20Call::mutation).toList()).append("; "));
+        }
+        description.append(')');
+        return new V20Call(description.toString(), s -> {
+            s.client().batch_mutate(mutations, ONE);
+            return DONE;
+        });
+    }
+
+    private Mutation mutation(Family f) {
+        if (random.nextInt(3) > 0) {
+            ColumnOrSuperColumn cosc = new ColumnOrSuperColumn();
+            if (!f.isSuper()) {
+                cosc.setColumn(column(words.name(f)));
+            } else {
+                List<Column> columns = new ArrayList<>();
+                for (int n = 1 + random.nextInt(3); n > 0; n--) columns.add(column(words.subname(f)));
+                cosc.setSuper_column(new SuperColumn(words.name(f), columns));
+            }
+            return new Mutation().setColumn_or_supercolumn(cosc);
+        }
+        Deletion deletion = new Deletion().setTimestamp(words.timestamp());
+        boolean subcolumns = f.isSuper() && random.nextBoolean();
+        if (subcolumns) deletion.setSuper_column(words.name(f));
+        // A deletion of a whole row has neither a super column nor a predicate.
+        if (subcolumns || random.nextInt(4) > 0) {
+            SlicePredicate predicate = new SlicePredicate();
+            if (random.nextInt(3) > 0) {
+                List<ByteBuffer> names = new ArrayList<>();
+                for (int n = 1 + random.nextInt(3); n > 0; n--) names.add(subcolumns ? words.subname(f) : words.name(f));
+                predicate.setColumn_names(names);
+            } else {
+                ColumnNameType type = subcolumns ? f.subnames() : f.names();
+                ByteBuffer a = subcolumns ? words.subname(f) : words.name(f);
+                ByteBuffer b = subcolumns ? words.subname(f) : words.name(f);
+                boolean inOrder = Diff07Vocabulary.order(type).compare(a, b) <= 0;
+                predicate.setSlice_range(new SliceRange(inOrder ? a : b, inOrder ? b : a, false, 100));
+            }
+            deletion.setPredicate(predicate);
+        }
+        return new Mutation().setDeletion(deletion);
+    }
+
+    // ---- reads
+
+    V20Call read() {
+        int pick = random.nextInt(100);
+        if (pick < 15) return get();
+        if (pick < 45) return getSlice();
+        if (pick < 55) return getCount();
+        if (pick < 70) return multigetSlice();
+        if (pick < 78) return multigetCount();
+        return rangeSlices();
+    }
+
+    private V20Call get() {
+        Family f = words.family();
+        ByteBuffer key = words.key();
+        ColumnPath path = new ColumnPath(f.name());
+        if (!f.isSuper()) path.setColumn(words.name(f));
+        else if (random.nextBoolean()) path.setSuper_column(words.name(f)).setColumn(words.subname(f));
+        else path.setSuper_column(words.name(f));
+        return new V20Call("get(" + hex(key) + ", " + path(path) + ")", s -> V20Call.cell(s.client().get(key, path, ONE)));
+    }
+
+    /** A column family, now and then a super column of a super one. */
+    private ColumnParent someParent(Family f) {
+        ColumnParent parent = new ColumnParent(f.name());
+        if (f.isSuper() && random.nextBoolean()) parent.setSuper_column(words.name(f));
+        return parent;
+    }
+
+    /** Names or a range of the columns of {@code parent}: subcolumns when it names a super column. */
+    private SlicePredicate somePredicate(Family f, ColumnParent parent) {
+        boolean subcolumns = parent.isSetSuper_column();
+        ColumnNameType type = subcolumns ? f.subnames() : f.names();
+        if (random.nextInt(4) == 0) {
+            List<ByteBuffer> names = new ArrayList<>();
+            for (int n = 1 + random.nextInt(4); n > 0; n--) names.add(subcolumns ? words.subname(f) : words.name(f));
+            return new SlicePredicate().setColumn_names(names);
+        }
+        ByteBuffer start = random.nextInt(3) == 0 ? ByteBuffer.allocate(0) : subcolumns ? words.subname(f) : words.name(f);
+        ByteBuffer finish = random.nextInt(3) == 0 ? ByteBuffer.allocate(0) : subcolumns ? words.subname(f) : words.name(f);
+        boolean reversed = random.nextInt(3) == 0;
+        // Nine in ten ranges run in the order of traversal; the others may not, and both servers must refuse them alike.
+        if (random.nextInt(10) > 0 && start.hasRemaining() && finish.hasRemaining()) {
+            boolean ascending = Diff07Vocabulary.order(type).compare(start, finish) <= 0;
+            if (ascending == reversed) {
+                ByteBuffer t = start;
+                start = finish;
+                finish = t;
+            }
+        }
+        int count = switch (random.nextInt(4)) {
+            case 0 -> 1;
+            case 1 -> 1 + random.nextInt(5);
+            default -> 100;
+        };
+        return new SlicePredicate().setSlice_range(new SliceRange(start, finish, reversed, count));
+    }
+
+    private V20Call getSlice() {
+        Family f = words.family();
+        ByteBuffer key = words.key();
+        ColumnParent parent = someParent(f);
+        SlicePredicate predicate = somePredicate(f, parent);
+        return new V20Call("get_slice(" + hex(key) + ", " + parent(parent) + ", " + predicate(predicate) + ")",
+                s -> V20Call.cells(s.client().get_slice(key, parent, predicate, ONE)));
+    }
+
+    private V20Call getCount() {
+        Family f = words.family();
+        ByteBuffer key = words.key();
+        ColumnParent parent = someParent(f);
+        SlicePredicate predicate = somePredicate(f, parent);
+        return new V20Call("get_count(" + hex(key) + ", " + parent(parent) + ", " + predicate(predicate) + ")",
+                s -> String.valueOf(s.client().get_count(key, parent, predicate, ONE)));
+    }
+
+    private V20Call multigetSlice() {
+        Family f = words.family();
+        List<ByteBuffer> keys = words.keys(4);
+        ColumnParent parent = someParent(f);
+        SlicePredicate predicate = somePredicate(f, parent);
+        return new V20Call("multiget_slice(" + V20Call.keys(keys) + ", " + parent(parent) + ", " + predicate(predicate) + ")",
+                s -> V20Call.byKey(s.client().multiget_slice(keys, parent, predicate, ONE), V20Call::cells));
+    }
+
+    private V20Call multigetCount() {
+        Family f = words.family();
+        List<ByteBuffer> keys = words.keys(4);
+        ColumnParent parent = someParent(f);
+        SlicePredicate predicate = somePredicate(f, parent);
+        return new V20Call("multiget_count(" + V20Call.keys(keys) + ", " + parent(parent) + ", " + predicate(predicate) + ")",
+                s -> V20Call.byKey(s.client().multiget_count(keys, parent, predicate, ONE), String::valueOf));
+    }
+
+    /** get_range_slices over a key range from a key (or the start of the ring), or over a token range. */
+    private V20Call rangeSlices() {
+        Family f = words.family();
+        ColumnParent parent = someParent(f);
+        SlicePredicate predicate = somePredicate(f, parent);
+        KeyRange range = new KeyRange(1 + random.nextInt(6));
+        if (random.nextInt(4) > 0) {
+            range.setStart_key(random.nextInt(3) == 0 ? ByteBuffer.allocate(0) : words.key()).setEnd_key(ByteBuffer.allocate(0));
+        } else {
+            range.setStart_token(token()).setEnd_token(token());
+        }
+        return rangeSlices(parent, predicate, range);
+    }
+
+    static V20Call rangeSlices(ColumnParent parent, SlicePredicate predicate, KeyRange range) {
+        return new V20Call("get_range_slices(" + parent(parent) + ", " + predicate(predicate) + ", " + V20Call.range(range) + ")",
+                s -> V20Call.keySlices(s.client().get_range_slices(parent, predicate, range, ONE)));
+    }
+
+    /** A token of RandomPartitioner: 0 to 2^127. */
+    private String token() {
+        return random.nextInt(5) == 0 ? "0" : new BigInteger(127, random).toString();
+    }
+}

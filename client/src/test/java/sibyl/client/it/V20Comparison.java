@@ -1,0 +1,94 @@
+package sibyl.client.it;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.thrift.TException;
+
+/**
+ * The same 0.7+ calls made through a reference server (a real Cassandra 3.11) and through the server under test,
+ * one after the other, every difference of their answers kept with the call and both answers. Also counts what the
+ * calls answered, so that a run shows it compared data and refusals, not only empty answers.
+ */
+final class V20Comparison {
+    /** A call the two servers answered differently. */
+    record Difference(String round, String call, String reference, String subject) {
+    }
+
+    private final V20Server reference;
+    private final V20Server subject;
+    private final List<Difference> differences = new ArrayList<>();
+    /** Per kind of call: calls, refusals, empty answers. */
+    private final Map<String, int[]> tallies = new LinkedHashMap<>();
+    private String round = "start";
+
+    V20Comparison(V20Server reference, V20Server subject) {
+        this.reference = reference;
+        this.subject = subject;
+    }
+
+    /** Names the differences found from now on (a phase of the run). */
+    void round(String name) {
+        round = name;
+    }
+
+    /**
+     * Makes {@code call} through both (the reference first) and records a difference of their answers.
+     *
+     * @return the reference's answer
+     * @throws TException when a server cannot be reached any more: the run cannot go on
+     */
+    String compare(V20Call call) throws TException {
+        String expected = call.answer(reference);
+        String actual = sameKeyspace(call.answer(subject));
+        int[] tally = tallies.computeIfAbsent(call.description().split("[( ]", 2)[0], k -> new int[3]);
+        tally[0]++;
+        if (expected.startsWith("!")) tally[1]++;
+        else if (expected.startsWith("[]") || expected.startsWith("0 rows") || expected.endsWith(" 0 keys") || expected.equals("0 keys")) tally[2]++;
+        if (!expected.equals(actual)) differences.add(new Difference(round, call.description(), expected, actual));
+        return expected;
+    }
+
+    /**
+     * The subject's answer with its keyspace named as the reference's: they differ only when 3.11 is compared with a
+     * second keyspace of itself, and some of its messages name the keyspace.
+     */
+    private String sameKeyspace(String answer) {
+        if (subject.keyspace().equals(reference.keyspace())) return answer;
+        return answer.replace("KeySpace=" + subject.keyspace() + " ", "KeySpace=" + reference.keyspace() + " ");
+    }
+
+    List<Difference> differences() {
+        return List.copyOf(differences);
+    }
+
+    /** Calls, refusals and empty answers per kind of call, as one line. */
+    String tallies() {
+        List<String> parts = new ArrayList<>();
+        tallies.forEach((kind, t) -> parts.add(kind + " " + t[0] + " (" + t[1] + " refused, " + t[2] + " empty)"));
+        return String.join("; ", parts);
+    }
+
+    /** Every difference, grouped by round, each with its call and both answers. */
+    String report() {
+        Map<String, List<Difference>> byRound = new LinkedHashMap<>();
+        for (Difference d : differences) byRound.computeIfAbsent(d.round(), r -> new ArrayList<>()).add(d);
+        StringBuilder out = new StringBuilder().append(differences.size()).append(" difference(s) between ")
+                .append(reference.name()).append(" and ").append(subject.name()).append('\n');
+        byRound.forEach((name, list) -> {
+            out.append("== ").append(name).append(": ").append(list.size()).append('\n');
+            for (Difference d : list) {
+                out.append("- ").append(d.call()).append('\n')
+                        .append("    ").append(reference.name()).append(": ").append(indented(d.reference())).append('\n')
+                        .append("    ").append(subject.name()).append(": ").append(indented(d.subject())).append('\n');
+            }
+        });
+        return out.toString();
+    }
+
+    private static String indented(String answer) {
+        String a = answer.length() > 3000 ? answer.substring(0, 3000) + " ... (" + answer.length() + " chars)" : answer;
+        return a.replace("\n", "\n        ");
+    }
+}
