@@ -49,6 +49,8 @@ import sibyl.iface.v20.SliceRange;
 class Cassandra311DifferentialIT {
     /** The keyspace that stands in for Sibyl when 3.11 is compared with itself. */
     private static final String TWIN_KEYSPACE = "Diff07Twin";
+    /** Differences listed per round in the failure message; the test's output lists every one. */
+    private static final int DIFFERENCES_SHOWN = 25;
 
     @Test
     void sibylAnswersAsCassandra311(@TempDir Path dir) throws Exception {
@@ -82,7 +84,8 @@ class Cassandra311DifferentialIT {
             run(comparison, reference, new Random(seed), operations);
             System.out.println("Cassandra311DifferentialIT: " + comparison.tallies());
             if (!comparison.differences().isEmpty()) {
-                fail("seed " + seed + ": " + comparison.report());
+                System.out.println("seed " + seed + ": " + comparison.report(Integer.MAX_VALUE));
+                fail("seed " + seed + ": " + comparison.report(DIFFERENCES_SHOWN) + "(all of them in this test's output)");
             }
         } finally {
             if (sibyl != null) sibyl.stop();

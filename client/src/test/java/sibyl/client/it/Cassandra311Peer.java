@@ -22,8 +22,8 @@ import sibyl.iface.v20.Cassandra;
 /**
  * A real Apache Cassandra 3.11, the reference for the 0.7+ dialect: one node on free ports of 127.0.0.1 in a fresh
  * temporary directory, its Thrift server as it shipped (rpc_server_type sync), run from the jars
- * bench/cassandra311/pom.xml resolves from Maven Central, with the Java 17 options of
- * bench/cassandra311/jvm17.options.
+ * bench/cassandra311/pom.xml resolves from Maven Central, configured as bench/lib.sh runs one (the files
+ * cassandra.yaml.in, logback.xml.in and jvm17.options of bench/cassandra311/) but with half a gigabyte of heap.
  *
  * <p>Starting one takes 10 to 60 seconds and half a gigabyte, so a test run shares one: {@link #shared()} starts it
  * on first use and a shutdown hook stops it when the test JVM exits. Where its jars cannot be resolved (a developer's
@@ -83,16 +83,12 @@ final class Cassandra311Peer implements AutoCloseable {
         Path conf = Files.createDirectories(dir.resolve("conf"));
         Files.createDirectories(dir.resolve("logs"));
         int thriftPort = LocalNode.freePort();
-        Files.writeString(conf.resolve("cassandra.yaml"), yaml(dir, partitioner, thriftPort));
-        Files.writeString(conf.resolve("logback.xml"), """
-                <configuration>
-                  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
-                    <file>%s</file>
-                    <encoder><pattern>%%-5level [%%thread] %%date{ISO8601} %%logger{0}: %%msg%%n</pattern></encoder>
-                  </appender>
-                  <root level="INFO"><appender-ref ref="FILE"/></root>
-                </configuration>
-                """.formatted(dir.resolve("logs/system.log")));
+        Files.writeString(conf.resolve("cassandra.yaml"), template("cassandra.yaml.in", dir)
+                .replace("@PARTITIONER@", partitioner).replace("@RPC_PORT@", String.valueOf(thriftPort))
+                .replace("@STORAGE_PORT@", String.valueOf(LocalNode.freePort()))
+                .replace("@SSL_STORAGE_PORT@", String.valueOf(LocalNode.freePort()))
+                .replace("@NATIVE_TRANSPORT_PORT@", String.valueOf(LocalNode.freePort())));
+        Files.writeString(conf.resolve("logback.xml"), template("logback.xml.in", dir));
 
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms512m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-Xss512k", "-javaagent:" + jamm,
@@ -116,41 +112,9 @@ final class Cassandra311Peer implements AutoCloseable {
         return node;
     }
 
-    private static String yaml(Path dir, String partitioner, int thriftPort) throws IOException {
-        return """
-                # Written by the client's Cassandra311Peer: one node for a test run.
-                cluster_name: Sibyl differential 3.11
-                num_tokens: 16
-                partitioner: %s
-                data_file_directories:
-                  - %s/data
-                commitlog_directory: %s/commitlog
-                saved_caches_directory: %s/saved_caches
-                hints_directory: %s/hints
-                cdc_raw_directory: %s/cdc_raw
-                commitlog_sync: periodic
-                commitlog_sync_period_in_ms: 10000
-                seed_provider:
-                  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
-                    parameters:
-                      - seeds: "127.0.0.1"
-                listen_address: 127.0.0.1
-                rpc_address: 127.0.0.1
-                storage_port: %d
-                ssl_storage_port: %d
-                start_native_transport: false
-                native_transport_port: %d
-                start_rpc: true
-                rpc_port: %d
-                rpc_server_type: sync
-                endpoint_snitch: SimpleSnitch
-                authenticator: AllowAllAuthenticator
-                authorizer: AllowAllAuthorizer
-                # On Java 17 it cannot unmap memory-mapped files.
-                disk_access_mode: standard
-                auto_snapshot: false
-                """.formatted(partitioner, dir, dir, dir, dir, dir, LocalNode.freePort(), LocalNode.freePort(),
-                LocalNode.freePort(), thriftPort);
+    /** A file of bench/cassandra311/ shared with bench/lib.sh, its node directory ({@code @DIR@}) filled in. */
+    private static String template(String name, Path dir) throws IOException {
+        return Files.readString(LocalNode.home().resolve("bench/cassandra311").resolve(name)).replace("@DIR@", dir.toString());
     }
 
     /** bench/cassandra311/jvm17.options, shared with bench/lib.sh. */

@@ -46,13 +46,10 @@ final class Diff07Operations {
 
     // ---- writes
 
+    /** An insert (40%), a removal of a column (15%), a super column (7%) or a row (5%), or a batch_mutate. */
     V20Call write() {
         int pick = random.nextInt(100);
-        if (pick < 40) return insert();
-        if (pick < 55) return removeColumn();
-        if (pick < 62) return removeSuperColumn();
-        if (pick < 67) return removeRow();
-        return batchMutate();
+        return pick < 40 ? insert() : pick < 55 ? removeColumn() : pick < 62 ? removeSuperColumn() : pick < 67 ? removeRow() : batchMutate();
     }
 
     private V20Call insert() {
@@ -154,13 +151,11 @@ final class Diff07Operations {
 
     // ---- reads
 
+    /** A get (15%), get_slice (30%), get_count (10%), multiget_slice (15%), multiget_count (8%) or get_range_slices. */
     V20Call read() {
         int pick = random.nextInt(100);
-        if (pick < 15) return get();
-        if (pick < 45) return getSlice();
-        if (pick < 55) return getCount();
-        if (pick < 70) return multigetSlice();
-        if (pick < 78) return multigetCount();
+        if (pick < 45) return pick < 15 ? get() : getSlice();
+        if (pick < 78) return pick < 55 ? getCount() : pick < 70 ? multigetSlice() : multigetCount();
         return rangeSlices();
     }
 
@@ -210,54 +205,56 @@ final class Diff07Operations {
         return new SlicePredicate().setSlice_range(new SliceRange(start, finish, reversed, count));
     }
 
-    private V20Call getSlice() {
+    /** What a slice reads: a column family or super column, and a predicate on its columns. */
+    private record Slice(ColumnParent parent, SlicePredicate predicate) {
+        @Override
+        public String toString() {
+            return V20Call.parent(parent) + ", " + V20Call.predicate(predicate);
+        }
+    }
+
+    private Slice slice() {
         Family f = words.family();
-        ByteBuffer key = words.key();
         ColumnParent parent = someParent(f);
-        SlicePredicate predicate = somePredicate(f, parent);
-        return new V20Call("get_slice(" + hex(key) + ", " + parent(parent) + ", " + predicate(predicate) + ")",
-                s -> V20Call.cells(s.client().get_slice(key, parent, predicate, ONE)));
+        return new Slice(parent, somePredicate(f, parent));
+    }
+
+    private V20Call getSlice() {
+        ByteBuffer key = words.key();
+        Slice q = slice();
+        return new V20Call("get_slice(" + hex(key) + ", " + q + ")", s -> V20Call.cells(s.client().get_slice(key, q.parent, q.predicate, ONE)));
     }
 
     private V20Call getCount() {
-        Family f = words.family();
         ByteBuffer key = words.key();
-        ColumnParent parent = someParent(f);
-        SlicePredicate predicate = somePredicate(f, parent);
-        return new V20Call("get_count(" + hex(key) + ", " + parent(parent) + ", " + predicate(predicate) + ")",
-                s -> String.valueOf(s.client().get_count(key, parent, predicate, ONE)));
+        Slice q = slice();
+        return new V20Call("get_count(" + hex(key) + ", " + q + ")", s -> String.valueOf(s.client().get_count(key, q.parent, q.predicate, ONE)));
     }
 
     private V20Call multigetSlice() {
-        Family f = words.family();
         List<ByteBuffer> keys = words.keys(4);
-        ColumnParent parent = someParent(f);
-        SlicePredicate predicate = somePredicate(f, parent);
-        return new V20Call("multiget_slice(" + V20Call.keys(keys) + ", " + parent(parent) + ", " + predicate(predicate) + ")",
-                s -> V20Call.byKey(s.client().multiget_slice(keys, parent, predicate, ONE), V20Call::cells));
+        Slice q = slice();
+        return new V20Call("multiget_slice(" + V20Call.keys(keys) + ", " + q + ")",
+                s -> V20Call.byKey(s.client().multiget_slice(keys, q.parent, q.predicate, ONE), V20Call::cells));
     }
 
     private V20Call multigetCount() {
-        Family f = words.family();
         List<ByteBuffer> keys = words.keys(4);
-        ColumnParent parent = someParent(f);
-        SlicePredicate predicate = somePredicate(f, parent);
-        return new V20Call("multiget_count(" + V20Call.keys(keys) + ", " + parent(parent) + ", " + predicate(predicate) + ")",
-                s -> V20Call.byKey(s.client().multiget_count(keys, parent, predicate, ONE), String::valueOf));
+        Slice q = slice();
+        return new V20Call("multiget_count(" + V20Call.keys(keys) + ", " + q + ")",
+                s -> V20Call.byKey(s.client().multiget_count(keys, q.parent, q.predicate, ONE), String::valueOf));
     }
 
     /** get_range_slices over a key range from a key (or the start of the ring), or over a token range. */
     private V20Call rangeSlices() {
-        Family f = words.family();
-        ColumnParent parent = someParent(f);
-        SlicePredicate predicate = somePredicate(f, parent);
+        Slice q = slice();
         KeyRange range = new KeyRange(1 + random.nextInt(6));
         if (random.nextInt(4) > 0) {
             range.setStart_key(random.nextInt(3) == 0 ? ByteBuffer.allocate(0) : words.key()).setEnd_key(ByteBuffer.allocate(0));
         } else {
             range.setStart_token(token()).setEnd_token(token());
         }
-        return rangeSlices(parent, predicate, range);
+        return rangeSlices(q.parent, q.predicate, range);
     }
 
     static V20Call rangeSlices(ColumnParent parent, SlicePredicate predicate, KeyRange range) {

@@ -20,6 +20,7 @@ import sibyl.iface.v20.KeySlice;
 import sibyl.iface.v20.Mutation;
 import sibyl.iface.v20.NotFoundException;
 import sibyl.iface.v20.SlicePredicate;
+import sibyl.iface.v20.SliceRange;
 import sibyl.iface.v20.SuperColumn;
 
 /**
@@ -48,15 +49,18 @@ record V20Call(String description, Invocation invocation) {
         } catch (TTransportException e) {
             server.reconnect();
             return "!closed: the server closed the connection (" + e.getMessage() + ")";
-        } catch (InvalidRequestException e) {
-            return "!InvalidRequestException: " + e.getWhy();
-        } catch (NotFoundException e) {
-            return "!NotFoundException";
-        } catch (TApplicationException e) {
-            return "!TApplicationException(type " + e.getType() + "): " + e.getMessage();
         } catch (TException e) {
-            return "!" + e.getClass().getSimpleName() + ": " + (e.getMessage() == null ? "" : e.getMessage());
+            return "!" + refusal(e);
         }
+    }
+
+    /** An exception's class and what it says: {@code why}, the type of an application error, or its message. */
+    private static String refusal(TException e) {
+        String kind = e.getClass().getSimpleName();
+        if (e instanceof InvalidRequestException ire) return kind + ": " + ire.getWhy();
+        if (e instanceof NotFoundException) return kind;
+        if (e instanceof TApplicationException app) return kind + "(type " + app.getType() + "): " + app.getMessage();
+        return kind + ": " + (e.getMessage() == null ? "" : e.getMessage());
     }
 
     // ---- answers as text
@@ -130,35 +134,37 @@ record V20Call(String description, Invocation invocation) {
     }
 
     static String parent(ColumnParent p) {
-        return p.getColumn_family() + (p.isSetSuper_column() ? "/sc=" + hex(p.bufferForSuper_column()) : "");
+        return place(p.getColumn_family(), p.bufferForSuper_column(), null);
     }
 
     static String path(ColumnPath p) {
-        return p.getColumn_family() + (p.isSetSuper_column() ? "/sc=" + hex(p.bufferForSuper_column()) : "")
-                + (p.isSetColumn() ? "/c=" + hex(p.bufferForColumn()) : "");
+        return place(p.getColumn_family(), p.bufferForSuper_column(), p.bufferForColumn());
+    }
+
+    /** {@code Family/sc=NAME/c=NAME}, the parts that are set. */
+    private static String place(String family, ByteBuffer superColumn, ByteBuffer column) {
+        return family + (superColumn == null ? "" : "/sc=" + hex(superColumn)) + (column == null ? "" : "/c=" + hex(column));
     }
 
     static String predicate(SlicePredicate p) {
         if (p == null) return "(no predicate)";
-        StringBuilder out = new StringBuilder();
-        if (p.isSetColumn_names()) out.append("names").append(keys(p.getColumn_names()));
+        List<String> parts = new ArrayList<>();
+        if (p.isSetColumn_names()) parts.add("names" + keys(p.getColumn_names()));
         if (p.isSetSlice_range()) {
-            var r = p.getSlice_range();
-            out.append("range[").append(hex(r.bufferForStart())).append("..").append(hex(r.bufferForFinish()))
-                    .append(r.isReversed() ? " reversed" : "").append(" count=").append(r.getCount()).append(']');
+            SliceRange r = p.getSlice_range();
+            parts.add("range[" + hex(r.bufferForStart()) + ".." + hex(r.bufferForFinish()) + (r.isReversed() ? " reversed" : "")
+                    + " count=" + r.getCount() + "]");
         }
-        return out.length() == 0 ? "(empty predicate)" : out.toString();
+        return parts.isEmpty() ? "(empty predicate)" : String.join(" & ", parts);
     }
 
+    /** A KeyRange's keys and tokens, those that are set, and its count. */
     static String range(KeyRange r) {
-        StringBuilder out = new StringBuilder();
-        if (r.isSetStart_key() || r.isSetEnd_key()) {
-            out.append("keys ").append(hex(r.bufferForStart_key())).append("..").append(hex(r.bufferForEnd_key()));
-        }
-        if (r.isSetStart_token() || r.isSetEnd_token()) {
-            out.append(out.length() > 0 ? " " : "").append("tokens (").append(r.getStart_token()).append("..").append(r.getEnd_token()).append(']');
-        }
-        return out.append(" count=").append(r.getCount()).toString();
+        List<String> parts = new ArrayList<>();
+        if (r.isSetStart_key() || r.isSetEnd_key()) parts.add("keys " + hex(r.bufferForStart_key()) + ".." + hex(r.bufferForEnd_key()));
+        if (r.isSetStart_token() || r.isSetEnd_token()) parts.add("tokens " + r.getStart_token() + ".." + r.getEnd_token());
+        parts.add("count=" + r.getCount());
+        return String.join(" ", parts);
     }
 
     static String mutation(Mutation m) {

@@ -42,12 +42,16 @@ final class V20Comparison {
     String compare(V20Call call) throws TException {
         String expected = call.answer(reference);
         String actual = sameKeyspace(call.answer(subject));
-        int[] tally = tallies.computeIfAbsent(call.description().split("[( ]", 2)[0], k -> new int[3]);
-        tally[0]++;
-        if (expected.startsWith("!")) tally[1]++;
-        else if (expected.startsWith("[]") || expected.startsWith("0 rows") || expected.endsWith(" 0 keys") || expected.equals("0 keys")) tally[2]++;
         if (!expected.equals(actual)) differences.add(new Difference(round, call.description(), expected, actual));
+        count(call.description().split("[( ]", 2)[0], expected);
         return expected;
+    }
+
+    private void count(String kind, String answer) {
+        int[] tally = tallies.computeIfAbsent(kind, k -> new int[3]);
+        tally[0]++;
+        if (answer.startsWith("!")) tally[1]++;
+        if (List.of("[]", "0 rows", "0 keys", "0").contains(answer)) tally[2]++;
     }
 
     /**
@@ -70,15 +74,16 @@ final class V20Comparison {
         return String.join("; ", parts);
     }
 
-    /** Every difference, grouped by round, each with its call and both answers. */
-    String report() {
+    /** The differences grouped by round, each with its call and both answers: the first {@code perRound} of each. */
+    String report(int perRound) {
         Map<String, List<Difference>> byRound = new LinkedHashMap<>();
         for (Difference d : differences) byRound.computeIfAbsent(d.round(), r -> new ArrayList<>()).add(d);
         StringBuilder out = new StringBuilder().append(differences.size()).append(" difference(s) between ")
                 .append(reference.name()).append(" and ").append(subject.name()).append('\n');
         byRound.forEach((name, list) -> {
-            out.append("== ").append(name).append(": ").append(list.size()).append('\n');
-            for (Difference d : list) {
+            out.append("== ").append(name).append(": ").append(list.size())
+                    .append(list.size() > perRound ? " (the first " + perRound + " shown)" : "").append('\n');
+            for (Difference d : list.subList(0, Math.min(perRound, list.size()))) {
                 out.append("- ").append(d.call()).append('\n')
                         .append("    ").append(reference.name()).append(": ").append(indented(d.reference())).append('\n')
                         .append("    ").append(subject.name()).append(": ").append(indented(d.subject())).append('\n');
