@@ -77,7 +77,7 @@ final class Cassandra311Peer implements AutoCloseable {
      * connections. Skips the calling test when the jars cannot be resolved off CI.
      */
     static Cassandra311Peer start(Path dir, String partitioner) throws IOException, InterruptedException {
-        List<String> classPath = classPath(dir);
+        List<String> classPath = classPath();
         Path jamm = classPath.stream().map(Path::of).filter(p -> p.getFileName().toString().startsWith("jamm-")).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no jamm jar on Cassandra 3.11's class path"));
         Path conf = Files.createDirectories(dir.resolve("conf"));
@@ -127,25 +127,40 @@ final class Cassandra311Peer implements AutoCloseable {
      * The jars of Cassandra 3.11, as bench/cassandra311/pom.xml writes them to its target/cassandra.classpath;
      * resolved (from Maven Central, the first time) when that file is missing or names a jar that is gone.
      */
-    private static List<String> classPath(Path dir) throws IOException, InterruptedException {
+    private static List<String> classPath() throws IOException, InterruptedException {
         Path pom = LocalNode.home().resolve("bench/cassandra311/pom.xml");
         Path file = pom.resolveSibling("target/cassandra.classpath");
         if (!complete(file)) {
-            Path log = dir.resolve("resolve.log");
-            String mvn = System.getProperty("maven.home") == null ? "mvn" : Path.of(System.getProperty("maven.home"), "bin", "mvn").toString();
-            Process p = new ProcessBuilder(mvn, "-B", "-ntp", "-q", "-f", pom.toString(), "generate-resources")
-                    .redirectErrorStream(true).redirectOutput(log.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-            boolean done = p.waitFor(10, TimeUnit.MINUTES);
-            if (!done) p.destroyForcibly();
-            if (!done || p.exitValue() != 0 || !complete(file)) {
+            Path log = Files.createDirectories(file.getParent()).resolve("resolve.log");
+            if (!resolve(pom, log) || !complete(file)) {
                 String why = "Cassandra 3.11's jars could not be resolved from Maven Central (mvn -f " + pom
-                        + " generate-resources; its output in " + log + "):\n" + tail(log);
+                        + " generate-resources):\n" + tail(log);
                 if ("true".equals(System.getenv("CI"))) throw new IllegalStateException(why);
                 assumeTrue(false, "no Cassandra 3.11 to compare with: " + why);
             }
         }
         return List.of(Files.readString(file).strip().split(":"));
+    }
+
+    /** Runs Maven on {@code pom} (online), its output in {@code log}; whether it succeeded. */
+    private static boolean resolve(Path pom, Path log) throws InterruptedException {
+        String mvn = System.getProperty("maven.home") == null ? "mvn" : Path.of(System.getProperty("maven.home"), "bin", "mvn").toString();
+        try {
+            Process p = new ProcessBuilder(mvn, "-B", "-ntp", "-q", "-f", pom.toString(), "generate-resources")
+                    .redirectErrorStream(true).redirectOutput(log.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            if (p.waitFor(10, TimeUnit.MINUTES)) return p.exitValue() == 0;
+            p.destroyForcibly();
+            Files.writeString(log, "\n(mvn did not finish within 10 minutes)", java.nio.file.StandardOpenOption.APPEND);
+            return false;
+        } catch (IOException e) {
+            try {
+                Files.writeString(log, "could not run " + mvn + ": " + e);
+            } catch (IOException unwritable) {
+                e.addSuppressed(unwritable);
+            }
+            return false;
+        }
     }
 
     private static boolean complete(Path classPathFile) throws IOException {
