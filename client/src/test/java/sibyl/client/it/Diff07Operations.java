@@ -245,12 +245,17 @@ final class Diff07Operations {
                 s -> V20Call.byKey(s.client().multiget_count(keys, q.parent, q.predicate, ONE), String::valueOf));
     }
 
-    /** get_range_slices over a key range from a key (or the start of the ring), or over a token range. */
+    /**
+     * get_range_slices over a key range from a key (or the start of the ring) to the end of the ring or to a key, or
+     * over a token range.
+     */
     private V20Call rangeSlices() {
         Slice q = slice();
         KeyRange range = new KeyRange(1 + random.nextInt(6));
         if (random.nextInt(4) > 0) {
-            range.setStart_key(random.nextInt(3) == 0 ? ByteBuffer.allocate(0) : words.key()).setEnd_key(ByteBuffer.allocate(0));
+            // An end key whose token sorts before the start key's is refused under RandomPartitioner, by both alike.
+            range.setStart_key(random.nextInt(3) == 0 ? ByteBuffer.allocate(0) : words.key())
+                    .setEnd_key(random.nextInt(4) == 0 ? words.key() : ByteBuffer.allocate(0));
         } else {
             range.setStart_token(token()).setEnd_token(token());
         }
