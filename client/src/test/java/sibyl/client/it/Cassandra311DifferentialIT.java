@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,12 +81,17 @@ class Cassandra311DifferentialIT {
         }
         try (V20Server reference = new V20Server("3.11", c311.thriftPort(), Diff07Schema.KEYSPACE);
              V20Server subject = new V20Server(selfCheck ? "3.11 (" + TWIN_KEYSPACE + ")" : "Sibyl", subjectPort, subjectKeyspace)) {
-            V20Comparison comparison = new V20Comparison(reference, subject);
-            run(comparison, reference, new Random(seed), operations);
-            System.out.println("Cassandra311DifferentialIT: " + comparison.tallies());
+            Path journalFile = Files.createDirectories(Path.of("target", "cassandra311-differential")).resolve("journal-" + seed + ".txt");
+            V20Comparison comparison;
+            try (PrintWriter journal = new PrintWriter(Files.newBufferedWriter(journalFile))) {
+                comparison = new V20Comparison(reference, subject, journal);
+                run(comparison, reference, new Random(seed), operations);
+            }
+            System.out.println("Cassandra311DifferentialIT: " + comparison.tallies() + "; every call in " + journalFile.toAbsolutePath());
             if (!comparison.differences().isEmpty()) {
                 System.out.println("seed " + seed + ": " + comparison.report(Integer.MAX_VALUE));
-                fail("seed " + seed + ": " + comparison.report(DIFFERENCES_SHOWN) + "(all of them in this test's output)");
+                fail("seed " + seed + ": " + comparison.report(DIFFERENCES_SHOWN) + "(all of them in this test's output; every call in "
+                        + journalFile.toAbsolutePath() + ")");
             }
         } finally {
             if (sibyl != null) sibyl.stop();

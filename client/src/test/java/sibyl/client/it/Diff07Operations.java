@@ -133,15 +133,16 @@ final class Diff07Operations {
         // A deletion of a whole row has neither a super column nor a predicate.
         if (subcolumns || random.nextInt(4) > 0) {
             SlicePredicate predicate = new SlicePredicate();
-            if (random.nextInt(3) > 0) {
+            // 3.11 refuses a range of subcolumns (Diff07InvalidRequests asks that); a refused batch would leave the
+            // servers' data apart for the rest of the run after a single difference.
+            if (subcolumns || random.nextInt(3) > 0) {
                 List<ByteBuffer> names = new ArrayList<>();
                 for (int n = 1 + random.nextInt(3); n > 0; n--) names.add(subcolumns ? words.subname(f) : words.name(f));
                 predicate.setColumn_names(names);
             } else {
-                ColumnNameType type = subcolumns ? f.subnames() : f.names();
-                ByteBuffer a = subcolumns ? words.subname(f) : words.name(f);
-                ByteBuffer b = subcolumns ? words.subname(f) : words.name(f);
-                boolean inOrder = Diff07Vocabulary.order(type).compare(a, b) <= 0;
+                ByteBuffer a = words.name(f);
+                ByteBuffer b = words.name(f);
+                boolean inOrder = Diff07Vocabulary.order(f.names()).compare(a, b) <= 0;
                 predicate.setSlice_range(new SliceRange(inOrder ? a : b, inOrder ? b : a, false, 100));
             }
             deletion.setPredicate(predicate);

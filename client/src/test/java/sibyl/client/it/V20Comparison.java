@@ -1,5 +1,6 @@
 package sibyl.client.it;
 
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,19 +19,23 @@ final class V20Comparison {
 
     private final V20Server reference;
     private final V20Server subject;
+    /** Every call in order with its answer, or both answers where they differ: how the data came to differ. */
+    private final PrintWriter journal;
     private final List<Difference> differences = new ArrayList<>();
     /** Per kind of call: calls, refusals, empty answers. */
     private final Map<String, int[]> tallies = new LinkedHashMap<>();
     private String round = "start";
 
-    V20Comparison(V20Server reference, V20Server subject) {
+    V20Comparison(V20Server reference, V20Server subject, PrintWriter journal) {
         this.reference = reference;
         this.subject = subject;
+        this.journal = journal;
     }
 
     /** Names the differences found from now on (a phase of the run). */
     void round(String name) {
         round = name;
+        journal.println("==== " + name);
     }
 
     /**
@@ -42,7 +47,14 @@ final class V20Comparison {
     String compare(V20Call call) throws TException {
         String expected = call.answer(reference);
         String actual = sameKeyspace(call.answer(subject));
-        if (!expected.equals(actual)) differences.add(new Difference(round, call.description(), expected, actual));
+        journal.println(call.description());
+        if (expected.equals(actual)) {
+            journal.println("  = " + expected.replace("\n", "\n    "));
+        } else {
+            differences.add(new Difference(round, call.description(), expected, actual));
+            journal.println("  DIFFERENT\n  " + reference.name() + ": " + expected.replace("\n", "\n    ") + "\n  " + subject.name()
+                    + ": " + actual.replace("\n", "\n    "));
+        }
         count(call.description().split("[( ]", 2)[0], expected);
         return expected;
     }
