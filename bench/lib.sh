@@ -284,7 +284,16 @@ run_stress_at() {
 #   read10     get_slice of the first 10 columns         range100   get_range_slices of 100 rows of 10 columns
 #   mixed      50% read10, 50% insert10
 # insertcol writes the column and value insert1 writes, so getcol and read1 read what either wrote.
+# A name ending in @0.7 (insert1@0.7, getcol@0.7, ...) is the same workload in the 0.7-3.11 dialect (bin/stress
+# --dialect 0.7 --framed: set_keyspace, binary keys), which Sibyl serves on the same port: for comparing the cost of
+# one call in both dialects (docs/thrift-api-0.7.md).
 stress_workload() {
+  if [[ "$1" == *@0.7 ]]; then
+    local base
+    base=$(stress_workload "${1%@0.7}") || return $?
+    echo "$base --dialect 0.7 --framed"
+    return 0
+  fi
   case "$1" in
     insert1) echo "-o insert -c 1" ;;
     insert10) echo "-o insert -c 10" ;;

@@ -127,6 +127,18 @@ class PackageGraphTest {
         }
     }
 
+    /**
+     * The 0.7+ dialect builds on the dialect-neutral pieces of the 0.6 one (its call table, sessions, row requests)
+     * and, like it, talks to the service seam only; the 0.6 dialect knows nothing of it.
+     */
+    @Test
+    void theSecondDialectStandsOnTheFirstAndTheSeam() {
+        assertUsesOnly("sibyl.thrift20", "sibyl.thrift", "sibyl.iface.v20", "sibyl.service", "sibyl.transport",
+                "sibyl.auth", "sibyl.db", "sibyl.db.marshal", "sibyl.dht");
+        assertTrue(!graph.get("sibyl.thrift").contains("sibyl.thrift20"),
+                "sibyl.thrift uses sibyl.thrift20: " + graph.get("sibyl.thrift"));
+    }
+
     /** The offline tools use the storage classes as the node does; nothing of the node uses them. */
     @Test
     void nothingDependsOnTheTools() {

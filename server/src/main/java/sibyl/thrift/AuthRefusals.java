@@ -27,15 +27,15 @@ public final class AuthRefusals {
         return notLoggedIn.get();
     }
 
-    void badCredentialsRefused() {
+    public void badCredentialsRefused() {
         badCredentials.incrementAndGet();
     }
 
-    void noAccessRefused() {
+    public void noAccessRefused() {
         noAccess.incrementAndGet();
     }
 
-    void notLoggedInRefused() {
+    public void notLoggedInRefused() {
         notLoggedIn.incrementAndGet();
     }
 }

@@ -9,8 +9,6 @@ import java.util.Optional;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.cassandra.thrift.AuthenticationException;
 import org.apache.cassandra.thrift.AuthenticationRequest;
@@ -37,18 +35,12 @@ import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
-import sibyl.db.RowSlice;
-import sibyl.db.WriteFailedException;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
-import sibyl.service.AsyncFailures;
-import sibyl.service.BoundedFanOut;
 import sibyl.service.Consistency;
 import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
-import sibyl.service.StorageTimeoutException;
 import org.apache.thrift.TApplicationException;
-import org.apache.thrift.TException;
 
 /**
  * The 0.6 interface as one connection sees it. Describe calls are answered from the
@@ -62,9 +54,7 @@ final class CassandraHandler {
      * for at once: enough that a call of many rows takes a few round trips rather than one per row, few enough
      * that one call does not flood the cluster's coordinators.
      */
-    static final int ROWS_IN_FLIGHT = 16;
-    /** The answer of a write call whose rows were written at once; nothing completes it again. */
-    private static final CompletableFuture<Void> WRITTEN = CompletableFuture.completedFuture(null);
+    static final int ROWS_IN_FLIGHT = RowRequests.ROWS_IN_FLIGHT;
 
     /** How the writes at consistency level ZERO of a call are started: acknowledged before they are applied. */
     @FunctionalInterface
@@ -162,14 +152,8 @@ final class CassandraHandler {
         return node.get().ring(ringTokens());
     }
 
-    /** The tokens of the store's ring, when it has one of its own (cluster mode), in the partitioner's wire form. */
     private List<String> ringTokens() {
-        List<Token> tokens = storage.ringTokens();
-        if (tokens.isEmpty()) return List.of();
-        Partitioner partitioner = storage.partitioner();
-        List<String> strings = new ArrayList<>(tokens.size());
-        for (Token t : tokens) strings.add(partitioner.toString(t));
-        return strings;
+        return NodeDescription.ringTokens(storage);
     }
 
     Map<String, Map<String, String>> describe_keyspace(String keyspace) throws NotFoundException {
@@ -265,8 +249,8 @@ final class CassandraHandler {
         QueryPath query = checkGet(keyspace, keys, path, cl);
         List<String> distinct = List.copyOf(new LinkedHashSet<>(keys));
         Consistency level = level(cl);
-        return StorageFailures.after(BoundedFanOut.run(distinct.size(), ROWS_IN_FLIGHT,
-                i -> unlessPast(deadline, () -> storage.readCell(keyspace, distinct.get(i), query, level))), cells -> {
+        return StorageFailures.after(RowRequests.eachRow(distinct.size(), deadline,
+                i -> storage.readCell(keyspace, distinct.get(i), query, level)), cells -> {
                     deadline.check();
                     Map<String, ColumnOrSuperColumn> result = new HashMap<>();
                     for (int i = 0; i < distinct.size(); i++) result.put(distinct.get(i), entry(cells.get(i)));
@@ -287,9 +271,8 @@ final class CassandraHandler {
         SliceQuery query = checkSlice(keyspace, keys, parent, predicate, cl);
         List<String> distinct = List.copyOf(new LinkedHashSet<>(keys));
         Consistency level = level(cl);
-        return StorageFailures.after(BoundedFanOut.run(distinct.size(), ROWS_IN_FLIGHT,
-                i -> unlessPast(deadline, () -> storage.readSlice(keyspace, distinct.get(i), query.parent(),
-                        query.selection(), level))),
+        return StorageFailures.after(RowRequests.eachRow(distinct.size(), deadline,
+                i -> storage.readSlice(keyspace, distinct.get(i), query.parent(), query.selection(), level)),
                 slices -> {
                     deadline.check();
                     Map<String, List<ColumnOrSuperColumn>> result = new HashMap<>();
@@ -446,14 +429,8 @@ final class CassandraHandler {
     }
 
     /**
-     * Applies validated mutations, {@value #ROWS_IN_FLIGHT} rows at a time, as 0.6 sent the writes of all rows
-     * before waiting for any (a store that answers at once writes them one after the other). ZERO acknowledges
-     * before applying, as in 0.6 ({@link ZeroWrites}); every other level waits for the store.
-     *
-     * <p>A write the node could not make durable (commit log unwritable: disk full, I/O error)
-     * reaches the client as a TApplicationException (INTERNAL_ERROR) saying so and why, and how many rows of a
-     * batch were written before it: the request was fine, the server failed, and 0.6's data calls declare
-     * nothing closer.
+     * Applies validated mutations ({@link RowRequests#write}). ZERO acknowledges before applying, as in 0.6
+     * ({@link ZeroWrites}); every other level waits for the store.
      */
     private CompletableFuture<Void> write(List<RowMutation> mutations, ConsistencyLevel cl, Deadline deadline) {
         if (cl == ConsistencyLevel.ZERO) {
@@ -462,72 +439,7 @@ final class CassandraHandler {
             for (int i = 0; i < writes.length; i++) writes[i] = zeroWrites.start(mutations.get(i));
             return CompletableFuture.allOf(writes);
         }
-        Consistency level = level(cl);
-        if (mutations.size() == 1) {
-            // Most writes: one row, without the bookkeeping of several.
-            return written(unlessPast(deadline, () -> storage.write(mutations.get(0), level)), null, 1, deadline);
-        }
-        AtomicInteger applied = new AtomicInteger();
-        return written(BoundedFanOut.run(mutations.size(), ROWS_IN_FLIGHT,
-                i -> unlessPast(deadline, () -> storage.write(mutations.get(i), level)).thenApply(none -> {
-                    applied.incrementAndGet();
-                    return none;
-                })), applied, mutations.size(), deadline);
-    }
-
-    /**
-     * The call's answer once its rows are written: none, or the client's exception.
-     *
-     * @param applied rows written so far, for the message of a failure; null for a call of one row
-     */
-    private static CompletableFuture<Void> written(CompletableFuture<?> rows, AtomicInteger applied, int count,
-                                                   Deadline deadline) {
-        if (rows.isDone() && !rows.isCompletedExceptionally()) {
-            // Written at once (the embedded engine): nothing to wait for, so no stage to chain.
-            try {
-                deadline.check();
-                return WRITTEN;
-            } catch (TException e) {
-                return CompletableFuture.failedFuture(e);
-            }
-        }
-        return rows.handle((none, failure) -> {
-            try {
-                if (failure != null) throw writeFailure(AsyncFailures.cause(failure), applied, count);
-                deadline.check();
-                return null;
-            } catch (TException e) {
-                throw new CompletionException(e);
-            }
-        });
-    }
-
-    /** The client's exception for a failed write; any other failure as it is, an internal error. */
-    private static TException writeFailure(Throwable cause, AtomicInteger applied, int rows) {
-        if (cause instanceof WriteFailedException e) {
-            int written = applied == null ? 0 : applied.get();
-            String partly = written == 0 ? "" : "; the first " + written + " of the " + rows
-                    + " rows of this batch were written";
-            return new TApplicationException(TApplicationException.INTERNAL_ERROR, e.getMessage() + partly);
-        }
-        TException client = StorageFailures.toThrift(cause);
-        if (client == null) throw new CompletionException(cause);
-        return client;
-    }
-
-    /**
-     * Starts one row's request of a call of several rows unless the call is already past its deadline, as the
-     * synchronous forms check it before each row: a call that is late starts no further request.
-     */
-    private static <T> CompletableFuture<T> unlessPast(Deadline deadline, Supplier<CompletableFuture<T>> request) {
-        if (deadline.passed()) {
-            return CompletableFuture.failedFuture(new StorageTimeoutException("past RpcTimeoutInMillis", null));
-        }
-        try {
-            return request.get();
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return RowRequests.write(storage, mutations, level(cl), deadline, StorageFailures.V06);
     }
 
     /** The storage layer's name for a validated (non-null) consistency level. */

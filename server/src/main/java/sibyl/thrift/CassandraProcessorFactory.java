@@ -1,14 +1,10 @@
 package sibyl.thrift;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
-import org.apache.thrift.ProcessFunction;
-import org.apache.thrift.TBase;
-import org.apache.thrift.TBaseProcessor;
 import org.apache.thrift.TProcessor;
 import sibyl.auth.Authenticator;
 import sibyl.db.RowMutation;
@@ -30,21 +26,18 @@ import sibyl.transport.ProcessorFactory;
 public final class CassandraProcessorFactory implements ProcessorFactory {
     /**
      * Calls that describe the node from what it holds in memory: quick. describe_splits walks index entries and
-     * goes to the workers, as does login (an authenticator may read files).
+     * goes to the workers, as does login (an authenticator may read files). Calls that read one key or a few are
+     * quick while the store reads from memory or the page cache, never when it asks another server
+     * ({@link StorageHints#readsMayWait}); range scans walk many rows and go to the workers. Writes are quick while
+     * the store says they don't wait (periodic commit log, flushes keeping up).
      */
-    private static final Set<String> DESCRIPTIONS = Set.of("describe_keyspace", "describe_keyspaces",
+    private static final QuickCalls QUICK = new QuickCalls(Set.of("describe_keyspace", "describe_keyspaces",
             "describe_cluster_name", "describe_version", "describe_ring", "get_string_property",
-            "get_string_list_property");
-    /**
-     * Calls that read one key or a few: quick while the store reads from memory or the page cache, never when it
-     * asks another server ({@link StorageHints#readsMayWait}). Range scans walk many rows and go to the workers.
-     */
-    private static final Set<String> READS = Set.of("get", "get_slice", "multiget", "multiget_slice", "get_count");
-    /** Quick while the store says writes don't wait (periodic commit log, flushes keeping up). */
-    private static final Set<String> WRITES = Set.of("insert", "batch_insert", "remove", "batch_mutate");
-    /** What runs each method, waiting for its answer; stateless, so every connection's processor shares them. */
-    private static final Map<String, ProcessFunction<CassandraHandler, ? extends TBase>> FUNCTIONS =
-            CassandraCalls.functions();
+            "get_string_list_property"), Set.of("get", "get_slice", "multiget", "multiget_slice", "get_count"),
+            Set.of("insert", "batch_insert", "remove", "batch_mutate"));
+    /** The calls of one or a few rows, which a store that asks another server answers later. */
+    private static final Set<String> DEFERRED = Set.of("get", "get_slice", "multiget", "multiget_slice", "insert",
+            "batch_insert", "remove", "batch_mutate");
     /**
      * ZERO writes of calls started on the network threads that may await the store at once; past that, calls wait
      * for theirs. Half of what the cluster driver takes on one connection (its max-requests-per-connection, 1024),
@@ -89,8 +82,7 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
 
     @Override
     public boolean isQuick(String method) {
-        return DESCRIPTIONS.contains(method) || READS.contains(method) && !hints.readsMayWait()
-                || WRITES.contains(method) && !hints.writesMayWait();
+        return QUICK.isQuick(method, hints);
     }
 
     @Override
@@ -105,10 +97,7 @@ public final class CassandraProcessorFactory implements ProcessorFactory {
                 : this::applyInBackground;
         CassandraHandler handler = new CassandraHandler(views, node, authenticator, session, storage, hints,
                 zeroWrites, rpcTimeoutMillis, authRefusals);
-        // What Cassandra.Processor is (it adds nothing to TBaseProcessor but its map of functions), with our map.
-        TProcessor processor = new TBaseProcessor<CassandraHandler>(handler, FUNCTIONS) {
-        };
-        return deferring ? new DeferringCassandraProcessor(handler, processor) : processor;
+        return CassandraCalls.TABLE.connectionProcessor(handler, DEFERRED, deferring);
     }
 
     /**

@@ -11,33 +11,38 @@ import sibyl.auth.Authenticator;
  * Calls on one connection are served one at a time, but not always on the same thread, so
  * the fields are guarded by this object's lock.
  */
-final class ConnectionSession {
+public final class ConnectionSession {
     private final Authenticator authenticator;
     private String user;
     private final Set<String> authorizedKeyspaces = new HashSet<>();
 
-    ConnectionSession(Authenticator authenticator) {
+    public ConnectionSession(Authenticator authenticator) {
         this.authenticator = authenticator;
     }
 
-    synchronized void loggedIn(String user, String keyspace) {
+    public synchronized void loggedIn(String user, String keyspace) {
         if (!user.equals(this.user)) authorizedKeyspaces.clear();
         this.user = user;
         authorizedKeyspaces.add(keyspace);
     }
 
-    synchronized void clear() {
+    public synchronized void clear() {
         user = null;
         authorizedKeyspaces.clear();
     }
 
     /** Null when the connection may proceed; otherwise 0.6's refusal text. */
-    synchronized String loginProblem() {
-        return authenticator.requiresLogin() && user == null ? "Login is required before any other API calls" : null;
+    public synchronized String loginProblem() {
+        return mustLogIn() ? "Login is required before any other API calls" : null;
+    }
+
+    /** Whether data calls are refused until the connection logs in. */
+    public synchronized boolean mustLogIn() {
+        return authenticator.requiresLogin() && user == null;
     }
 
     /** Checks that the logged-in user may use {@code keyspace}, remembering a positive answer. */
-    synchronized void authorize(String keyspace) throws AuthorizationFailure {
+    public synchronized void authorize(String keyspace) throws AuthorizationFailure {
         if (!authenticator.requiresLogin() || authorizedKeyspaces.contains(keyspace)) return;
         authenticator.authorize(user, keyspace);
         authorizedKeyspaces.add(keyspace);

@@ -12,28 +12,33 @@ import org.apache.thrift.protocol.TProtocolException;
 import sibyl.transport.DeferringProcessor;
 
 /**
- * The 0.6 interface over a store that asks another server (cluster mode): the calls of one or a few rows start on
- * the network thread and are answered when the cluster has ({@link DeferringProcessor}, {@link CassandraCalls#start});
+ * A dialect over a store that asks another server (cluster mode): the calls of one or a few rows start on the
+ * network thread and are answered when the cluster has ({@link DeferringProcessor}, {@link ThriftCalls#start});
  * every other call is run by the processor that waits, on a worker. Answers are written as the generated processor
  * writes them; arguments it cannot decode as PROTOCOL_ERROR.
+ *
+ * @param <H> the dialect's per-connection handler
  */
-final class DeferringCassandraProcessor implements DeferringProcessor {
-    /** The calls of one or a few rows; range scans, counts and describe calls wait on a worker. */
-    private static final Set<String> DEFERRED = Set.of("get", "get_slice", "multiget", "multiget_slice", "insert",
-            "batch_insert", "remove", "batch_mutate");
-
-    private final CassandraHandler handler;
+public final class DeferringCassandraProcessor<H> implements DeferringProcessor {
+    private final H handler;
+    private final ThriftCalls<H> calls;
+    private final Set<String> deferred;
     private final TProcessor others;
 
-    /** @param others runs the calls not deferred, on the same handler */
-    DeferringCassandraProcessor(CassandraHandler handler, TProcessor others) {
+    /**
+     * @param deferred the calls of one or a few rows; range scans, counts and describe calls wait on a worker
+     * @param others   runs the calls not deferred, on the same handler
+     */
+    public DeferringCassandraProcessor(H handler, ThriftCalls<H> calls, Set<String> deferred, TProcessor others) {
         this.handler = handler;
+        this.calls = calls;
+        this.deferred = Set.copyOf(deferred);
         this.others = others;
     }
 
     @Override
     public boolean defers(String method) {
-        return DEFERRED.contains(method);
+        return deferred.contains(method);
     }
 
     @Override
@@ -44,12 +49,12 @@ final class DeferringCassandraProcessor implements DeferringProcessor {
     @Override
     public CompletionStage<Reply> start(TProtocol in) throws TException {
         TMessage message = in.readMessageBegin();
-        if (!DEFERRED.contains(message.name)) throw new IllegalStateException("not a deferred method: " + message.name);
+        if (!deferred.contains(message.name)) throw new IllegalStateException("not a deferred method: " + message.name);
         try {
-            return CassandraCalls.start(handler, message, in);
+            return calls.start(handler, message, in);
         } catch (TProtocolException e) {
             // As the generated processor answers arguments that do not decode (a required field missing).
-            return CompletableFuture.completedFuture(out -> CassandraCalls.writeException(out, message,
+            return CompletableFuture.completedFuture(out -> ThriftCalls.writeException(out, message,
                     new TApplicationException(TApplicationException.PROTOCOL_ERROR, e.getMessage())));
         }
     }

@@ -1,9 +1,14 @@
 package sibyl.thrift;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.cassandra.thrift.TokenRange;
+import sibyl.dht.Partitioner;
+import sibyl.dht.Token;
+import sibyl.service.StorageService;
 
 /**
  * What this node says about itself and its ring: cluster name, partitioner, its token and the
@@ -44,13 +49,40 @@ public record NodeDescription(String clusterName, String partitioner, String tok
      * endpoint of each range (Hadoop's input format of 0.6 does) spreads over all of them.
      */
     List<TokenRange> ring(List<String> ringTokens) {
-        if (ringTokens.isEmpty()) return List.of(new TokenRange(token, token, List.of(endpoint)));
+        List<TokenRange> ranges = new ArrayList<>();
+        for (RingRange r : ranges(ringTokens)) ranges.add(new TokenRange(r.start(), r.end(), r.endpoints()));
+        return ranges;
+    }
+
+    /** One range of the ring as describe_ring tells it, in any dialect: (start, end] and who serves it. */
+    public record RingRange(String start, String end, List<String> endpoints) {
+        public RingRange {
+            endpoints = List.copyOf(endpoints);
+        }
+    }
+
+    /** The ranges of {@link #ring}, for a dialect of its own structs. */
+    public List<RingRange> ranges(List<String> ringTokens) {
+        if (ringTokens.isEmpty()) return List.of(new RingRange(token, token, List.of(endpoint)));
         int n = ringTokens.size();
-        List<TokenRange> ranges = new ArrayList<>(n);
+        List<RingRange> ranges = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            ranges.add(new TokenRange(ringTokens.get(i), ringTokens.get((i + 1) % n), rotated(i)));
+            ranges.add(new RingRange(ringTokens.get(i), ringTokens.get((i + 1) % n), rotated(i)));
         }
         return ranges;
+    }
+
+    /**
+     * The tokens of {@code storage}'s ring, when it has one of its own (cluster mode), in the partitioner's wire
+     * form; empty for a store that is its own ring.
+     */
+    public static List<String> ringTokens(StorageService storage) {
+        List<Token> tokens = storage.ringTokens();
+        if (tokens.isEmpty()) return List.of();
+        Partitioner partitioner = storage.partitioner();
+        List<String> strings = new ArrayList<>(tokens.size());
+        for (Token t : tokens) strings.add(partitioner.toString(t));
+        return strings;
     }
 
     private List<String> rotated(int by) {
@@ -67,15 +99,24 @@ public record NodeDescription(String clusterName, String partitioner, String tok
      * phpcassa's and Pandra's pools).
      */
     String tokenMapJson(List<String> ringTokens) {
-        if (ringTokens.isEmpty()) return "{" + json(token) + ":" + json(endpoint) + "}";
-        int n = ringTokens.size();
         StringBuilder b = new StringBuilder("{");
-        for (int i = 0; i < n; i++) {
-            if (i > 0) b.append(',');
-            b.append(json(ringTokens.get((i + 1) % n))).append(':')
-                    .append(json(ringEndpoints.get(i % ringEndpoints.size())));
+        for (Map.Entry<String, String> e : tokenMap(ringTokens).entrySet()) {
+            if (b.length() > 1) b.append(',');
+            b.append(json(e.getKey())).append(':').append(json(e.getValue()));
         }
         return b.append('}').toString();
+    }
+
+    /** The token map of {@link #tokenMapJson}, in ring order: token to endpoint address. */
+    public Map<String, String> tokenMap(List<String> ringTokens) {
+        Map<String, String> map = new LinkedHashMap<>();
+        if (ringTokens.isEmpty()) {
+            map.put(token, endpoint);
+            return map;
+        }
+        int n = ringTokens.size();
+        for (int i = 0; i < n; i++) map.put(ringTokens.get((i + 1) % n), ringEndpoints.get(i % ringEndpoints.size()));
+        return map;
     }
 
     private static String json(String s) {

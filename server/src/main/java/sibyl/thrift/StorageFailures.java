@@ -23,17 +23,29 @@ import sibyl.service.UnavailableReplicasException;
  * the node could not make durable is a TApplicationException (INTERNAL_ERROR) saying why: the request was fine, the
  * server failed, and 0.6's data calls declare nothing closer.
  */
-final class StorageFailures {
+public final class StorageFailures {
+    /** The exceptions of the 0.6 interface. */
+    static final ClientExceptions V06 = ClientExceptions.of(InvalidRequestException::new, UnavailableException::new,
+            TimedOutException::new);
+
     private StorageFailures() {
     }
 
-    /** The client's exception for a storage failure; null for a failure that is a bug (an internal error). */
+    /** The 0.6 client's exception for a storage failure; null for a failure that is a bug (an internal error). */
     static TException toThrift(Throwable failure) {
+        return toThrift(failure, V06);
+    }
+
+    /**
+     * The client's exception, in {@code dialect}'s classes, for a storage failure; null for a failure that is a bug
+     * (an internal error). Other dialects' clients take damaged data as 0.6's do, for the same reasons.
+     */
+    public static TException toThrift(Throwable failure, ClientExceptions dialect) {
         if (failure instanceof InvalidQueryException || failure instanceof DamagedDataException) {
-            return new InvalidRequestException(failure.getMessage());
+            return dialect.invalidRequest(failure.getMessage());
         }
-        if (failure instanceof UnavailableReplicasException) return new UnavailableException();
-        if (failure instanceof StorageTimeoutException) return new TimedOutException();
+        if (failure instanceof UnavailableReplicasException) return dialect.unavailable();
+        if (failure instanceof StorageTimeoutException) return dialect.timedOut();
         if (failure instanceof WriteFailedException) {
             return new TApplicationException(TApplicationException.INTERNAL_ERROR, failure.getMessage());
         }
@@ -42,7 +54,7 @@ final class StorageFailures {
 
     /** A step after the store's answer, which may refuse it with a client's exception (the deadline, a miss). */
     @FunctionalInterface
-    interface Then<A, B> {
+    public interface Then<A, B> {
         B apply(A answer) throws TException;
     }
 
@@ -52,6 +64,12 @@ final class StorageFailures {
      * as it is.
      */
     static <A, B> CompletableFuture<B> after(CompletableFuture<A> answer, Then<A, B> then) {
+        return after(answer, V06, then);
+    }
+
+    /** As {@link #after(CompletableFuture, Then)}, with {@code dialect}'s exceptions. */
+    public static <A, B> CompletableFuture<B> after(CompletableFuture<A> answer, ClientExceptions dialect,
+                                                    Then<A, B> then) {
         if (answer.isDone() && !answer.isCompletedExceptionally()) {
             // Answered at once (the embedded engine): the step runs now, with no stage to chain.
             try {
@@ -63,7 +81,7 @@ final class StorageFailures {
         return answer.handle((value, failure) -> {
             if (failure != null) {
                 Throwable cause = AsyncFailures.cause(failure);
-                TException client = toThrift(cause);
+                TException client = toThrift(cause, dialect);
                 throw new CompletionException(client != null ? client : cause);
             }
             try {

@@ -3,6 +3,7 @@ package sibyl.thrift;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.cassandra.thrift.Column;
 import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnParent;
@@ -26,7 +27,7 @@ import sibyl.dht.Partitioner;
  * Translates between the generated 0.6 structs and the db layer's types. Requests reaching
  * here have been validated, so shapes are known to fit their column family.
  */
-final class ThriftConversion {
+public final class ThriftConversion {
     private ThriftConversion() {
     }
 
@@ -46,7 +47,12 @@ final class ThriftConversion {
     }
 
     static ColumnSelection.Range range(SliceRange r) {
-        return ColumnSelection.range(bytes(r.start), bytes(r.finish), r.isReversed(), r.getCount());
+        return range(r.start, r.finish, r.isReversed(), r.getCount());
+    }
+
+    /** A SliceRange of any dialect, from its parts. */
+    public static ColumnSelection.Range range(ByteBuffer start, ByteBuffer finish, boolean reversed, int count) {
+        return ColumnSelection.range(bytes(start), bytes(finish), reversed, count);
     }
 
     static RowRange rowRange(KeyRange r, Partitioner partitioner) {
@@ -80,26 +86,34 @@ final class ThriftConversion {
      * the range selects.
      */
     static void addDeletion(RowMutation.Builder m, CFMetaData cf, Deletion d) {
-        String name = cf.name();
-        long ts = d.getTimestamp();
-        byte[] sc = bytes(d.super_column);
         SlicePredicate p = d.getPredicate();
-        if (p == null) {
+        addDeletion(m, cf, d.getTimestamp(), bytes(d.super_column), p != null,
+                p == null ? null : p.getColumn_names(),
+                p == null || !p.isSetSlice_range() ? null : range(p.getSlice_range()));
+    }
+
+    /**
+     * A Deletion of any dialect, from its parts: without a predicate, the super column or the whole row; else the
+     * names (null for none: super column names under a super CF without {@code sc}) and the columns of the range
+     * (null for none).
+     */
+    public static void addDeletion(RowMutation.Builder m, CFMetaData cf, long ts, byte[] sc, boolean predicate,
+                                   List<ByteBuffer> names, ColumnSelection.Range range) {
+        String name = cf.name();
+        if (!predicate) {
             if (sc != null) m.deleteSuperColumn(name, sc, ts);
             else m.deleteRow(name, ts);
             return;
         }
-        if (p.isSetColumn_names()) {
-            for (ByteBuffer n : p.getColumn_names()) {
+        if (names != null) {
+            for (ByteBuffer n : names) {
                 byte[] column = bytes(n);
                 if (sc != null) m.deleteSubcolumn(name, sc, column, ts);
                 else if (cf.isSuper()) m.deleteSuperColumn(name, column, ts);
                 else m.deleteColumn(name, column, ts);
             }
         }
-        if (p.isSetSlice_range()) {
-            m.deleteSlice(name, sc, range(p.getSlice_range()), ts);
-        }
+        if (range != null) m.deleteSlice(name, sc, range, ts);
     }
 
     /** insert: a column of a standard CF, or a subcolumn when the path names a super column. */
@@ -111,9 +125,11 @@ final class ThriftConversion {
 
     /** remove: row, super column, column or subcolumn tombstone, by how deep the path goes. */
     static void addRemoval(RowMutation.Builder m, ColumnPath p, long ts) {
-        String cf = p.getColumn_family();
-        byte[] sc = bytes(p.super_column);
-        byte[] column = bytes(p.column);
+        addRemoval(m, p.getColumn_family(), bytes(p.super_column), bytes(p.column), ts);
+    }
+
+    /** remove of any dialect, from the parts of its path (null for those not given). */
+    public static void addRemoval(RowMutation.Builder m, String cf, byte[] sc, byte[] column, long ts) {
         if (column != null) {
             if (sc != null) m.deleteSubcolumn(cf, sc, column, ts);
             else m.deleteColumn(cf, column, ts);
@@ -143,14 +159,17 @@ final class ThriftConversion {
     }
 
     static List<ColumnOrSuperColumn> coscs(List<Cell> cells) {
-        List<ColumnOrSuperColumn> out = new ArrayList<>(cells.size());
-        for (Cell c : cells) out.add(cosc(c));
-        return out;
+        return each(cells, ThriftConversion::cosc);
     }
 
     static List<KeySlice> keySlices(List<RowSlice> rows) {
-        List<KeySlice> out = new ArrayList<>(rows.size());
-        for (RowSlice r : rows) out.add(new KeySlice(r.key(), coscs(r.cells())));
+        return each(rows, r -> new KeySlice(r.key(), coscs(r.cells())));
+    }
+
+    /** A reply's list: {@code convert} of each of {@code items}, in order. */
+    public static <A, B> List<B> each(List<A> items, Function<A, B> convert) {
+        List<B> out = new ArrayList<>(items.size());
+        for (A item : items) out.add(convert.apply(item));
         return out;
     }
 
@@ -171,7 +190,7 @@ final class ThriftConversion {
      * Requests' binary fields are read through this rather than the generated getters, which copy twice
      * and wrap each copy.
      */
-    static byte[] bytes(ByteBuffer b) {
+    public static byte[] bytes(ByteBuffer b) {
         if (b == null) return null;
         byte[] out = new byte[b.remaining()];
         b.get(b.position(), out);

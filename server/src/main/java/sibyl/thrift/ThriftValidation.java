@@ -30,8 +30,8 @@ import sibyl.service.Schema;
  * the one 0.6 would have reported. Where 0.6 answered an internal error, the check reports the
  * problem instead (docs/differences.md §Errors instead of internal errors).
  */
-final class ThriftValidation {
-    static final int MAX_NAME_LENGTH = 0xFFFF;
+public final class ThriftValidation {
+    public static final int MAX_NAME_LENGTH = 0xFFFF;
 
     private final Schema schema;
     private final Partitioner partitioner;
@@ -57,7 +57,7 @@ final class ThriftValidation {
     }
 
     /** The length of {@code s} in Java's modified UTF-8, which 0.6 wrote keys in. */
-    static long modifiedUtf8Length(String s) {
+    public static long modifiedUtf8Length(String s) {
         long n = 0;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -156,14 +156,19 @@ final class ThriftValidation {
         else validateRange(cf, superColumn, predicate.getSlice_range());
     }
 
-    private void validateRange(CFMetaData cf, ByteBuffer superColumn, SliceRange range) throws InvalidRequestException {
+    private static void validateRange(CFMetaData cf, ByteBuffer superColumn, SliceRange range)
+            throws InvalidRequestException {
+        validateRange(cf, superColumn, range.start, range.finish, range.isReversed(), range.getCount());
+    }
+
+    /** A SliceRange's bounds (remaining bytes of buffers, not changed) under the comparator of their level. */
+    public static void validateRange(CFMetaData cf, ByteBuffer superColumn, ByteBuffer start, ByteBuffer finish,
+                                     boolean reversed, int count) throws InvalidRequestException {
         AbstractType comparator = comparatorFor(cf, superColumn != null);
-        ByteBuffer start = range.start;
-        ByteBuffer finish = range.finish;
         validateBytes(comparator, start);
         validateBytes(comparator, finish);
-        if (range.getCount() < 0) throw new InvalidRequestException("get_slice requires non-negative count");
-        AbstractType traversal = range.isReversed() ? comparator.reversed() : comparator;
+        if (count < 0) throw new InvalidRequestException("get_slice requires non-negative count");
+        AbstractType traversal = reversed ? comparator.reversed() : comparator;
         if (start.hasRemaining() && finish.hasRemaining()
                 && traversal.compare(ThriftConversion.bytes(start), ThriftConversion.bytes(finish)) > 0) {
             throw new InvalidRequestException("range finish must come after start in the order of traversal");

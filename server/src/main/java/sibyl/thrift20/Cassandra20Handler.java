@@ -1,0 +1,386 @@
+package sibyl.thrift20;
+
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import sibyl.auth.AuthenticationFailure;
+import sibyl.auth.AuthorizationFailure;
+import sibyl.auth.Authenticator;
+import sibyl.db.CFMetaData;
+import sibyl.db.ColumnSelection;
+import sibyl.db.QueryPath;
+import sibyl.db.RowMutation;
+import sibyl.db.RowRange;
+import sibyl.dht.Token;
+import sibyl.iface.v20.AuthenticationException;
+import sibyl.iface.v20.AuthenticationRequest;
+import sibyl.iface.v20.AuthorizationException;
+import sibyl.iface.v20.CfSplit;
+import sibyl.iface.v20.Column;
+import sibyl.iface.v20.ColumnOrSuperColumn;
+import sibyl.iface.v20.ColumnParent;
+import sibyl.iface.v20.ColumnPath;
+import sibyl.iface.v20.ConsistencyLevel;
+import sibyl.iface.v20.EndpointDetails;
+import sibyl.iface.v20.InvalidRequestException;
+import sibyl.iface.v20.KeyRange;
+import sibyl.iface.v20.KeySlice;
+import sibyl.iface.v20.KsDef;
+import sibyl.iface.v20.Mutation;
+import sibyl.iface.v20.NotFoundException;
+import sibyl.iface.v20.SlicePredicate;
+import sibyl.iface.v20.TokenRange;
+import sibyl.iface.v20.UnavailableException;
+import sibyl.service.Consistency;
+import sibyl.service.StorageService;
+import sibyl.thrift.ClientExceptions;
+import sibyl.thrift.ConnectionSession;
+import sibyl.thrift.Deadline;
+import sibyl.thrift.NodeDescription;
+import sibyl.thrift.ReplicaCount;
+import sibyl.thrift.RowRequests;
+import sibyl.thrift.SchemaCache;
+import sibyl.thrift.StorageFailures;
+
+/**
+ * The 0.7+ dialect (API 20.1.0) as one connection sees it: its keyspace (set_keyspace) and its login. Describe
+ * calls are answered from the schema and the node's description; data calls are checked as Cassandra 3.11 checks
+ * them ({@link RequestChecks}), converted, and handed to the storage service, answering with a future
+ * ({@link sibyl.thrift.ThriftCalls} waits for it or answers it when it completes). Row keys are bytes here and
+ * text in the store ({@link BinaryKeys}).
+ */
+final class Cassandra20Handler {
+    /** 3.11 names its default snitch; Sibyl's nodes are one datacenter and one rack. */
+    static final String SNITCH = "org.apache.cassandra.locator.SimpleSnitch";
+    private static final String DATACENTER = "datacenter1";
+    private static final String RACK = "rack1";
+    private static final ClientExceptions DIALECT = V20Exceptions.DIALECT;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final SchemaCache<SchemaView> views;
+    private final Supplier<NodeDescription> node;
+    private final Authenticator authenticator;
+    private final StorageService storage;
+    private final HandlerContext shared;
+    private final ConnectionSession session;
+    /** The keyspace of set_keyspace; null until then. Calls are one at a time, but not on one thread. */
+    private volatile String keyspace;
+
+    Cassandra20Handler(HandlerContext shared, ConnectionSession session) {
+        this.shared = shared;
+        this.views = shared.views();
+        this.node = shared.node();
+        this.authenticator = shared.authenticator();
+        this.storage = shared.storage();
+        this.session = session;
+    }
+
+    // --- the connection's state
+
+    /**
+     * Sibyl's authenticators check credentials together with the use of one keyspace, so a login is checked
+     * against the keyspace the connection has set; before set_keyspace it is refused, saying so, unless there is
+     * nothing to check (AllowAllAuthenticator).
+     */
+    void login(AuthenticationRequest request) throws AuthenticationException, AuthorizationException {
+        String ks = keyspace;
+        if (ks == null) {
+            if (!authenticator.requiresLogin()) return;
+            throw new AuthenticationException("Sibyl checks a login against the session's keyspace: call "
+                    + "set_keyspace before login (issue #33)");
+        }
+        try {
+            session.loggedIn(authenticator.login(ks, request.getCredentials()), ks);
+        } catch (AuthenticationFailure e) {
+            shared.refusals().badCredentialsRefused();
+            throw new AuthenticationException(e.getMessage());
+        } catch (AuthorizationFailure e) {
+            shared.refusals().noAccessRefused();
+            throw new AuthorizationException(e.getMessage());
+        }
+    }
+
+    void set_keyspace(String name) throws InvalidRequestException {
+        if (!views.current().checks().exists(name)) {
+            throw new InvalidRequestException("Keyspace '" + name + "' does not exist");
+        }
+        keyspace = name;
+    }
+
+    /** Sibyl speaks no CQL over Thrift; 3.11 accepts any version here and so does Sibyl. */
+    void set_cql_version(String version) {
+    }
+
+    /** Sibyl traces nothing; the session id 3.11 would trace the next query under is still a time-based UUID. */
+    ByteBuffer trace_next_query() {
+        return ByteBuffer.wrap(TimeUuids.next(RANDOM));
+    }
+
+    // --- describe calls: no login needed, as in the 0.6 interface
+
+    List<KsDef> describe_keyspaces() {
+        return views.current().definitions().all();
+    }
+
+    KsDef describe_keyspace(String name) throws NotFoundException {
+        KsDef ks = views.current().definitions().keyspace(name);
+        if (ks == null) throw new NotFoundException();
+        return ks;
+    }
+
+    /** What the node says of itself now: its name, partitioner and ring (a reload changes the configuration). */
+    NodeDescription node() {
+        return node.get();
+    }
+
+    Map<String, List<String>> describe_schema_versions() {
+        return Map.of(views.current().definitions().version(), node.get().ringEndpoints());
+    }
+
+    /** This node's ring is one datacenter, so describe_local_ring answers the same. */
+    List<TokenRange> describe_ring(String name) throws InvalidRequestException {
+        if (name == null || "system".equals(name) || !views.current().checks().exists(name)) {
+            throw new InvalidRequestException("There is no ring for the keyspace: " + name);
+        }
+        List<TokenRange> ranges = new ArrayList<>();
+        for (NodeDescription.RingRange r : node.get().ranges(NodeDescription.ringTokens(storage))) {
+            List<EndpointDetails> details = new ArrayList<>();
+            for (String endpoint : r.endpoints()) {
+                details.add(new EndpointDetails(endpoint, DATACENTER).setRack(RACK));
+            }
+            ranges.add(new TokenRange(r.start(), r.end(), r.endpoints()).setRpc_endpoints(r.endpoints())
+                    .setEndpoint_details(details));
+        }
+        return ranges;
+    }
+
+    Map<String, String> describe_token_map() {
+        return node.get().tokenMap(NodeDescription.ringTokens(storage));
+    }
+
+    List<String> describe_splits(String cfName, String startToken, String endToken, int keysPerSplit)
+            throws InvalidRequestException {
+        List<String> splits = new ArrayList<>();
+        for (Token t : splits(cfName, startToken, endToken, keysPerSplit)) {
+            splits.add(storage.partitioner().toString(t));
+        }
+        return splits;
+    }
+
+    /** Each split's row count is the keys per split asked for: the store samples keys that far apart. */
+    List<CfSplit> describe_splits_ex(String cfName, String startToken, String endToken, int keysPerSplit)
+            throws InvalidRequestException {
+        List<String> bounds = describe_splits(cfName, startToken, endToken, keysPerSplit);
+        List<CfSplit> splits = new ArrayList<>();
+        for (int i = 0; i + 1 < bounds.size(); i++) {
+            splits.add(new CfSplit(bounds.get(i), bounds.get(i + 1), keysPerSplit));
+        }
+        return splits;
+    }
+
+    private List<Token> splits(String cfName, String startToken, String endToken, int keysPerSplit)
+            throws InvalidRequestException {
+        RequestChecks checks = views.current().checks();
+        checks.table(currentKeyspace(), cfName);
+        if (keysPerSplit <= 0) {
+            throw new InvalidRequestException("keys_per_split must be positive, not " + keysPerSplit);
+        }
+        return storage.describeSplits(checks.token("start", startToken), checks.token("end", endToken),
+                keysPerSplit);
+    }
+
+    // --- data calls. Each checks in 3.11's order: the session's keyspace, its login and access to the keyspace,
+    // the request's shape, the keys, the consistency level. A refusal of those checks is thrown; the store's
+    // answer, its failure as the client's exception, and the deadline come in the returned future.
+
+    CompletableFuture<ColumnOrSuperColumn> get(ByteBuffer key, ColumnPath path, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
+        Call call = startCall();
+        call.checks.columnPath(call.keyspace, path);
+        String row = RequestChecks.key(key);
+        Consistency level = read(call, cl);
+        return StorageFailures.after(storage.readCell(call.keyspace, row, Conversion.path(path), level), DIALECT,
+                cell -> {
+                    call.deadline.check(DIALECT);
+                    if (cell.isEmpty()) throw new NotFoundException();
+                    return Conversion.cosc(cell.get());
+                });
+    }
+
+    CompletableFuture<List<ColumnOrSuperColumn>> get_slice(ByteBuffer key, ColumnParent parent,
+                                                           SlicePredicate predicate, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
+        return multiget_slice(List.of(key), parent, predicate, cl).thenApply(rows -> rows.values().iterator().next());
+    }
+
+    CompletableFuture<Integer> get_count(ByteBuffer key, ColumnParent parent, SlicePredicate predicate,
+                                         ConsistencyLevel cl) throws InvalidRequestException, UnavailableException {
+        return get_slice(key, parent, predicate, cl).thenApply(List::size);
+    }
+
+    /** The keys are read {@value RowRequests#ROWS_IN_FLIGHT} at a time ({@link RowRequests#eachRow}). */
+    CompletableFuture<Map<ByteBuffer, List<ColumnOrSuperColumn>>> multiget_slice(
+            List<ByteBuffer> keys, ColumnParent parent, SlicePredicate predicate, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
+        Call call = startCall();
+        CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
+        call.checks.predicate(cf, parent, predicate);
+        List<String> rows = distinctKeys(keys);
+        Consistency level = read(call, cl);
+        QueryPath query = Conversion.parent(parent);
+        ColumnSelection selection = Conversion.selection(predicate);
+        return StorageFailures.after(RowRequests.eachRow(rows.size(), call.deadline,
+                i -> storage.readSlice(call.keyspace, rows.get(i), query, selection, level)), DIALECT, slices -> {
+                    call.deadline.check(DIALECT);
+                    Map<ByteBuffer, List<ColumnOrSuperColumn>> result = new HashMap<>();
+                    for (int i = 0; i < rows.size(); i++) {
+                        result.put(BinaryKeys.encodeBuffer(rows.get(i)), Conversion.coscs(slices.get(i)));
+                    }
+                    return result;
+                });
+    }
+
+    CompletableFuture<Map<ByteBuffer, Integer>> multiget_count(List<ByteBuffer> keys, ColumnParent parent,
+                                                               SlicePredicate predicate, ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
+        return multiget_slice(keys, parent, predicate, cl).thenApply(rows -> {
+            Map<ByteBuffer, Integer> counts = new HashMap<>();
+            for (Map.Entry<ByteBuffer, List<ColumnOrSuperColumn>> e : rows.entrySet()) {
+                counts.put(e.getKey(), e.getValue().size());
+            }
+            return counts;
+        });
+    }
+
+    private static List<String> distinctKeys(List<ByteBuffer> keys) throws InvalidRequestException {
+        LinkedHashSet<String> rows = new LinkedHashSet<>();
+        for (ByteBuffer key : keys) rows.add(RequestChecks.key(key));
+        return List.copyOf(rows);
+    }
+
+    CompletableFuture<List<KeySlice>> get_range_slices(ColumnParent parent, SlicePredicate predicate, KeyRange range,
+                                                       ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
+        Call call = startCall();
+        CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
+        call.checks.predicate(cf, parent, predicate);
+        call.checks.keyRange(range);
+        Consistency level = read(call, cl);
+        RowRange rows = range.isSetStart_key()
+                ? RowRange.keys(BinaryKeys.decode(range.start_key), BinaryKeys.decode(range.end_key))
+                : RowRange.tokens(call.checks.token("start", range.getStart_token()),
+                        call.checks.token("end", range.getEnd_token()));
+        return StorageFailures.after(storage.scan(call.keyspace, Conversion.parent(parent),
+                Conversion.selection(predicate), rows, range.getCount(), level), DIALECT, found -> {
+                    call.deadline.check(DIALECT);
+                    return Conversion.keySlices(found);
+                });
+    }
+
+    CompletableFuture<Void> insert(ByteBuffer key, ColumnParent parent, Column column, ConsistencyLevel cl)
+            throws InvalidRequestException {
+        Call call = startCall();
+        CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
+        String row = RequestChecks.key(key);
+        RequestChecks.insertedColumn(cf, parent, column);
+        Consistency level = ConsistencyMapping.forWrite(cl);
+        RowMutation.Builder m = RowMutation.builder(call.keyspace, row);
+        Conversion.addInsert(m, parent, column);
+        return RowRequests.write(storage, List.of(m.build()), level, call.deadline, DIALECT);
+    }
+
+    CompletableFuture<Void> remove(ByteBuffer key, ColumnPath path, long timestamp, ConsistencyLevel cl)
+            throws InvalidRequestException {
+        Call call = startCall();
+        call.checks.removalPath(call.keyspace, path);
+        String row = RequestChecks.key(key);
+        Consistency level = ConsistencyMapping.forWrite(cl);
+        RowMutation.Builder m = RowMutation.builder(call.keyspace, row);
+        Conversion.addRemoval(m, path, timestamp);
+        return RowRequests.write(storage, List.of(m.build()), level, call.deadline, DIALECT);
+    }
+
+    /**
+     * Everything is checked before anything is applied; each key is one row mutation, applied atomically and
+     * isolated per table, the rows {@value RowRequests#ROWS_IN_FLIGHT} at a time. atomic_batch_mutate is served
+     * alike: Sibyl keeps no batch log, so a failure part-way leaves the rows before it written (the client is
+     * told how many), as docs/thrift-api-0.7.md §What Sibyl serves today says.
+     */
+    CompletableFuture<Void> batch_mutate(Map<ByteBuffer, Map<String, List<Mutation>>> mutationMap,
+                                         ConsistencyLevel cl) throws InvalidRequestException {
+        Call call = startCall();
+        List<RowMutation> mutations = new ArrayList<>(mutationMap.size());
+        for (Map.Entry<ByteBuffer, Map<String, List<Mutation>>> row : mutationMap.entrySet()) {
+            RowMutation.Builder m = RowMutation.builder(call.keyspace, RequestChecks.key(row.getKey()));
+            for (Map.Entry<String, List<Mutation>> table : row.getValue().entrySet()) {
+                CFMetaData cf = call.checks.table(call.keyspace, table.getKey());
+                for (Mutation mutation : table.getValue()) {
+                    RequestChecks.mutation(cf, mutation);
+                    if (mutation.isSetColumn_or_supercolumn()) {
+                        Conversion.addWrite(m, cf.name(), mutation.getColumn_or_supercolumn());
+                    } else {
+                        Conversion.addDeletion(m, cf, mutation.getDeletion());
+                    }
+                }
+            }
+            mutations.add(m.build());
+        }
+        Consistency level = ConsistencyMapping.forWrite(cl);
+        if (mutations.isEmpty()) return CompletableFuture.completedFuture(null);
+        return RowRequests.write(storage, mutations, level, call.deadline, DIALECT);
+    }
+
+    // ---- shared steps of the data calls
+
+    /** A data call under way: the keyspace and checks it runs with, and its deadline. */
+    private record Call(String keyspace, RequestChecks checks, Deadline deadline) {
+    }
+
+    /**
+     * The first checks of every data call: a keyspace set, the connection logged in (when the authenticator asks
+     * for it) and allowed to use it; then the keyspace's existence, which a reload may have taken away.
+     */
+    private Call startCall() throws InvalidRequestException {
+        String ks = currentKeyspace();
+        if (session.mustLogIn()) {
+            shared.refusals().notLoggedInRefused();
+            throw new InvalidRequestException("You have not logged in");
+        }
+        try {
+            session.authorize(ks);
+        } catch (AuthorizationFailure e) {
+            shared.refusals().noAccessRefused();
+            throw new InvalidRequestException(e.getMessage());
+        }
+        RequestChecks checks = views.current().checks();
+        checks.keyspace(ks);
+        return new Call(ks, checks, new Deadline(shared.rpcTimeoutMillis()));
+    }
+
+    private String currentKeyspace() throws InvalidRequestException {
+        String ks = keyspace;
+        if (ks == null) throw new InvalidRequestException("You have not set a keyspace for this session");
+        return ks;
+    }
+
+    /** A read's level; on a node that is its own only replica, whether it alone meets it. */
+    private Consistency read(Call call, ConsistencyLevel cl) throws InvalidRequestException, UnavailableException {
+        Consistency level = ConsistencyMapping.forRead(cl);
+        if (!shared.hints().countsReplicas()
+                && !ReplicaCount.readable(level, call.checks.keyspace(call.keyspace).replicationFactor())) {
+            throw new UnavailableException();
+        }
+        return level;
+    }
+
+    /** Calls Sibyl does not serve yet: refused with a reason, before anything is read or written. */
+    static InvalidRequestException unserved(String call) {
+        return new InvalidRequestException("Sibyl does not serve " + call + " yet (issue #33)");
+    }
+}

@@ -1,0 +1,122 @@
+package sibyl.thrift20;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import sibyl.db.CFMetaData;
+import sibyl.db.Cell;
+import sibyl.db.ColumnSelection;
+import sibyl.db.QueryPath;
+import sibyl.db.RowMutation;
+import sibyl.db.RowSlice;
+import sibyl.iface.v20.Column;
+import sibyl.iface.v20.ColumnOrSuperColumn;
+import sibyl.iface.v20.ColumnParent;
+import sibyl.iface.v20.ColumnPath;
+import sibyl.iface.v20.Deletion;
+import sibyl.iface.v20.KeySlice;
+import sibyl.iface.v20.SlicePredicate;
+import sibyl.iface.v20.SliceRange;
+import sibyl.iface.v20.SuperColumn;
+import sibyl.thrift.ThriftConversion;
+
+/**
+ * Translates between the generated 0.7+ structs and the db layer's types, through the byte-level conversions the
+ * 0.6 interface shares ({@link ThriftConversion}). Requests reaching here have been checked.
+ */
+final class Conversion {
+    private Conversion() {
+    }
+
+    // ---- requests
+
+    static QueryPath path(ColumnPath p) {
+        return new QueryPath(p.getColumn_family(), ThriftConversion.bytes(p.super_column),
+                ThriftConversion.bytes(p.column));
+    }
+
+    static QueryPath parent(ColumnParent p) {
+        return new QueryPath(p.getColumn_family(), ThriftConversion.bytes(p.super_column), null);
+    }
+
+    static ColumnSelection selection(SlicePredicate p) {
+        return p.isSetColumn_names() ? names(p.getColumn_names()) : range(p.getSlice_range());
+    }
+
+    private static ColumnSelection names(List<ByteBuffer> names) {
+        List<byte[]> bytes = new ArrayList<>(names.size());
+        for (ByteBuffer n : names) bytes.add(ThriftConversion.bytes(n));
+        return ColumnSelection.names(bytes);
+    }
+
+    private static ColumnSelection.Range range(SliceRange r) {
+        return ThriftConversion.range(r.start, r.finish, r.isReversed(), r.getCount());
+    }
+
+    /** insert: a column of a standard table, or a subcolumn of the parent's super column. */
+    static void addInsert(RowMutation.Builder m, ColumnParent parent, Column c) {
+        byte[] superColumn = ThriftConversion.bytes(parent.super_column);
+        byte[] name = ThriftConversion.bytes(c.name);
+        byte[] value = ThriftConversion.bytes(c.value);
+        String cf = parent.getColumn_family();
+        if (superColumn == null) m.write(cf, name, value, c.timestamp);
+        else m.write(cf, superColumn, name, value, c.timestamp);
+    }
+
+    /** A checked ColumnOrSuperColumn of batch_mutate: a column, or the subcolumns of a super column. */
+    static void addWrite(RowMutation.Builder m, String cf, ColumnOrSuperColumn cosc) {
+        if (cosc.isSetColumn()) {
+            addInsert(m, new ColumnParent(cf), cosc.column);
+            return;
+        }
+        ColumnParent parent = new ColumnParent(cf).setSuper_column(cosc.super_column.name);
+        for (Column c : cosc.super_column.getColumns()) addInsert(m, parent, c);
+    }
+
+    static void addDeletion(RowMutation.Builder m, CFMetaData cf, Deletion d) {
+        SlicePredicate p = d.getPredicate();
+        ThriftConversion.addDeletion(m, cf, d.getTimestamp(), ThriftConversion.bytes(d.super_column), p != null,
+                p == null ? null : p.getColumn_names(),
+                p == null || !p.isSetSlice_range() ? null : range(p.getSlice_range()));
+    }
+
+    static void addRemoval(RowMutation.Builder m, ColumnPath p, long timestamp) {
+        ThriftConversion.addRemoval(m, p.getColumn_family(), ThriftConversion.bytes(p.super_column),
+                ThriftConversion.bytes(p.column), timestamp);
+    }
+
+    // ---- results: the db layer's arrays are wrapped, not copied (they never change, and a reply is only written)
+
+    static ColumnOrSuperColumn cosc(Cell cell) {
+        if (cell instanceof sibyl.db.SuperColumn sc) {
+            List<Column> subcolumns = new ArrayList<>(sc.subcolumnCount());
+            for (sibyl.db.Column c : sc.subcolumns()) subcolumns.add(column(c));
+            SuperColumn out = new SuperColumn();
+            out.name = ByteBuffer.wrap(sc.name());
+            out.columns = subcolumns;
+            return new ColumnOrSuperColumn().setSuper_column(out);
+        }
+        return new ColumnOrSuperColumn().setColumn(column((sibyl.db.Column) cell));
+    }
+
+    static List<ColumnOrSuperColumn> coscs(List<Cell> cells) {
+        return ThriftConversion.each(cells, Conversion::cosc);
+    }
+
+    /** Each row with its key as the client's bytes. */
+    static List<KeySlice> keySlices(List<RowSlice> rows) {
+        return ThriftConversion.each(rows, r -> {
+            KeySlice slice = new KeySlice();
+            slice.key = BinaryKeys.encodeBuffer(r.key());
+            slice.columns = coscs(r.cells());
+            return slice;
+        });
+    }
+
+    private static Column column(sibyl.db.Column c) {
+        Column out = new Column();
+        out.name = ByteBuffer.wrap(c.name());
+        out.value = ByteBuffer.wrap(c.value());
+        return out.setTimestamp(c.timestamp());
+    }
+}

@@ -1,0 +1,310 @@
+package sibyl.thrift20;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import sibyl.db.CFMetaData;
+import sibyl.db.KSMetaData;
+import sibyl.db.marshal.AbstractType;
+import sibyl.db.marshal.MarshalException;
+import sibyl.dht.Partitioner;
+import sibyl.dht.Token;
+import sibyl.iface.v20.Column;
+import sibyl.iface.v20.ColumnOrSuperColumn;
+import sibyl.iface.v20.ColumnParent;
+import sibyl.iface.v20.ColumnPath;
+import sibyl.iface.v20.Deletion;
+import sibyl.iface.v20.InvalidRequestException;
+import sibyl.iface.v20.KeyRange;
+import sibyl.iface.v20.Mutation;
+import sibyl.iface.v20.SlicePredicate;
+import sibyl.iface.v20.SliceRange;
+import sibyl.service.Schema;
+import sibyl.thrift.ThriftValidation;
+
+/**
+ * The request checks of the 0.7+ dialect against one schema, with Cassandra 3.11's texts and in its order
+ * (docs/thrift-api-0.7.md §What Sibyl serves today); where 3.11 accepts what Sibyl cannot serve, the check
+ * refuses it after 3.11's own checks, naming what is not served. Each method checks one part of a request.
+ */
+final class RequestChecks {
+    private static final int MAX_KEY_LENGTH = 0xFFFF;
+    private static final int MAX_NAME_LENGTH = ThriftValidation.MAX_NAME_LENGTH;
+
+    private final Schema schema;
+    private final Partitioner partitioner;
+
+    RequestChecks(Schema schema, Partitioner partitioner) {
+        this.schema = schema;
+        this.partitioner = partitioner;
+    }
+
+    // ---- keys, keyspaces, tables
+
+    /**
+     * A row key, as 3.11 checks it, and then as the storage seam stores it: as text, in at most 65535 bytes of
+     * modified UTF-8, where a byte no valid UTF-8 holds takes three.
+     *
+     * @return the key's text ({@link BinaryKeys})
+     */
+    static String key(ByteBuffer key) throws InvalidRequestException {
+        if (key == null || !key.hasRemaining()) throw new InvalidRequestException("Key may not be empty");
+        if (key.remaining() > MAX_KEY_LENGTH) {
+            throw new InvalidRequestException("Key length of " + key.remaining() + " is longer than maximum of "
+                    + MAX_KEY_LENGTH);
+        }
+        String text = BinaryKeys.decode(key);
+        long stored = ThriftValidation.modifiedUtf8Length(text);
+        if (stored > MAX_KEY_LENGTH) {
+            throw new InvalidRequestException("Sibyl stores a key in at most " + MAX_KEY_LENGTH
+                    + " bytes of modified UTF-8, and this one takes " + stored + " (issue #33)");
+        }
+        return text;
+    }
+
+    KSMetaData keyspace(String keyspace) throws InvalidRequestException {
+        return schema.keyspace(keyspace).orElseThrow(() ->
+                new InvalidRequestException("Keyspace " + keyspace + " does not exist"));
+    }
+
+    boolean exists(String keyspace) {
+        return schema.keyspace(keyspace).isPresent();
+    }
+
+    CFMetaData table(String keyspace, String name) throws InvalidRequestException {
+        KSMetaData ks = keyspace(keyspace);
+        if (name == null || name.isEmpty()) throw new InvalidRequestException("non-empty table is required");
+        return ks.columnFamily(name).orElseThrow(() -> new InvalidRequestException("unconfigured table " + name));
+    }
+
+    // ---- paths and parents
+
+    /** The ColumnPath of get: down to a column of a standard table, at least to a super column of a super one. */
+    CFMetaData columnPath(String keyspace, ColumnPath path) throws InvalidRequestException {
+        CFMetaData cf = table(keyspace, path.getColumn_family());
+        columnPath(cf, path.super_column, path.column);
+        return cf;
+    }
+
+    private static void columnPath(CFMetaData cf, ByteBuffer superColumn, ByteBuffer column)
+            throws InvalidRequestException {
+        if (cf.isSuper()) {
+            if (superColumn == null) refuse("supercolumn parameter is not optional for super CF " + cf.name());
+        } else {
+            if (superColumn != null) refuse("supercolumn parameter is invalid for standard CF " + cf.name());
+            if (column == null) refuse("column parameter is not optional for standard CF " + cf.name());
+        }
+        namesBelow(cf, superColumn, column);
+    }
+
+    /** remove's ColumnPath: any level below the table; a column of a super table only inside a super column. */
+    CFMetaData removalPath(String keyspace, ColumnPath path) throws InvalidRequestException {
+        CFMetaData cf = table(keyspace, path.getColumn_family());
+        ByteBuffer superColumn = path.super_column;
+        if (cf.isSuper() && superColumn == null && path.column != null) {
+            refuse("A column cannot be specified without specifying a super column for removal on super CF "
+                    + cf.name());
+        }
+        if (!cf.isSuper() && superColumn != null) {
+            refuse("supercolumn may not be specified for standard CF " + cf.name());
+        }
+        namesBelow(cf, superColumn, path.column);
+        return cf;
+    }
+
+    /** The ColumnParent of reads and insert: the table, or a super column of a super table. */
+    CFMetaData columnParent(String keyspace, ColumnParent parent) throws InvalidRequestException {
+        CFMetaData cf = table(keyspace, parent.getColumn_family());
+        if (!cf.isSuper() && parent.super_column != null) {
+            refuse("table alone is required for standard CF " + cf.name());
+        }
+        if (parent.super_column != null) names(cf, null, List.of(parent.super_column));
+        return cf;
+    }
+
+    /** The column's name under the super column, then the super column's name, as 3.11 checks a path. */
+    private static void namesBelow(CFMetaData cf, ByteBuffer superColumn, ByteBuffer column)
+            throws InvalidRequestException {
+        if (column != null) names(cf, superColumn, List.of(column));
+        if (superColumn != null) names(cf, null, List.of(superColumn));
+    }
+
+    /** Names under {@code superColumn} (null for the top level): lengths, then each under its comparator. */
+    private static void names(CFMetaData cf, ByteBuffer superColumn, List<ByteBuffer> names)
+            throws InvalidRequestException {
+        if (superColumn != null) {
+            if (superColumn.remaining() > MAX_NAME_LENGTH) {
+                refuse("supercolumn name length must not be greater than " + MAX_NAME_LENGTH);
+            }
+            if (!superColumn.hasRemaining()) refuse("supercolumn name must not be empty");
+            if (!cf.isSuper()) refuse("supercolumn specified to table " + cf.name() + " containing normal columns");
+        }
+        AbstractType comparator = superColumn != null ? cf.subcomparator() : cf.comparator();
+        for (ByteBuffer name : names) {
+            if (name.remaining() > MAX_NAME_LENGTH) {
+                refuse("column name length must not be greater than " + MAX_NAME_LENGTH);
+            }
+            if (!name.hasRemaining()) refuse("column name must not be empty");
+            conforms(comparator, name);
+        }
+    }
+
+    private static void conforms(AbstractType comparator, ByteBuffer bytes) throws InvalidRequestException {
+        try {
+            comparator.validate(bytes);
+        } catch (MarshalException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
+    }
+
+    // ---- predicates and key ranges
+
+    /** The SlicePredicate of a read, under {@code parent} (already checked). */
+    void predicate(CFMetaData cf, ColumnParent parent, SlicePredicate predicate) throws InvalidRequestException {
+        boolean names = predicate.isSetColumn_names();
+        boolean range = predicate.isSetSlice_range();
+        if (!names && !range) refuse("predicate column_names and slice_range may not both be null");
+        if (names && range) refuse("predicate column_names and slice_range may not both be present");
+        if (range) range(cf, parent.super_column, predicate.getSlice_range());
+        else names(cf, parent.super_column, predicate.getColumn_names());
+    }
+
+    private static void range(CFMetaData cf, ByteBuffer superColumn, SliceRange range)
+            throws InvalidRequestException {
+        if (range.getCount() < 0) refuse("get_slice requires non-negative count");
+        if (range.start.remaining() > MAX_NAME_LENGTH) {
+            refuse("range start length cannot be larger than " + MAX_NAME_LENGTH);
+        }
+        if (range.finish.remaining() > MAX_NAME_LENGTH) {
+            refuse("range finish length cannot be larger than " + MAX_NAME_LENGTH);
+        }
+        V20Exceptions.shared(() -> ThriftValidation.validateRange(cf, superColumn, range.start, range.finish,
+                range.isReversed(), range.getCount()));
+    }
+
+    /**
+     * A KeyRange of get_range_slices. Of the forms 3.11 accepts, Sibyl serves keys to keys and tokens to
+     * tokens, without a row filter.
+     */
+    void keyRange(KeyRange range) throws InvalidRequestException {
+        boolean startKey = range.isSetStart_key();
+        boolean endKey = range.isSetEnd_key();
+        if (startKey == range.isSetStart_token() || endKey == range.isSetEnd_token()) {
+            refuse("exactly one each of {start key, start token} and {end key, end token} must be specified");
+        }
+        if (!startKey && endKey) refuse("start token + end key is not a supported key range");
+        if (startKey && endKey) {
+            Token start = partitioner.getToken(BinaryKeys.decode(range.start_key));
+            Token end = partitioner.getToken(BinaryKeys.decode(range.end_key));
+            if (start.compareTo(end) > 0 && end.compareTo(partitioner.getMinimumToken()) != 0) {
+                refuse(partitioner.preservesOrder()
+                        ? "start key must sort before (or equal to) finish key in your partitioner!"
+                        : "start key's token sorts after end key's token.  this is not allowed; you probably should "
+                                + "not specify end key at all except with an ordered partitioner");
+            }
+        }
+        if (range.isSetRow_filter() && !range.getRow_filter().isEmpty()) {
+            refuse("Sibyl does not serve row_filter (secondary indexes) yet (issue #33)");
+        }
+        if (range.getCount() <= 0) refuse("maxRows must be positive");
+        if (startKey && !endKey) refuse("Sibyl does not serve a key range from a start key to an end token yet"
+                + " (issue #33)");
+        if (!startKey) {
+            token("start", range.getStart_token());
+            token("end", range.getEnd_token());
+        }
+    }
+
+    /** A token of the partitioner's, in its string form. */
+    Token token(String which, String token) throws InvalidRequestException {
+        try {
+            return partitioner.fromString(token);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("invalid " + which + " token '" + token + "' for "
+                    + partitioner.className() + ": " + e.getMessage());
+        }
+    }
+
+    // ---- writes
+
+    /** insert's Column under {@code parent} (already checked), as 3.11 checks it. */
+    static void insertedColumn(CFMetaData cf, ColumnParent parent, Column column) throws InvalidRequestException {
+        names(cf, parent.super_column, List.of(column.name));
+        // 3.11 let it through to its storage layer; the column of a super table lives in a super column.
+        if (cf.isSuper() && parent.super_column == null) {
+            refuse("supercolumn parameter is not optional for super CF " + cf.name());
+        }
+        columnData(column);
+    }
+
+    /** One Mutation of batch_mutate, for table {@code cf}. */
+    static void mutation(CFMetaData cf, Mutation mutation) throws InvalidRequestException {
+        if (mutation.isSetColumn_or_supercolumn() == mutation.isSetDeletion()) {
+            refuse("mutation must have one and only one of column_or_supercolumn or deletion");
+        }
+        if (mutation.isSetColumn_or_supercolumn()) columnOrSuperColumn(cf, mutation.getColumn_or_supercolumn());
+        else deletion(cf, mutation.getDeletion());
+    }
+
+    private static void columnOrSuperColumn(CFMetaData cf, ColumnOrSuperColumn cosc) throws InvalidRequestException {
+        int set = (cosc.isSetColumn() ? 1 : 0) + (cosc.isSetSuper_column() ? 1 : 0)
+                + (cosc.isSetCounter_column() ? 1 : 0) + (cosc.isSetCounter_super_column() ? 1 : 0);
+        if (set != 1) {
+            refuse("ColumnOrSuperColumn must have one (and only one) of column, super_column, counter and "
+                    + "counter_super_column");
+        }
+        // Sibyl has no counter tables, so a counter is never for the table it names.
+        if (cosc.isSetCounter_column() || cosc.isSetCounter_super_column()) {
+            refuse("invalid operation for non commutative table " + cf.name());
+        }
+        if (cosc.isSetColumn()) {
+            Column c = cosc.getColumn();
+            ttl(c);
+            columnPath(cf, null, c.name);
+            columnData(c);
+        } else {
+            ByteBuffer superColumn = cosc.getSuper_column().name;
+            for (Column c : cosc.getSuper_column().getColumns()) {
+                columnPath(cf, superColumn, c.name);
+                columnData(c);
+            }
+        }
+    }
+
+    /** A column's TTL, value and timestamp. */
+    private static void columnData(Column column) throws InvalidRequestException {
+        ttl(column);
+        if (!column.isSetValue()) refuse("Column value is required");
+        if (!column.isSetTimestamp()) refuse("Column timestamp is required");
+    }
+
+    /** 3.11 takes a TTL of 0 for none; Sibyl refuses any other rather than drop it. */
+    private static void ttl(Column column) throws InvalidRequestException {
+        if (!column.isSetTtl()) return;
+        if (column.getTtl() < 0) refuse("ttl must be greater or equal to 0");
+        if (column.getTtl() > 0) refuse("Sibyl does not serve column TTLs yet (issue #33)");
+    }
+
+    private static void deletion(CFMetaData cf, Deletion deletion) throws InvalidRequestException {
+        ByteBuffer superColumn = deletion.super_column;
+        if (superColumn != null) names(cf, null, List.of(superColumn));
+        if (deletion.isSetPredicate()) {
+            SlicePredicate predicate = deletion.getPredicate();
+            if (!predicate.isSetColumn_names() && !predicate.isSetSlice_range()) {
+                refuse("A SlicePredicate must be given a list of Columns, a SliceRange, or both");
+            }
+            if (predicate.isSetSlice_range()) range(cf, superColumn, predicate.getSlice_range());
+            if (predicate.isSetColumn_names()) names(cf, superColumn, predicate.getColumn_names());
+        }
+        if (!cf.isSuper() && superColumn != null) {
+            refuse("Deletion of super columns is not possible on a standard table (KeySpace=" + cf.keyspace()
+                    + " Table=" + cf.name() + " Deletion=" + deletion + ")");
+        }
+        if (!deletion.isSetTimestamp()) {
+            refuse("Deletion timestamp is not optional for non commutative table " + cf.name());
+        }
+    }
+
+    private static void refuse(String why) throws InvalidRequestException {
+        throw new InvalidRequestException(why);
+    }
+}

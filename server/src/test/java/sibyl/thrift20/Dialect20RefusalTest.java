@@ -1,0 +1,221 @@
+package sibyl.thrift20;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static sibyl.db.TestSchema.KS;
+import static sibyl.db.TestSchema.LONGS;
+import static sibyl.db.TestSchema.STD;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import sibyl.iface.v20.CfDef;
+import sibyl.iface.v20.Column;
+import sibyl.iface.v20.ColumnOrSuperColumn;
+import sibyl.iface.v20.ColumnParent;
+import sibyl.iface.v20.ColumnPath;
+import sibyl.iface.v20.Compression;
+import sibyl.iface.v20.ConsistencyLevel;
+import sibyl.iface.v20.CounterColumn;
+import sibyl.iface.v20.Deletion;
+import sibyl.iface.v20.IndexClause;
+import sibyl.iface.v20.IndexExpression;
+import sibyl.iface.v20.IndexOperator;
+import sibyl.iface.v20.InvalidRequestException;
+import sibyl.iface.v20.KeyRange;
+import sibyl.iface.v20.KsDef;
+import sibyl.iface.v20.MultiSliceRequest;
+import sibyl.iface.v20.Mutation;
+import sibyl.iface.v20.SlicePredicate;
+import sibyl.iface.v20.SliceRange;
+import sibyl.iface.v20.UnavailableException;
+
+/**
+ * What the 0.7+ dialect refuses, over a real socket: the calls Sibyl does not serve yet, what it cannot store
+ * (a TTL, some consistency levels), and bad requests, each with its InvalidRequestException text.
+ */
+class Dialect20RefusalTest extends Dialect20Connection {
+    private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
+
+    @BeforeEach
+    void useTheTestKeyspace() throws Exception {
+        client.set_keyspace(KS);
+    }
+
+    private static ByteBuffer b(String s) {
+        return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static SlicePredicate all() {
+        return new SlicePredicate().setSlice_range(new SliceRange(b(""), b(""), false, 100));
+    }
+
+    private static Column column(String name) {
+        return new Column(b(name)).setValue(b("v")).setTimestamp(1);
+    }
+
+    private static void refused(String why, Executable call) {
+        assertEquals(why, assertThrows(InvalidRequestException.class, call).getWhy());
+    }
+
+    private static String unserved(String call) {
+        return "Sibyl does not serve " + call + " yet (issue #33)";
+    }
+
+    @Test
+    void callsNotServedYetAreRefusedByName() throws Exception {
+        ColumnParent parent = new ColumnParent(STD);
+        KeyRange range = new KeyRange(10).setStart_key(new byte[0]).setEnd_key(new byte[0]);
+        ByteBuffer query = b("SELECT * FROM Standard1");
+        refused(unserved("truncate"), () -> client.truncate(STD));
+        refused(unserved("add"), () -> client.add(b("k"), parent, new CounterColumn(b("c"), 1), ONE));
+        refused(unserved("remove_counter"), () -> client.remove_counter(b("k"), new ColumnPath(STD), ONE));
+        refused(unserved("get_indexed_slices"), () -> client.get_indexed_slices(parent, new IndexClause(
+                List.of(new IndexExpression(b("c"), IndexOperator.EQ, b("v"))), b(""), 10), all(), ONE));
+        refused(unserved("get_paged_slice"), () -> client.get_paged_slice(STD, range, b(""), ONE));
+        refused(unserved("get_multi_slice"), () -> client.get_multi_slice(new MultiSliceRequest()));
+        refused(unserved("cas"), () -> client.cas(b("k"), STD, List.of(), List.of(column("c")),
+                ConsistencyLevel.SERIAL, ConsistencyLevel.QUORUM));
+        refused(unserved("system_add_column_family"), () -> client.system_add_column_family(new CfDef(KS, "New")));
+        refused(unserved("system_drop_column_family"), () -> client.system_drop_column_family(STD));
+        refused(unserved("system_add_keyspace"), () -> client.system_add_keyspace(new KsDef("New",
+                "org.apache.cassandra.locator.SimpleStrategy", List.of())));
+        refused(unserved("system_drop_keyspace"), () -> client.system_drop_keyspace(KS));
+        refused(unserved("system_update_keyspace"), () -> client.system_update_keyspace(client.describe_keyspace(KS)));
+        refused(unserved("system_update_column_family"), () -> client.system_update_column_family(new CfDef(KS, STD)));
+        refused(unserved("execute_cql_query"), () -> client.execute_cql_query(query, Compression.NONE));
+        refused(unserved("execute_cql3_query"), () -> client.execute_cql3_query(query, Compression.NONE, ONE));
+        refused(unserved("prepare_cql_query"), () -> client.prepare_cql_query(query, Compression.NONE));
+        refused(unserved("prepare_cql3_query"), () -> client.prepare_cql3_query(query, Compression.NONE));
+        refused(unserved("execute_prepared_cql_query"), () -> client.execute_prepared_cql_query(1, List.of()));
+        refused(unserved("execute_prepared_cql3_query"),
+                () -> client.execute_prepared_cql3_query(1, List.of(), ONE));
+        // The connection is still good after all of them.
+        assertEquals("20.1.0", client.describe_version());
+    }
+
+    @Test
+    void aTtlIsRefusedRatherThanDropped() throws Exception {
+        ColumnParent parent = new ColumnParent(STD);
+        refused("Sibyl does not serve column TTLs yet (issue #33)",
+                () -> client.insert(b("k"), parent, column("c").setTtl(60), ONE));
+        Mutation withTtl = new Mutation().setColumn_or_supercolumn(new ColumnOrSuperColumn()
+                .setColumn(column("c").setTtl(60)));
+        refused("Sibyl does not serve column TTLs yet (issue #33)",
+                () -> client.batch_mutate(Map.of(b("k"), Map.of(STD, List.of(withTtl))), ONE));
+        refused("ttl must be greater or equal to 0", () -> client.insert(b("k"), parent, column("c").setTtl(-1), ONE));
+        assertEquals(0, client.get_count(b("k"), parent, all(), ONE), "nothing of a refused call is written");
+        // 3.11 reads a TTL of 0 as none.
+        client.insert(b("k"), parent, column("c").setTtl(0), ONE);
+        assertFalse(client.get(b("k"), new ColumnPath(STD).setColumn(b("c")), ONE).column.isSetTtl());
+    }
+
+    @Test
+    void consistencyLevelsAreCheckedAs311ChecksThem() {
+        ColumnParent parent = new ColumnParent(STD);
+        refused("ANY ConsistencyLevel is only supported for writes",
+                () -> client.get_slice(b("k"), parent, all(), ConsistencyLevel.ANY));
+        refused("You must use conditional updates for serializable writes",
+                () -> client.insert(b("k"), parent, column("c"), ConsistencyLevel.SERIAL));
+        refused("Sibyl does not serve consistency level TWO yet (issue #33)",
+                () -> client.get_count(b("k"), parent, all(), ConsistencyLevel.TWO));
+        refused("Sibyl does not serve reads at consistency level SERIAL yet (issue #33)",
+                () -> client.get(b("k"), new ColumnPath(STD).setColumn(b("c")), ConsistencyLevel.SERIAL));
+    }
+
+    @Test
+    void aReadThisNodeAloneCannotMeetIsUnavailable() throws Exception {
+        client.set_keyspace(Dialect20Server.REPLICATED);
+        ColumnParent parent = new ColumnParent(STD);
+        client.insert(b("k"), parent, column("c"), ConsistencyLevel.QUORUM);
+        assertEquals(1, client.get_count(b("k"), parent, all(), ONE));
+        assertThrows(UnavailableException.class, () -> client.get_count(b("k"), parent, all(), ConsistencyLevel.QUORUM));
+        assertThrows(UnavailableException.class,
+                () -> client.multiget_slice(List.of(b("k")), parent, all(), ConsistencyLevel.LOCAL_QUORUM));
+    }
+
+    @Test
+    void badRequestsAreRefusedWith311sTexts() {
+        ColumnParent parent = new ColumnParent(STD);
+        refused("Key may not be empty", () -> client.insert(b(""), parent, column("c"), ONE));
+        refused("Key length of 65536 is longer than maximum of 65535",
+                () -> client.get_slice(ByteBuffer.allocate(65536), parent, all(), ONE));
+        refused("unconfigured table Nope", () -> client.insert(b("k"), new ColumnParent("Nope"), column("c"), ONE));
+        refused("non-empty table is required", () -> client.get_slice(b("k"), new ColumnParent(""), all(), ONE));
+        refused("table alone is required for standard CF Standard1",
+                () -> client.get_slice(b("k"), new ColumnParent(STD).setSuper_column(b("s")), all(), ONE));
+        refused("column parameter is not optional for standard CF Standard1",
+                () -> client.get(b("k"), new ColumnPath(STD), ONE));
+        refused("supercolumn parameter is not optional for super CF Super1",
+                () -> client.get(b("k"), new ColumnPath("Super1").setColumn(b("c")), ONE));
+        refused("A column cannot be specified without specifying a super column for removal on super CF Super1",
+                () -> client.remove(b("k"), new ColumnPath("Super1").setColumn(b("c")), 1, ONE));
+        refused("Column timestamp is required",
+                () -> client.insert(b("k"), parent, new Column(b("c")).setValue(b("v")), ONE));
+        refused("Column value is required",
+                () -> client.insert(b("k"), parent, new Column(b("c")).setTimestamp(1), ONE));
+        refused("column name must not be empty", () -> client.insert(b("k"), parent, column(""), ONE));
+        refused("predicate column_names and slice_range may not both be null",
+                () -> client.get_slice(b("k"), parent, new SlicePredicate(), ONE));
+        refused("range finish must come after start in the order of traversal", () -> client.get_slice(b("k"),
+                parent, new SlicePredicate().setSlice_range(new SliceRange(b("b"), b("a"), false, 10)), ONE));
+        refused("get_slice requires non-negative count", () -> client.get_slice(b("k"),
+                parent, new SlicePredicate().setSlice_range(new SliceRange(b(""), b(""), false, -1)), ONE));
+        // A name the table's comparator refuses: LongType wants eight bytes.
+        assertThrows(InvalidRequestException.class,
+                () -> client.insert(b("k"), new ColumnParent(LONGS), column("abc"), ONE));
+    }
+
+    @Test
+    void badMutationsAreRefusedBeforeAnyRowIsWritten() throws Exception {
+        Mutation good = new Mutation().setColumn_or_supercolumn(new ColumnOrSuperColumn().setColumn(column("c")));
+        Mutation both = new Mutation().setColumn_or_supercolumn(new ColumnOrSuperColumn().setColumn(column("c")))
+                .setDeletion(new Deletion().setTimestamp(1));
+        refused("mutation must have one and only one of column_or_supercolumn or deletion",
+                () -> client.batch_mutate(Map.of(b("a"), Map.of(STD, List.of(good)), b("b"), Map.of(STD, List.of(both))), ONE));
+        assertEquals(0, client.get_count(b("a"), new ColumnParent(STD), all(), ONE));
+        Mutation counter = new Mutation().setColumn_or_supercolumn(new ColumnOrSuperColumn()
+                .setCounter_column(new CounterColumn(b("c"), 1)));
+        refused("invalid operation for non commutative table Standard1",
+                () -> client.batch_mutate(Map.of(b("a"), Map.of(STD, List.of(counter))), ONE));
+        refused("ColumnOrSuperColumn must have one (and only one) of column, super_column, counter and "
+                        + "counter_super_column",
+                () -> client.batch_mutate(Map.of(b("a"), Map.of(STD, List.of(new Mutation()
+                        .setColumn_or_supercolumn(new ColumnOrSuperColumn())))), ONE));
+        refused("Deletion timestamp is not optional for non commutative table Standard1",
+                () -> client.batch_mutate(Map.of(b("a"), Map.of(STD, List.of(new Mutation()
+                        .setDeletion(new Deletion())))), ONE));
+        // 3.11 checks the super column's name as a column name of the table, then refuses the deletion.
+        refused("Deletion of super columns is not possible on a standard table (KeySpace=Keyspace1 Table=Standard1 "
+                        + "Deletion=Deletion(timestamp:1, super_column:73))",
+                () -> client.batch_mutate(Map.of(b("a"), Map.of(STD, List.of(new Mutation()
+                        .setDeletion(new Deletion().setTimestamp(1).setSuper_column(b("s")))))), ONE));
+        refused("unconfigured table Nope",
+                () -> client.batch_mutate(Map.of(b("a"), Map.of("Nope", List.of(good))), ONE));
+    }
+
+    @Test
+    void keyRangesAreCheckedAs311ChecksThemAndTheFormsNotServedAreNamed() {
+        ColumnParent parent = new ColumnParent(STD);
+        refused("exactly one each of {start key, start token} and {end key, end token} must be specified",
+                () -> client.get_range_slices(parent, all(), new KeyRange(10).setStart_key(new byte[0]), ONE));
+        refused("start token + end key is not a supported key range", () -> client.get_range_slices(parent, all(),
+                new KeyRange(10).setStart_token("0").setEnd_key(new byte[0]), ONE));
+        refused("maxRows must be positive", () -> client.get_range_slices(parent, all(),
+                new KeyRange(0).setStart_key(new byte[0]).setEnd_key(new byte[0]), ONE));
+        refused("Sibyl does not serve a key range from a start key to an end token yet (issue #33)",
+                () -> client.get_range_slices(parent, all(), new KeyRange(10).setStart_key(new byte[0])
+                        .setEnd_token("0"), ONE));
+        refused("Sibyl does not serve row_filter (secondary indexes) yet (issue #33)",
+                () -> client.get_range_slices(parent, all(), new KeyRange(10).setStart_key(new byte[0])
+                        .setEnd_key(new byte[0]).setRow_filter(List.of(new IndexExpression(b("c"), IndexOperator.EQ,
+                                b("v")))), ONE));
+        assertThrows(InvalidRequestException.class, () -> client.get_range_slices(parent, all(),
+                new KeyRange(10).setStart_token("not a token").setEnd_token("0"), ONE));
+    }
+}

@@ -1,0 +1,89 @@
+package sibyl.thrift20;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.layered.TFramedTransport;
+import sibyl.auth.Authenticator;
+import sibyl.db.CFMetaData;
+import sibyl.db.KSMetaData;
+import sibyl.db.TestSchema;
+import sibyl.db.marshal.BytesType;
+import sibyl.dht.Partitioner;
+import sibyl.dht.Partitioners;
+import sibyl.engine.LocalStorageService;
+import sibyl.iface.v20.Cassandra;
+import sibyl.service.StorageHints;
+import sibyl.thrift.NodeDescription;
+import sibyl.transport.NetworkLoops;
+import sibyl.transport.ThriftServer;
+import sibyl.transport.TransportLimits;
+
+/**
+ * A ThriftServer serving the 0.7+ dialect alone, through {@link Cassandra20ProcessorFactory}, over an in-memory
+ * embedded store of {@link TestSchema#keyspace1()}, on a free local port; clients are the generated 0.7+ bindings
+ * over framed transport. Closes its clients, the server and its network loops.
+ */
+final class Dialect20Server implements AutoCloseable {
+    static final String CLUSTER = "Sibyl 0.7 test cluster";
+    static final String ENDPOINT = "127.0.0.1";
+    static final String TOKEN = "42";
+
+    final Partitioner partitioner = Partitioners.forName("org.apache.cassandra.dht.RandomPartitioner");
+    /** A keyspace whose ReplicationFactor one node cannot meet at QUORUM. */
+    static final String REPLICATED = "Replicated";
+    final LocalStorageService engine = new LocalStorageService(partitioner, List.of(TestSchema.keyspace1(),
+            new KSMetaData(REPLICATED, 3, List.of(CFMetaData.standard(REPLICATED, TestSchema.STD, BytesType.instance)))),
+            128);
+    final Cassandra20ProcessorFactory factory;
+    private final NetworkLoops network = NetworkLoops.open(1);
+    private final ThriftServer server;
+    private final List<TTransport> transports = new ArrayList<>();
+
+    /**
+     * @param deferring whether the store says its reads may wait, so that the calls of a few rows are started on
+     *                  the network thread and answered later, as over a cluster
+     */
+    Dialect20Server(boolean deferring, Authenticator authenticator) throws InterruptedException {
+        StorageHints hints = deferring ? new StorageHints() {
+            @Override
+            public boolean countsReplicas() {
+                return false;
+            }
+
+            @Override
+            public boolean writesMayWait() {
+                return true;
+            }
+
+            @Override
+            public boolean readsMayWait() {
+                return true;
+            }
+        } : engine;
+        NodeDescription node = new NodeDescription(CLUSTER, partitioner.className(), TOKEN, ENDPOINT, null);
+        factory = new Cassandra20ProcessorFactory(() -> node, Duration.ofSeconds(10), engine, hints, authenticator);
+        server = new ThriftServer(ENDPOINT, 0, new TransportLimits(1 << 20, 16, 0), network, 2, factory);
+        server.start();
+    }
+
+    Cassandra.Client client() throws Exception {
+        InetSocketAddress address = server.boundAddress();
+        TTransport transport = new TFramedTransport(new TSocket(address.getHostString(), address.getPort(), 10_000));
+        transport.open();
+        transports.add(transport);
+        return new Cassandra.Client(new TBinaryProtocol(transport));
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (TTransport t : transports) t.close();
+        server.close();
+        network.close();
+        engine.close();
+    }
+}
