@@ -41,7 +41,10 @@ import sibyl.iface.v20.SliceRange;
  *     page (each page starts at the last key of the one before).</li>
  * </ol>
  *
- * <p>Every difference is collected and the run fails at the end listing them all by round. Settings (system property
+ * <p>Every difference is collected and the run fails at the end listing them all by round; every call and answer
+ * of the run is in {@code target/cassandra311-differential/journal-SEED.txt}, which shows how two servers' data came
+ * apart. Where 3.11 cannot be had (its jars unresolvable off CI) the test is skipped, saying why; under CI it fails
+ * ({@link Cassandra311Peer}). Settings (system property
  * or environment variable): {@code c311.seed}/{@code C311_SEED} repeats a run, whose seed each run prints;
  * {@code c311.operations}/{@code C311_OPERATIONS} the random calls (default 1500); {@code c311.subject}/{@code
  * C311_SUBJECT} = {@code 3.11} compares 3.11 with itself (a second keyspace of the same node instead of Sibyl), which
