@@ -48,6 +48,9 @@ import sibyl.service.RequestMetrics;
 import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 import sibyl.thrift.CassandraProcessorFactory;
+import sibyl.thrift20.Cassandra20ProcessorFactory;
+import sibyl.thrift20.DialectSwitchFactory;
+import sibyl.thrift20.ThriftDialect;
 import sibyl.thrift.NodeDescription;
 import sibyl.transport.NetworkLoops;
 import sibyl.transport.ThriftServer;
@@ -170,16 +173,22 @@ public final class SibylNode implements AutoCloseable {
                 conf.partitioner(), token, endpoint, readConfigText(conf.configFile()), ringEndpoints));
         // Requests are counted at the seam, where either backend's pass.
         RequestMetrics requests = new RequestMetrics();
-        CassandraProcessorFactory processors = new CassandraProcessorFactory(description::get,
-                Duration.ofMillis(conf.rpcTimeoutInMillis()), new MeteredStorageService(storage, requests),
+        MeteredStorageService metered = new MeteredStorageService(storage, requests);
+        Duration rpcTimeout = Duration.ofMillis(conf.rpcTimeoutInMillis());
+        CassandraProcessorFactory processors = new CassandraProcessorFactory(description::get, rpcTimeout, metered,
                 hints, authenticator, zeroWrites);
+        // Both dialects on the one port, each call in its own (docs/thrift-api-0.7.md §Both dialects on one port).
+        DialectSwitchFactory dialects = new DialectSwitchFactory(processors,
+                new Cassandra20ProcessorFactory(description::get, rpcTimeout, metered, hints, authenticator,
+                        processors.authRefusals()),
+                ThriftDialect.named(conf.thriftDialect()).orElseThrow());
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
                 conf.thriftMaxConnections(), conf.thriftIdleTimeoutInSeconds());
         ThriftServer thrift;
         try {
             thrift = new ThriftServer(thriftBindAddress(conf.thriftAddress()), conf.thriftPort(), limits, network,
-                    conf.concurrentReads() + conf.concurrentWrites(), processors);
+                    conf.concurrentReads() + conf.concurrentWrites(), dialects);
             thrift.start();
         } catch (IOException | RuntimeException | InterruptedException e) {
             zeroWrites.shutdownNow();

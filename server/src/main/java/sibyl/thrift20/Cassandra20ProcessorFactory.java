@@ -45,10 +45,16 @@ public final class Cassandra20ProcessorFactory implements ProcessorFactory {
      */
     public Cassandra20ProcessorFactory(Supplier<NodeDescription> node, Duration rpcTimeout, StorageService storage,
                                        StorageHints hints, Authenticator authenticator) {
+        this(node, rpcTimeout, storage, hints, authenticator, new AuthRefusals());
+    }
+
+    /** @param refusals counts this dialect's refusals, with the 0.6 dialect's when the node shares one */
+    public Cassandra20ProcessorFactory(Supplier<NodeDescription> node, Duration rpcTimeout, StorageService storage,
+                                       StorageHints hints, Authenticator authenticator, AuthRefusals refusals) {
         SchemaCache<SchemaView> views = new SchemaCache<>(storage, schema -> SchemaView.of(schema,
                 storage.partitioner()));
         this.shared = new HandlerContext(views, node, authenticator, storage, hints, rpcTimeout.toMillis(),
-                new AuthRefusals());
+                refusals);
     }
 
     /** Calls of this dialect refused by authentication and access control, over every connection it served. */
