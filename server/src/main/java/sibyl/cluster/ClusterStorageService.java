@@ -10,7 +10,6 @@ import com.datastax.oss.driver.api.core.cql.Statement;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -37,6 +36,7 @@ import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
 import sibyl.db.RowSlice;
+import sibyl.dht.BinaryKeys;
 import sibyl.service.BoundedFanOut;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
@@ -372,7 +372,7 @@ public final class ClusterStorageService implements StorageService, StorageHints
                 i -> Reads.sliceAsync(this, table, keys.get(i), superColumn, selection, consistency)));
         List<RowSlice> rows = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
-            rows.add(new RowSlice(new String(keys.get(i), StandardCharsets.UTF_8), slices.get(i)));
+            rows.add(new RowSlice(BinaryKeys.decode(keys.get(i)), slices.get(i)));
         }
         return rows;
     }
@@ -502,8 +502,8 @@ public final class ClusterStorageService implements StorageService, StorageHints
         return session.executeAsync(statement);
     }
 
-    /** The live names a slice deletion selects, read at the consistency level of its write (ONE for ZERO and ANY). */
+    /** A row key as the cluster's tables hold it: its bytes ({@link BinaryKeys}). */
     static byte[] key(String key) {
-        return key.getBytes(StandardCharsets.UTF_8);
+        return BinaryKeys.encode(key);
     }
 }

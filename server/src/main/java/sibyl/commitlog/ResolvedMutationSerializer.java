@@ -5,7 +5,6 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,6 +14,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.ColumnFamily;
 import sibyl.db.KSMetaData;
 import sibyl.db.ResolvedMutation;
+import sibyl.dht.BinaryKeys;
 
 /**
  * The write log's payload: one {@link ResolvedMutation}.
@@ -24,7 +24,8 @@ import sibyl.db.ResolvedMutation;
  * ResolvedMutation := keyspace:string  key:string  count:int  Delta{count}
  * Delta            := columnFamily:string  type:byte  length:int  row:byte[length]
  *                     type 0 = Standard, 1 = Super; row in {@link ColumnFamilySerializer} form
- * string           := length:int  UTF-8 bytes[length]
+ * string           := length:int  bytes[length]   UTF-8; a key's bytes as BinaryKeys gives them (UTF-8 but
+ *                                                 for the bytes of a 0.7+ key that were not)
  * </pre>
  * Each row is length-prefixed so a reader can step over a column family whose schema changed
  * between runs (dropped, or now of the other type, or with a comparator its names no longer
@@ -182,14 +183,15 @@ public final class ResolvedMutationSerializer {
         return decoded;
     }
 
-    /** Bytes of a string as written: its length, then its UTF-8 bytes. */
+    /** Bytes of a string as written: its length, then its bytes ({@link BinaryKeys#encode}). */
     private static int stringLength(String s) {
         int ascii = asciiLength(s);
-        return 4 + (ascii >= 0 ? ascii : s.getBytes(StandardCharsets.UTF_8).length);
+        return 4 + (ascii >= 0 ? ascii : BinaryKeys.encode(s).length);
     }
 
     /**
-     * Writes the length and UTF-8 bytes of {@code s}. Most keys and every keyspace and column
+     * Writes the length and bytes of {@code s} ({@link BinaryKeys#encode}: UTF-8 for any name and for every key
+     * of the 0.6 dialect). Most keys and every keyspace and column
      * family name are ASCII, whose UTF-8 bytes are its chars: those are written without
      * encoding them into an array first.
      */
@@ -199,9 +201,9 @@ public final class ResolvedMutationSerializer {
             out.putInt(ascii);
             for (int i = 0; i < ascii; i++) out.put((byte) s.charAt(i));
         } else {
-            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-            out.putInt(utf8.length);
-            out.put(utf8);
+            byte[] bytes = BinaryKeys.encode(s);
+            out.putInt(bytes.length);
+            out.put(bytes);
         }
     }
 
@@ -217,7 +219,7 @@ public final class ResolvedMutationSerializer {
     private static String readString(DataInputStream in) throws IOException {
         byte[] utf8 = new byte[checkedLength(in.readInt(), in)];
         in.readFully(utf8);
-        return new String(utf8, StandardCharsets.UTF_8);
+        return BinaryKeys.decode(utf8);
     }
 
     /** A length that fits in what is left, so a bad one fails cleanly instead of allocating wildly. */

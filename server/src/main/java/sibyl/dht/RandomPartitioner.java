@@ -2,12 +2,11 @@ package sibyl.dht;
 
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * Token = abs(MD5 of the UTF-8 key, read as a signed two's-complement number), a number in
+ * Token = abs(MD5 of the key's bytes ({@link BinaryKeys}: its UTF-8), read as a signed two's-complement number), a number in
  * [0, 2^127]. The empty key maps to the minimum token 0. Token strings are decimal.
  */
 public final class RandomPartitioner implements Partitioner {
@@ -17,7 +16,7 @@ public final class RandomPartitioner implements Partitioner {
     @Override
     public Token getToken(String key) {
         if (key.isEmpty()) return MINIMUM;
-        ByteBuffer digest = ByteBuffer.wrap(md5(key.getBytes(StandardCharsets.UTF_8)));
+        ByteBuffer digest = ByteBuffer.wrap(md5(BinaryKeys.encode(key)));
         long high = digest.getLong(0);
         long low = digest.getLong(8);
         if (high < 0) { // negative as a signed 128-bit number: take its absolute value, -x = ~x + 1

@@ -3,7 +3,7 @@ package sibyl.io;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import sibyl.dht.BinaryKeys;
 
 /**
  * A bloom filter of row keys: {@link #mightContain} is false only for keys never added. Sized
@@ -45,7 +45,7 @@ public final class BloomFilter {
     }
 
     public void add(String key) {
-        byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = BinaryKeys.encode(key);
         long h1 = hash(bytes, SEED_1);
         long h2 = hash(bytes, SEED_2);
         for (int i = 0; i < hashCount; i++) {
@@ -55,7 +55,7 @@ public final class BloomFilter {
     }
 
     public boolean mightContain(String key) {
-        byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = BinaryKeys.encode(key);
         long h1 = hash(bytes, SEED_1);
         long h2 = hash(bytes, SEED_2);
         for (int i = 0; i < hashCount; i++) {

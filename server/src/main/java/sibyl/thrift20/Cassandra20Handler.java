@@ -17,6 +17,7 @@ import sibyl.db.ColumnSelection;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
+import sibyl.dht.BinaryKeys;
 import sibyl.dht.Token;
 import sibyl.iface.v20.AuthenticationException;
 import sibyl.iface.v20.AuthenticationRequest;

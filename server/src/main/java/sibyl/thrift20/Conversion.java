@@ -9,6 +9,7 @@ import sibyl.db.ColumnSelection;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowSlice;
+import sibyl.dht.BinaryKeys;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
 import sibyl.iface.v20.ColumnParent;

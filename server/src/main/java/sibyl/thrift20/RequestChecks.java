@@ -6,6 +6,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
 import sibyl.db.marshal.AbstractType;
 import sibyl.db.marshal.MarshalException;
+import sibyl.dht.BinaryKeys;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
 import sibyl.iface.v20.Column;

@@ -26,6 +26,7 @@ import sibyl.db.KSMetaData;
 import sibyl.db.ResolvedMutation;
 import sibyl.db.SuperColumn;
 import sibyl.db.TestSchema;
+import sibyl.dht.BinaryKeys;
 
 class ColumnFamilySerializerTest {
     private static final KSMetaData KS1 = TestSchema.keyspace1();
@@ -140,6 +141,17 @@ class ColumnFamilySerializerTest {
         back = ResolvedMutationSerializer.deserialize(payload, ks -> Optional.of(superNowStandard), unknown::add);
         assertEquals(List.of(STD), back.columnFamilies().stream().map(ColumnFamily::metadata).toList());
         assertEquals(List.of(KS + "." + TestSchema.SUPER + " (written as Super)"), unknown);
+    }
+
+    @Test
+    void aKeyOfBytesThatAreNotUtf8IsLoggedAsItsBytesAndReplayedAsTheSameKey() throws IOException {
+        String key = BinaryKeys.decode(new byte[] {'k', (byte) 0xff, (byte) 0xc3});
+        byte[] payload = ResolvedMutationSerializer.serialize(new ResolvedMutation(KS, key,
+                List.of(ColumnFamily.empty(STD).withCell(Column.live(b("a"), b("1"), 1)))));
+        byte[] logged = {0, 0, 0, 3, 'k', (byte) 0xff, (byte) 0xc3};
+        int at = 4 + KS.length();
+        assertArrayEquals(logged, Arrays.copyOfRange(payload, at, at + logged.length));
+        assertEquals(key, ResolvedMutationSerializer.deserialize(payload, ks -> Optional.of(KS1), s -> { }).key());
     }
 
     @Test

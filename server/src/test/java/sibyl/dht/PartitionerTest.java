@@ -31,6 +31,10 @@ class PartitionerTest {
         // Non-ASCII keys are hashed as UTF-8.
         byte[] digest = MessageDigest.getInstance("MD5").digest("ключ".getBytes(StandardCharsets.UTF_8));
         assertEquals(new BigInteger(digest).abs(), value(rp.getToken("ключ")));
+        // A 0.7+ key of bytes that are not UTF-8 is hashed as those bytes, as Cassandra 0.7+ hashes keys.
+        byte[] raw = {(byte) 0xff, 'k', (byte) 0x80};
+        digest = MessageDigest.getInstance("MD5").digest(raw);
+        assertEquals(new BigInteger(digest).abs(), value(rp.getToken(BinaryKeys.decode(raw))));
     }
 
     private static BigInteger value(Token t) {

@@ -1,6 +1,7 @@
 package sibyl.it;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -11,7 +12,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -22,6 +25,10 @@ import org.apache.cassandra.thrift.ColumnPath;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.NotFoundException;
 import org.apache.thrift.TApplicationException;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,6 +61,69 @@ class CommitLogRestartTest {
         try (TestNode node = TestNode.start(dir)) {
             assertArrayEquals(b("again"), node.client().get(KS, "k49", COLUMN, ConsistencyLevel.ONE).getColumn().getValue());
         }
+    }
+
+    /**
+     * Keys of a 0.7+ client that are bytes, not UTF-8 text, come back byte for byte from the commit log and from
+     * SSTables, in RandomPartitioner's order of their bytes' hashes.
+     */
+    @Test
+    void keysOfBytesSurviveTheLogAndTheSSTables() throws Exception {
+        List<byte[]> keys = List.of(new byte[] {(byte) 0xff}, new byte[] {'k', (byte) 0x80, 0},
+                new byte[] {(byte) 0xc3}, new byte[] {(byte) 0xc3, (byte) 0xa9});
+        try (TestNode node = TestNode.start(dir)) {
+            sibyl.iface.v20.Cassandra.Client c = client07(node);
+            for (int i = 0; i < keys.size(); i++) {
+                c.insert(ByteBuffer.wrap(keys.get(i)), new sibyl.iface.v20.ColumnParent("Standard1"),
+                        new sibyl.iface.v20.Column(ByteBuffer.wrap(b("c"))).setValue(b("v" + i)).setTimestamp(1),
+                        sibyl.iface.v20.ConsistencyLevel.ONE);
+            }
+        }
+        List<byte[]> replayed;
+        try (TestNode node = TestNode.start(dir)) { // from the commit log
+            replayed = readAll(client07(node), keys);
+            node.invoke("org.apache.cassandra.service:type=StorageService", "forceTableFlush", KS, new String[0]);
+        }
+        try (TestNode node = TestNode.start(dir)) { // from an SSTable
+            List<byte[]> flushed = readAll(client07(node), keys);
+            assertEquals(keys.size(), flushed.size());
+            for (int i = 0; i < flushed.size(); i++) assertArrayEquals(replayed.get(i), flushed.get(i));
+        }
+    }
+
+    /** Checks each key's value and returns the keys as a scan of the whole ring lists them. */
+    private static List<byte[]> readAll(sibyl.iface.v20.Cassandra.Client c, List<byte[]> keys) throws Exception {
+        for (int i = 0; i < keys.size(); i++) {
+            assertArrayEquals(b("v" + i), c.get(ByteBuffer.wrap(keys.get(i)), new sibyl.iface.v20.ColumnPath(
+                    "Standard1").setColumn(b("c")), sibyl.iface.v20.ConsistencyLevel.ONE).getColumn().getValue());
+        }
+        List<byte[]> listed = new ArrayList<>();
+        for (sibyl.iface.v20.KeySlice s : c.get_range_slices(new sibyl.iface.v20.ColumnParent("Standard1"),
+                new sibyl.iface.v20.SlicePredicate().setColumn_names(List.of(ByteBuffer.wrap(b("c")))),
+                new sibyl.iface.v20.KeyRange(100).setStart_key(new byte[0]).setEnd_key(new byte[0]),
+                sibyl.iface.v20.ConsistencyLevel.ONE)) {
+            listed.add(s.getKey());
+        }
+        List<java.math.BigInteger> tokens = new ArrayList<>();
+        for (byte[] k : listed) {
+            tokens.add(new java.math.BigInteger(java.security.MessageDigest.getInstance("MD5").digest(k)).abs());
+        }
+        List<java.math.BigInteger> sorted = new ArrayList<>(tokens);
+        java.util.Collections.sort(sorted);
+        assertEquals(sorted, tokens, "ring order: the MD5 of each key's bytes");
+        for (byte[] k : keys) {
+            assertTrue(listed.stream().anyMatch(l -> java.util.Arrays.equals(l, k)), "listed: " + HexFormat.of()
+                    .formatHex(k));
+        }
+        return listed;
+    }
+
+    private static sibyl.iface.v20.Cassandra.Client client07(TestNode node) throws Exception {
+        TTransport t = new TFramedTransport(new TSocket("127.0.0.1", node.port()));
+        t.open();
+        sibyl.iface.v20.Cassandra.Client c = new sibyl.iface.v20.Cassandra.Client(new TBinaryProtocol(t));
+        c.set_keyspace(KS);
+        return c;
     }
 
     @Test

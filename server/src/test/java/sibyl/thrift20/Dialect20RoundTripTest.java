@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import sibyl.auth.AllowAllAuthenticator;
 import sibyl.db.Cell;
 import sibyl.db.QueryPath;
+import sibyl.dht.BinaryKeys;
 import sibyl.iface.v20.Cassandra;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;

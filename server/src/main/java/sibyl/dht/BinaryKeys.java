@@ -1,11 +1,12 @@
-package sibyl.thrift20;
+package sibyl.dht;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
- * Row keys between the 0.7+ dialect, where they are bytes, and the storage seam, where they are the text a 0.6
- * client sends. Lossless both ways: bytes that are valid UTF-8 decode to the very text a 0.6 client's key of those
+ * Row keys between bytes, as the 0.7+ dialect, the partitioner's hash, the commit log and the cluster's tables have
+ * them, and the text a 0.6 client sends, which is how the storage seam and Sibyl's SSTables hold them. Lossless both ways: bytes that are valid UTF-8 decode to the very text a 0.6 client's key of those
  * bytes is, so both dialects see the same rows; each byte that is not part of a valid UTF-8 sequence stands as a
  * lone low surrogate, U+DC00 plus the byte (U+DC80 to U+DCFF), which encoding turns back into that byte. A 0.6 key
  * never holds a lone surrogate (it is decoded UTF-8), so no two byte keys share a text, and every 0.6 key encodes
@@ -90,11 +91,13 @@ public final class BinaryKeys {
     }
 
     /**
-     * A key's bytes: UTF-8, but for the lone surrogates U+DC80 to U+DCFF, each the byte it stands for.
-     *
-     * @throws IllegalArgumentException for a text holding another lone surrogate, which no key decodes to
+     * A key's bytes: UTF-8, but for the lone surrogates U+DC80 to U+DCFF, each the byte it stands for. Any other
+     * lone surrogate, which no key decodes to, is written as {@link String#getBytes} writes it, '?', as every key
+     * was before keys could be bytes: what the partitioner, the bloom filters and the commit log make of a key that
+     * holds no escaped byte is unchanged.
      */
     public static byte[] encode(String key) {
+        if (!holdsEscapedByte(key)) return key.getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(key.length() + 8);
         int i = 0;
         while (i < key.length()) {
@@ -110,14 +113,23 @@ public final class BinaryKeys {
                 bytes.write(c & 0xFF);
                 i++;
             } else if (Character.isSurrogate(c)) {
-                throw new IllegalArgumentException("a key holds no lone surrogate U+" + Integer.toHexString(c)
-                        + " (at " + i + ")");
+                bytes.write('?');
+                i++;
             } else {
                 writeUtf8(bytes, c);
                 i++;
             }
         }
         return bytes.toByteArray();
+    }
+
+    /** Whether {@code key} holds a char of U+DC80 to U+DCFF: most keys hold none and are plain UTF-8. */
+    private static boolean holdsEscapedByte(String key) {
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c >= (ESCAPE | 0x80) && c <= (ESCAPE | 0xFF)) return true;
+        }
+        return false;
     }
 
     private static void writeUtf8(ByteArrayOutputStream out, int cp) {
