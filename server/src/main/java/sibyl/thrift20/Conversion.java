@@ -2,6 +2,7 @@ package sibyl.thrift20;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
@@ -89,9 +90,15 @@ final class Conversion {
     // ---- results: the db layer's arrays are wrapped, not copied (they never change, and a reply is only written)
 
     static ColumnOrSuperColumn cosc(Cell cell) {
+        return cosc(cell, false);
+    }
+
+    /** A cell; a super column's subcolumns in descending order when {@code descending}. */
+    private static ColumnOrSuperColumn cosc(Cell cell, boolean descending) {
         if (cell instanceof sibyl.db.SuperColumn sc) {
             List<Column> subcolumns = new ArrayList<>(sc.subcolumnCount());
             for (sibyl.db.Column c : sc.subcolumns()) subcolumns.add(column(c));
+            if (descending) Collections.reverse(subcolumns);
             SuperColumn out = new SuperColumn();
             out.name = ByteBuffer.wrap(sc.name());
             out.columns = subcolumns;
@@ -100,16 +107,22 @@ final class Conversion {
         return new ColumnOrSuperColumn().setColumn(column((sibyl.db.Column) cell));
     }
 
-    static List<ColumnOrSuperColumn> coscs(List<Cell> cells) {
-        return ThriftConversion.each(cells, Conversion::cosc);
+    /**
+     * A slice's cells as {@code predicate} read them. A reversed slice range of a super table's super columns
+     * gives each one's subcolumns in descending order too, as 3.11 does (docs/thrift-api-0.7.md §What Sibyl serves
+     * today).
+     */
+    static List<ColumnOrSuperColumn> coscs(List<Cell> cells, SlicePredicate predicate) {
+        boolean descending = predicate.isSetSlice_range() && predicate.getSlice_range().isReversed();
+        return ThriftConversion.each(cells, c -> cosc(c, descending));
     }
 
     /** Each row with its key as the client's bytes. */
-    static List<KeySlice> keySlices(List<RowSlice> rows) {
+    static List<KeySlice> keySlices(List<RowSlice> rows, SlicePredicate predicate) {
         return ThriftConversion.each(rows, r -> {
             KeySlice slice = new KeySlice();
             slice.key = BinaryKeys.encodeBuffer(r.key());
-            slice.columns = coscs(r.cells());
+            slice.columns = coscs(r.cells(), predicate);
             return slice;
         });
     }
