@@ -87,10 +87,11 @@ class Cassandra311DifferentialIT {
             Path journalFile = Files.createDirectories(Path.of("target", "cassandra311-differential")).resolve("journal-" + seed + ".txt");
             V20Comparison comparison;
             try (PrintWriter journal = new PrintWriter(Files.newBufferedWriter(journalFile))) {
-                comparison = new V20Comparison(reference, subject, journal);
+                comparison = new V20Comparison(reference, subject, journal, !selfCheck);
                 run(comparison, reference, new Random(seed), operations);
             }
             System.out.println("Cassandra311DifferentialIT: " + comparison.tallies() + "; every call in " + journalFile.toAbsolutePath());
+            if (!comparison.setApart().isEmpty()) System.out.println("seed " + seed + ": " + comparison.setApartReport(5));
             if (!comparison.differences().isEmpty()) {
                 System.out.println("seed " + seed + ": " + comparison.report(Integer.MAX_VALUE));
                 fail("seed " + seed + ": " + comparison.report(DIFFERENCES_SHOWN) + "(all of them in this test's output; every call in "

@@ -130,7 +130,8 @@ final class Diff07InvalidRequests {
         calls.add(slice("names refused by LongType", KEY, new ColumnParent("StdLong"),
                 new SlicePredicate().setColumn_names(List.of(ByteBuffer.wrap(new byte[] {0, 0, 0, 7})))));
         calls.add(new V20Call("get_count(" + V20Call.hex(KEY) + ", StdBytes, count < 0)",
-                s -> String.valueOf(s.client().get_count(KEY, stdBytes, range(EMPTY, EMPTY, false, -1), ONE))));
+                s -> String.valueOf(s.client().get_count(KEY, stdBytes, range(EMPTY, EMPTY, false, -1), ONE)),
+                Diff07Shape.failing311(Diff07KnownDifferences.Where311Fails.NEGATIVE_COUNT)));
         calls.add(new V20Call("get_slice(StdBytes) at consistency level ANY",
                 s -> V20Call.cells(s.client().get_slice(KEY, stdBytes, all(), ConsistencyLevel.ANY))));
 
@@ -174,10 +175,14 @@ final class Diff07InvalidRequests {
         calls.add(Diff07Operations.rangeSlices(stdBytes, all(), new KeyRange(10).setStart_key(KEY).setStart_token("0")));
         calls.add(Diff07Operations.rangeSlices(stdBytes, all(), new KeyRange(10).setStart_key(bytes("k0")).setEnd_key(bytes("k3"))));
         calls.add(Diff07Operations.rangeSlices(stdBytes, all(), new KeyRange(10).setStart_key(bytes("k3")).setEnd_key(bytes("k0"))));
-        calls.add(Diff07Operations.rangeSlices(stdBytes, all(), new KeyRange(10).setStart_token("not a number").setEnd_token("0")));
+        KeyRange notANumber = new KeyRange(10).setStart_token("not a number").setEnd_token("0");
+        calls.add(new V20Call("get_range_slices(StdBytes, all, " + V20Call.range(notANumber) + ")",
+                s -> V20Call.keySlices(s.client().get_range_slices(stdBytes, all(), notANumber, ONE)),
+                Diff07Shape.failing311(Diff07KnownDifferences.Where311Fails.TOKEN_NOT_A_NUMBER)));
         calls.add(Diff07Operations.rangeSlices(new ColumnParent("NoSuchCF"), all(), new KeyRange(10).setStart_key(EMPTY).setEnd_key(EMPTY)));
         calls.add(new V20Call("multiget_slice([], StdBytes, all)",
-                s -> V20Call.byKey(s.client().multiget_slice(List.of(), stdBytes, all(), ONE), V20Call::cells)));
+                s -> V20Call.byKey(s.client().multiget_slice(List.of(), stdBytes, all(), ONE), V20Call::cells),
+                Diff07Shape.failing311(Diff07KnownDifferences.Where311Fails.NO_KEYS)));
         calls.add(new V20Call("multiget_count([k1, \"\"], StdBytes, all)",
                 s -> V20Call.byKey(s.client().multiget_count(List.of(KEY, EMPTY), stdBytes, all(), ONE), String::valueOf)));
         calls.add(new V20Call("remove(" + V20Call.hex(KEY) + ", NoSuchCF)", s -> {

@@ -61,7 +61,11 @@ final class Diff07Operations {
         return new V20Call("insert(" + hex(key) + ", " + parent(parent) + ", " + V20Call.column(column) + ")", s -> {
             s.client().insert(key, parent, column, ONE);
             return DONE;
-        });
+        }, Diff07Shape.write(List.of(written(f, key, parent.bufferForSuper_column(), column))));
+    }
+
+    private static Diff07Ledger.Written written(Family f, ByteBuffer key, ByteBuffer superColumn, Column c) {
+        return new Diff07Ledger.Written(f.name(), key, superColumn, c.bufferForName(), c.bufferForValue(), c.getTimestamp());
     }
 
     private Column column(ByteBuffer name) {
@@ -96,13 +100,18 @@ final class Diff07Operations {
 
     private V20Call batchMutate() {
         Map<ByteBuffer, Map<String, List<Mutation>>> mutations = new HashMap<>();
+        List<Diff07Ledger.Effect> effects = new ArrayList<>();
         StringBuilder description = new StringBuilder("batch_mutate(");
         for (ByteBuffer key : words.keys(3)) {
             Map<String, List<Mutation>> byFamily = new HashMap<>();
             for (int n = 1 + random.nextInt(2); n > 0; n--) {
                 Family f = words.family();
                 List<Mutation> list = byFamily.computeIfAbsent(f.name(), k -> new ArrayList<>());
-                for (int m = 1 + random.nextInt(4); m > 0; m--) list.add(mutation(f));
+                for (int m = 1 + random.nextInt(4); m > 0; m--) {
+                    Mutation mutation = mutation(f);
+                    list.add(mutation);
+                    effects.addAll(effects(f, key, mutation));
+                }
             }
             mutations.put(key, byFamily);
             byFamily.forEach((family, list) -> description.append(hex(key)).append('/').append(family).append(": ")
@@ -112,7 +121,21 @@ final class Diff07Operations {
         return new V20Call(description.toString(), s -> {
             s.client().batch_mutate(mutations, ONE);
             return DONE;
-        });
+        }, Diff07Shape.write(effects));
+    }
+
+    /** The columns a mutation writes and the range it deletes by a slice range, for the ledger. */
+    private static List<Diff07Ledger.Effect> effects(Family f, ByteBuffer key, Mutation m) {
+        List<Diff07Ledger.Effect> effects = new ArrayList<>();
+        if (m.isSetColumn_or_supercolumn()) {
+            ColumnOrSuperColumn cosc = m.getColumn_or_supercolumn();
+            if (cosc.isSetColumn()) effects.add(written(f, key, null, cosc.getColumn()));
+            else for (Column c : cosc.getSuper_column().getColumns()) effects.add(written(f, key, cosc.getSuper_column().bufferForName(), c));
+        } else if (m.getDeletion().isSetPredicate() && m.getDeletion().getPredicate().isSetSlice_range() && !m.getDeletion().isSetSuper_column()) {
+            SliceRange r = m.getDeletion().getPredicate().getSlice_range();
+            effects.add(new Diff07Ledger.RangeDeleted(f.name(), key, r.bufferForStart(), r.bufferForFinish(), m.getDeletion().getTimestamp()));
+        }
+        return effects;
     }
 
     private Mutation mutation(Family f) {
@@ -167,7 +190,8 @@ final class Diff07Operations {
         if (!f.isSuper()) path.setColumn(words.name(f));
         else if (random.nextBoolean()) path.setSuper_column(words.name(f)).setColumn(words.subname(f));
         else path.setSuper_column(words.name(f));
-        return new V20Call("get(" + hex(key) + ", " + path(path) + ")", s -> V20Call.cell(s.client().get(key, path, ONE)));
+        return new V20Call("get(" + hex(key) + ", " + path(path) + ")", s -> V20Call.cell(s.client().get(key, path, ONE)),
+                Diff07Shape.read(f.name(), path.isSetColumn() ? path.bufferForSuper_column() : null, key));
     }
 
     /** A column family, now and then a super column of a super one. */
@@ -208,6 +232,11 @@ final class Diff07Operations {
 
     /** What a slice reads: a column family or super column, and a predicate on its columns. */
     private record Slice(ColumnParent parent, SlicePredicate predicate) {
+        /** What the comparison needs to know of a read of {@code key} (null: its answer names its keys). */
+        Diff07Shape shape(ByteBuffer key) {
+            return Diff07Shape.read(parent.getColumn_family(), parent.bufferForSuper_column(), key);
+        }
+
         @Override
         public String toString() {
             return V20Call.parent(parent) + ", " + V20Call.predicate(predicate);
@@ -223,27 +252,29 @@ final class Diff07Operations {
     private V20Call getSlice() {
         ByteBuffer key = words.key();
         Slice q = slice();
-        return new V20Call("get_slice(" + hex(key) + ", " + q + ")", s -> V20Call.cells(s.client().get_slice(key, q.parent, q.predicate, ONE)));
+        return new V20Call("get_slice(" + hex(key) + ", " + q + ")", s -> V20Call.cells(s.client().get_slice(key, q.parent, q.predicate, ONE)),
+                q.shape(key));
     }
 
     private V20Call getCount() {
         ByteBuffer key = words.key();
         Slice q = slice();
-        return new V20Call("get_count(" + hex(key) + ", " + q + ")", s -> String.valueOf(s.client().get_count(key, q.parent, q.predicate, ONE)));
+        return new V20Call("get_count(" + hex(key) + ", " + q + ")", s -> String.valueOf(s.client().get_count(key, q.parent, q.predicate, ONE)),
+                q.shape(key));
     }
 
     private V20Call multigetSlice() {
         List<ByteBuffer> keys = words.keys(4);
         Slice q = slice();
         return new V20Call("multiget_slice(" + V20Call.keys(keys) + ", " + q + ")",
-                s -> V20Call.byKey(s.client().multiget_slice(keys, q.parent, q.predicate, ONE), V20Call::cells));
+                s -> V20Call.byKey(s.client().multiget_slice(keys, q.parent, q.predicate, ONE), V20Call::cells), q.shape(null));
     }
 
     private V20Call multigetCount() {
         List<ByteBuffer> keys = words.keys(4);
         Slice q = slice();
         return new V20Call("multiget_count(" + V20Call.keys(keys) + ", " + q + ")",
-                s -> V20Call.byKey(s.client().multiget_count(keys, q.parent, q.predicate, ONE), String::valueOf));
+                s -> V20Call.byKey(s.client().multiget_count(keys, q.parent, q.predicate, ONE), String::valueOf), q.shape(null));
     }
 
     /**
@@ -265,7 +296,8 @@ final class Diff07Operations {
 
     static V20Call rangeSlices(ColumnParent parent, SlicePredicate predicate, KeyRange range) {
         return new V20Call("get_range_slices(" + parent(parent) + ", " + predicate(predicate) + ", " + V20Call.range(range) + ")",
-                s -> V20Call.keySlices(s.client().get_range_slices(parent, predicate, range, ONE)));
+                s -> V20Call.keySlices(s.client().get_range_slices(parent, predicate, range, ONE)),
+                Diff07Shape.read(parent.getColumn_family(), parent.bufferForSuper_column(), null));
     }
 
     /** A token of RandomPartitioner: 0 to 2^127. */

@@ -28,7 +28,11 @@ import sibyl.iface.v20.SuperColumn;
  * in shape, order, values and timestamps give the same text, and an exception gives its class and message, so that
  * two servers' answers are compared as strings.
  */
-record V20Call(String description, Invocation invocation) {
+record V20Call(String description, Invocation invocation, Diff07Shape shape) {
+    V20Call(String description, Invocation invocation) {
+        this(description, invocation, Diff07Shape.NONE);
+    }
+
     interface Invocation {
         /** Makes the call through {@code server}; its answer as text. */
         String call(V20Server server) throws TException;
@@ -94,7 +98,7 @@ record V20Call(String description, Invocation invocation) {
     }
 
     /** Short values in full, long ones by length and checksum (a report stays readable; a difference still shows). */
-    private static String value(ByteBuffer v) {
+    static String value(ByteBuffer v) {
         if (v.remaining() <= 24) return hex(v);
         CRC32 crc = new CRC32();
         crc.update(v.duplicate());

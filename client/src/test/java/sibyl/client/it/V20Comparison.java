@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.thrift.TException;
 
 /**
@@ -22,14 +23,22 @@ final class V20Comparison {
     /** Every call in order with its answer, or both answers where they differ: how the data came to differ. */
     private final PrintWriter journal;
     private final List<Difference> differences = new ArrayList<>();
+    /** Differences docs/differences.md documents, each shown to be one by {@link #known}. */
+    private final List<Difference> setApart = new ArrayList<>();
+    /** What the writes both servers took did. */
+    private final Diff07Ledger ledger = new Diff07Ledger();
+    /** Recognises documented differences; null when none is set apart (3.11 compared with itself). */
+    private final Diff07KnownDifferences known;
     /** Per kind of call: calls, refusals, empty answers. */
     private final Map<String, int[]> tallies = new LinkedHashMap<>();
     private String round = "start";
 
-    V20Comparison(V20Server reference, V20Server subject, PrintWriter journal) {
+    /** {@code documented}: whether differences docs/differences.md documents are set apart from the others. */
+    V20Comparison(V20Server reference, V20Server subject, PrintWriter journal, boolean documented) {
         this.reference = reference;
         this.subject = subject;
         this.journal = journal;
+        this.known = documented ? new Diff07KnownDifferences(ledger) : null;
     }
 
     /** Names the differences found from now on (a phase of the run). */
@@ -50,9 +59,14 @@ final class V20Comparison {
         journal.println(call.description());
         if (expected.equals(actual)) {
             journal.println("  = " + expected.replace("\n", "\n    "));
+            if (expected.equals(V20Call.DONE)) ledger.took(call.shape().effects());
         } else {
-            differences.add(new Difference(round, call.description(), expected, actual));
-            journal.println("  DIFFERENT\n  " + reference.name() + ": " + expected.replace("\n", "\n    ") + "\n  " + subject.name()
+            Optional<String> documented = known == null ? Optional.empty() : known.explain(call, expected, actual);
+            Difference d = new Difference(round, call.description() + documented.map(why -> " [documented: " + why + "]").orElse(""),
+                    expected, actual);
+            (documented.isPresent() ? setApart : differences).add(d);
+            journal.println((documented.isPresent() ? "  SET APART, documented: " + documented.get() : "  DIFFERENT") + "\n  "
+                    + reference.name() + ": " + expected.replace("\n", "\n    ") + "\n  " + subject.name()
                     + ": " + actual.replace("\n", "\n    "));
         }
         count(call.description().split("[( ]", 2)[0], expected);
@@ -79,6 +93,11 @@ final class V20Comparison {
         return List.copyOf(differences);
     }
 
+    /** The differences set apart as documented ones, each with its reason. */
+    List<Difference> setApart() {
+        return List.copyOf(setApart);
+    }
+
     /** Calls, refusals and empty answers per kind of call, as one line. */
     String tallies() {
         List<String> parts = new ArrayList<>();
@@ -88,9 +107,18 @@ final class V20Comparison {
 
     /** The differences grouped by round, each with its call and both answers: the first {@code perRound} of each. */
     String report(int perRound) {
+        return report(differences, " difference(s) between ", perRound);
+    }
+
+    /** The documented differences set apart, as {@link #report(int)} lists differences. */
+    String setApartReport(int perRound) {
+        return report(setApart, " documented difference(s) set apart between ", perRound);
+    }
+
+    private String report(List<Difference> found, String what, int perRound) {
         Map<String, List<Difference>> byRound = new LinkedHashMap<>();
-        for (Difference d : differences) byRound.computeIfAbsent(d.round(), r -> new ArrayList<>()).add(d);
-        StringBuilder out = new StringBuilder().append(differences.size()).append(" difference(s) between ")
+        for (Difference d : found) byRound.computeIfAbsent(d.round(), r -> new ArrayList<>()).add(d);
+        StringBuilder out = new StringBuilder().append(found.size()).append(what)
                 .append(reference.name()).append(" and ").append(subject.name()).append('\n');
         byRound.forEach((name, list) -> {
             out.append("== ").append(name).append(": ").append(list.size())
