@@ -12,9 +12,9 @@ import sibyl.iface.v20.InvalidRequestException;
 
 /**
  * A column name (or a slice bound) checked against its comparator as Cassandra 3.11 checks it, refused with 3.11's
- * words (docs/differences.md §The 0.7+ dialect). The comparators' own checks are 0.6's and keep 0.6's words for the
- * 0.6 interface; here the built-in comparators are worded as 3.11's, and AsciiType refuses a byte above 127 as 3.11
- * does (0.6 took any).
+ * words (docs/thrift-api-0.7.md §What Sibyl serves today). The comparators' own checks are 0.6's and keep 0.6's
+ * words for the 0.6 interface; here the built-in comparators are worded as 3.11's, and AsciiType refuses a byte above
+ * 127 as 3.11 does (0.6 took any).
  */
 final class NameRules {
     private NameRules() {

@@ -7,16 +7,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The differences between Cassandra 3.11 and Sibyl that docs/differences.md §The 0.7+ dialect and Cassandra 3.11
+ * The differences between Cassandra 3.11 and Sibyl that docs/differences.md §The 0.7+ dialect
  * documents, each recognised only where a check shows that a difference is exactly that one:
  *
  * <ul>
- * <li>a request 3.11 fails on (an internal error, a closed connection) and Sibyl answers: by the request's shape and
- *     both answers ({@link Where311Fails});</li>
+ * <li>a request 3.11 fails on (an internal error, a closed connection) and Sibyl answers (docs/differences.md
+ *     §Where 3.11 fails, Sibyl answers): by the request's shape and both answers ({@link Where311Fails});</li>
  * <li>3.11's range tombstones: a column Sibyl answers and 3.11 does not, which a range deletion of its row covers
  *     with a timestamp at least its own ({@link Diff07Ledger#hiddenBy311}); the columns 3.11 answers after it
  *     instead, at the end of a slice its count cut; a row a range deletion left with nothing live, which 3.11 lists
@@ -29,20 +30,25 @@ import java.util.regex.Pattern;
  * Anything else, and any answer that does not parse, stays a difference.
  */
 final class Diff07KnownDifferences {
-    /** Requests 3.11 fails on, with how it fails and how Sibyl answers (the starts of both answers' texts). */
-    enum Where311Fails {
-        NEGATIVE_COUNT("get_count with a negative count", "!TimedOutException", "!InvalidRequestException: get_slice requires non-negative count"),
-        TOKEN_NOT_A_NUMBER("a KeyRange token that is not a number", "!closed:", "!InvalidRequestException: invalid start token 'not a number'"),
-        NO_KEYS("multiget_slice of no keys", "!closed:", "0 keys");
+    /**
+     * A request 3.11 fails on: what it is, how 3.11's answer starts, and what Sibyl answers.
+     *
+     * @param sibyl whether an answer of Sibyl's is the one documented
+     */
+    record Where311Fails(String what, String reference, Predicate<String> sibyl) {
+        static final Where311Fails NEGATIVE_COUNT = new Where311Fails("get_count with a negative count", "!TimedOutException",
+                a -> a.equals("!InvalidRequestException: get_slice requires non-negative count"));
+        static final Where311Fails TOKEN_NOT_A_NUMBER = new Where311Fails("a KeyRange token that is not a number", "!closed:",
+                a -> a.startsWith("!InvalidRequestException: invalid start token 'not a number'"));
+        static final Where311Fails NO_KEYS = new Where311Fails("multiget_slice of no keys", "!closed:", a -> a.equals("0 keys"));
 
-        private final String what;
-        private final String reference;
-        private final String sibyl;
-
-        Where311Fails(String what, String reference, String sibyl) {
-            this.what = what;
-            this.reference = reference;
-            this.sibyl = sibyl;
+        /**
+         * get_count of a super column's subcolumns by a slice range of {@code count}, which 3.11 fails on when the
+         * range selects more live subcolumns than that: Sibyl answers the count, as many as it may count.
+         */
+        static Where311Fails subcolumnsPastCount(int count) {
+            return new Where311Fails("get_count of more subcolumns than the slice range's count", "!TimedOutException",
+                    a -> a.equals(String.valueOf(count)));
         }
     }
 
@@ -65,10 +71,9 @@ final class Diff07KnownDifferences {
     /** Why {@code call}'s answers differ, when they differ only as documented; empty otherwise. */
     Optional<String> explain(V20Call call, String reference, String sibyl) {
         Diff07Shape shape = call.shape();
-        if (shape.where311Fails() != null) {
-            Where311Fails w = shape.where311Fails();
-            return reference.startsWith(w.reference) && sibyl.startsWith(w.sibyl)
-                    ? Optional.of("3.11 fails on " + w.what + ", Sibyl answers") : Optional.empty();
+        Where311Fails w = shape.where311Fails();
+        if (w != null && reference.startsWith(w.reference()) && w.sibyl().test(sibyl)) {
+            return Optional.of("3.11 fails on " + w.what() + ", Sibyl answers");
         }
         if (shape.family() == null || refused(reference) || refused(sibyl)) return Optional.empty();
         try {

@@ -12,7 +12,7 @@ import sibyl.client.it.Diff07Schema.Family;
 
 /**
  * What the writes both servers took did, as far as the documented differences of the 0.7+ dialect need it
- * (docs/differences.md §The 0.7+ dialect and Cassandra 3.11): every column written, with its value and timestamp,
+ * (docs/differences.md §The 0.7+ dialect): every column written, with its value and timestamp,
  * and every deletion by a slice range, in the order they were taken. Rows, names and keys are looked up by the text
  * {@link V20Call} gives them in answers.
  */

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * What a call of the differential test is, as far as {@link Diff07KnownDifferences} needs it: a read of one family
  * (under a super column, of one key where its answer does not name it), a write and what it did, or a request 3.11
- * fails on. Most calls are none of these.
+ * fails on (or may fail on: a read). Most calls are none of these.
  *
  * @param family the family a read reads; null for any other call
  * @param superColumn the super column a read reads under; null when none
@@ -28,5 +28,10 @@ record Diff07Shape(String family, ByteBuffer superColumn, ByteBuffer key, List<D
 
     static Diff07Shape failing311(Diff07KnownDifferences.Where311Fails where) {
         return new Diff07Shape(null, null, null, List.of(), where);
+    }
+
+    /** This read, which 3.11 may also fail on as {@code where} says. */
+    Diff07Shape failing311Too(Diff07KnownDifferences.Where311Fails where) {
+        return new Diff07Shape(family, superColumn, key, effects, where);
     }
 }
