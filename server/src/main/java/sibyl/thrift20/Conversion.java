@@ -10,6 +10,7 @@ import sibyl.db.ColumnSelection;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowSlice;
+import sibyl.db.marshal.AbstractType;
 import sibyl.dht.BinaryKeys;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
@@ -75,11 +76,23 @@ final class Conversion {
         for (Column c : cosc.super_column.getColumns()) addInsert(m, parent, c);
     }
 
+    /**
+     * A checked Deletion as 3.11 applies it: its names when it has any (a slice range beside them is not used), else
+     * its slice range from start to finish whatever the range's reversed flag says, so that a reversed range, whose
+     * start sorts after its finish, deletes nothing unless both are one name or one is open
+     * (docs/thrift-api-0.7.md §What Sibyl serves today).
+     */
     static void addDeletion(RowMutation.Builder m, CFMetaData cf, Deletion d) {
         SlicePredicate p = d.getPredicate();
+        ColumnSelection.Range range = null;
+        if (p != null && !p.isSetColumn_names() && p.isSetSlice_range()) {
+            SliceRange r = p.getSlice_range();
+            AbstractType order = d.super_column != null ? cf.subcomparator() : cf.comparator();
+            SliceRange forward = new SliceRange(r.start, r.finish, false, r.getCount());
+            if (!RequestChecks.backwards(order, forward)) range = range(forward);
+        }
         ThriftConversion.addDeletion(m, cf, d.getTimestamp(), ThriftConversion.bytes(d.super_column), p != null,
-                p == null ? null : p.getColumn_names(),
-                p == null || !p.isSetSlice_range() ? null : range(p.getSlice_range()));
+                p == null ? null : p.getColumn_names(), range);
     }
 
     static void addRemoval(RowMutation.Builder m, ColumnPath p, long timestamp) {

@@ -100,6 +100,12 @@ class Dialect20RoundTripTest {
             SlicePredicate backwards = new SlicePredicate().setSlice_range(new SliceRange(b("c"), b("a"), false, 10));
             assertThrows(InvalidRequestException.class, () -> client.get_slice(b("row"), parent, backwards, ONE));
             assertEquals(0, client.get_count(b("row"), parent, backwards, ONE));
+            // A Deletion's slice range runs from start to finish whatever its reversed flag, as in 3.11: a reversed
+            // one deletes nothing (here, where a forward one from a to c at the columns' timestamp deletes all three).
+            Deletion reversedRange = new Deletion().setTimestamp(1).setPredicate(
+                    new SlicePredicate().setSlice_range(new SliceRange(b("c"), b("a"), true, 10)));
+            client.batch_mutate(Map.of(b("row"), Map.of(STD, List.of(new Mutation().setDeletion(reversedRange)))), ONE);
+            assertEquals(3, client.get_count(b("row"), parent, all(), ONE));
             assertEquals(2, client.get_count(b("row"), parent, firstTwo, ONE));
 
             client.remove(b("row"), path, 2, ONE);
