@@ -58,6 +58,15 @@ class Diff07KnownDifferencesTest {
     }
 
     @Test
+    void aNewerColumn311LeavesOutIsSetApartOnlyUnderOverlappingRanges() {
+        write("StdBytes", bytes(0x50), bytes(1), 59);
+        deleteRange("StdBytes", bytes(0x10), bytes(0x90), 55);
+        assertEquals(Optional.empty(), known.explain(read("StdBytes", KEY), "[]", "[C(0x50=0x01 @59)]"));
+        deleteRange("StdBytes", bytes(0x50), bytes(0x50), 48);
+        assertTrue(known.explain(read("StdBytes", KEY), "[]", "[C(0x50=0x01 @59)]").isPresent());
+    }
+
+    @Test
     void columnsInAnotherOrderAreNeverSetApart() {
         deleteRange("StdBytes", bytes(), bytes(), 50);
         write("StdBytes", bytes(0x15), bytes(1), 40);

@@ -82,6 +82,23 @@ final class Diff07Ledger {
     }
 
     /**
+     * How many range deletions of row {@code key} cover the column {@code name} (its super column in a super
+     * family): where two or more overlap, 3.11 may leave out a column newer than all of them (docs/differences.md
+     * §Where 3.11 fails, Sibyl answers).
+     */
+    int rangesCovering(String family, String key, String superColumn, String name) {
+        ByteBuffer topName = names.get(superColumn != null ? superColumn : name);
+        if (topName == null) return 0;
+        Comparator<ByteBuffer> order = order(family);
+        int covering = 0;
+        for (Taken<RangeDeleted> t : rangeDeletions) {
+            RangeDeleted r = t.effect();
+            if (r.family().equals(family) && V20Call.hex(r.key()).equals(key) && r.covers(order, topName)) covering++;
+        }
+        return covering;
+    }
+
+    /**
      * How many entries a count of row {@code key} (under {@code superColumn}, or null) may count in Sibyl and not in
      * 3.11: the distinct names written after a range deletion that covers them, at a timestamp no later than its.
      */
