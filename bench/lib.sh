@@ -335,37 +335,8 @@ cassandra311_classpath() {
   cat "$C311_CLASSPATH_FILE"
 }
 
-# Module opens Java 17 needs for Cassandra (those of its jvm17-server.options).
-C311_JVM17_OPTS=(
-  -Djdk.attach.allowAttachSelf=true
-  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
-  --add-exports java.base/jdk.internal.ref=ALL-UNNAMED
-  --add-exports java.base/sun.nio.ch=ALL-UNNAMED
-  --add-exports java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED
-  --add-exports java.rmi/sun.rmi.registry=ALL-UNNAMED
-  --add-exports java.rmi/sun.rmi.server=ALL-UNNAMED
-  --add-exports java.sql/java.sql=ALL-UNNAMED
-  --add-exports java.base/java.lang.ref=ALL-UNNAMED
-  --add-exports jdk.unsupported/sun.misc=ALL-UNNAMED
-  --add-opens java.base/java.lang.module=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.loader=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.reflect=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.math=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.module=ALL-UNNAMED
-  --add-opens java.base/jdk.internal.util.jar=ALL-UNNAMED
-  --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED
-  --add-opens java.base/sun.nio.ch=ALL-UNNAMED
-  --add-opens java.base/java.io=ALL-UNNAMED
-  --add-opens java.base/java.nio=ALL-UNNAMED
-  --add-opens java.base/java.util.concurrent=ALL-UNNAMED
-  --add-opens java.base/java.util=ALL-UNNAMED
-  --add-opens java.base/java.util.concurrent.atomic=ALL-UNNAMED
-  --add-opens java.base/java.lang=ALL-UNNAMED
-  --add-opens java.base/java.math=ALL-UNNAMED
-  --add-opens java.base/java.lang.reflect=ALL-UNNAMED
-  --add-opens java.base/java.net=ALL-UNNAMED
-)
+# The JVM options Java 17 needs for Cassandra, shared with the client's differential test.
+mapfile -t C311_JVM17_OPTS < <(grep -v '^#' "$BENCH_DIR/cassandra311/jvm17.options")
 
 # Starts Cassandra 3.11 as a background job on a fresh directory $1 (data, commit log, cassandra.yaml, logs), on
 # free ports, with its Thrift server as it shipped (rpc_server_type: sync, a thread per connection), a periodic
@@ -384,48 +355,11 @@ start_cassandra311() {
   ssl_port=$(free_port)
   native_port=$(free_port)
   jmx_port=$(free_port)
-  cat > "$dir/conf/cassandra.yaml" <<YAML
-# Written by bench/lib.sh start_cassandra311.
-cluster_name: Sibyl bench 3.11
-num_tokens: 256
-partitioner: org.apache.cassandra.dht.RandomPartitioner
-data_file_directories:
-  - $dir/data
-commitlog_directory: $dir/commitlog
-saved_caches_directory: $dir/saved_caches
-hints_directory: $dir/hints
-cdc_raw_directory: $dir/cdc_raw
-commitlog_sync: periodic
-commitlog_sync_period_in_ms: 10000
-seed_provider:
-  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
-    parameters:
-      - seeds: "127.0.0.1"
-listen_address: 127.0.0.1
-rpc_address: 127.0.0.1
-storage_port: $storage_port
-ssl_storage_port: $ssl_port
-start_native_transport: false
-native_transport_port: $native_port
-start_rpc: true
-rpc_port: $SERVER_PORT
-rpc_server_type: sync
-endpoint_snitch: SimpleSnitch
-authenticator: AllowAllAuthenticator
-authorizer: AllowAllAuthorizer
-# On Java 17 it cannot unmap memory-mapped files.
-disk_access_mode: standard
-auto_snapshot: false
-YAML
-  cat > "$dir/conf/logback.xml" <<XML
-<configuration>
-  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
-    <file>$dir/logs/system.log</file>
-    <encoder><pattern>%-5level [%thread] %date{ISO8601} %logger{0}: %msg%n</pattern></encoder>
-  </appender>
-  <root level="INFO"><appender-ref ref="FILE"/></root>
-</configuration>
-XML
+  sed -e "s|@DIR@|$dir|g" -e "s|@PARTITIONER@|org.apache.cassandra.dht.RandomPartitioner|" \
+    -e "s|@STORAGE_PORT@|$storage_port|" -e "s|@SSL_STORAGE_PORT@|$ssl_port|" \
+    -e "s|@NATIVE_TRANSPORT_PORT@|$native_port|" -e "s|@RPC_PORT@|$SERVER_PORT|" \
+    "$BENCH_DIR/cassandra311/cassandra.yaml.in" > "$dir/conf/cassandra.yaml"
+  sed -e "s|@DIR@|$dir|g" "$BENCH_DIR/cassandra311/logback.xml.in" > "$dir/conf/logback.xml"
   local heap=${C311_HEAP:-1g}
   # shellcheck disable=SC2086
   java -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -Xss512k "-javaagent:$jamm" \

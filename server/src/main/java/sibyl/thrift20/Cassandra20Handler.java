@@ -220,8 +220,16 @@ final class Cassandra20Handler {
         return multiget_slice(List.of(key), parent, predicate, cl).thenApply(rows -> rows.values().iterator().next());
     }
 
+    /** A slice range that runs backwards counts nothing here, where get_slice refuses it ({@link RequestChecks}). */
     CompletableFuture<Integer> get_count(ByteBuffer key, ColumnParent parent, SlicePredicate predicate,
                                          ConsistencyLevel cl) throws InvalidRequestException, UnavailableException {
+        Call call = startCall();
+        CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
+        if (RequestChecks.countsNothing(cf, parent, predicate)) {
+            RequestChecks.key(key);
+            read(call, cl);
+            return CompletableFuture.completedFuture(0);
+        }
         return get_slice(key, parent, predicate, cl).thenApply(List::size);
     }
 
@@ -241,7 +249,7 @@ final class Cassandra20Handler {
                     call.deadline.check(DIALECT);
                     Map<ByteBuffer, List<ColumnOrSuperColumn>> result = new HashMap<>();
                     for (int i = 0; i < rows.size(); i++) {
-                        result.put(BinaryKeys.encodeBuffer(rows.get(i)), Conversion.coscs(slices.get(i)));
+                        result.put(BinaryKeys.encodeBuffer(rows.get(i)), Conversion.coscs(slices.get(i), predicate));
                     }
                     return result;
                 });
@@ -280,7 +288,7 @@ final class Cassandra20Handler {
         return StorageFailures.after(storage.scan(call.keyspace, Conversion.parent(parent),
                 Conversion.selection(predicate), rows, range.getCount(), level), DIALECT, found -> {
                     call.deadline.check(DIALECT);
-                    return Conversion.keySlices(found);
+                    return Conversion.keySlices(found, predicate);
                 });
     }
 
@@ -366,7 +374,8 @@ final class Cassandra20Handler {
 
     private String currentKeyspace() throws InvalidRequestException {
         String ks = keyspace;
-        if (ks == null) throw new InvalidRequestException("You have not set a keyspace for this session");
+        if (ks == null) throw new InvalidRequestException(
+                "No keyspace has been specified. USE a keyspace, or explicitly specify keyspace.tablename");
         return ks;
     }
 

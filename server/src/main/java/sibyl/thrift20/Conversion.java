@@ -2,6 +2,7 @@ package sibyl.thrift20;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
@@ -9,6 +10,7 @@ import sibyl.db.ColumnSelection;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowSlice;
+import sibyl.db.marshal.AbstractType;
 import sibyl.dht.BinaryKeys;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
@@ -74,11 +76,23 @@ final class Conversion {
         for (Column c : cosc.super_column.getColumns()) addInsert(m, parent, c);
     }
 
+    /**
+     * A checked Deletion as 3.11 applies it: its names when it has any (a slice range beside them is not used), else
+     * its slice range from start to finish whatever the range's reversed flag says, so that a reversed range, whose
+     * start sorts after its finish, deletes nothing unless both are one name or one is open
+     * (docs/thrift-api-0.7.md §What Sibyl serves today).
+     */
     static void addDeletion(RowMutation.Builder m, CFMetaData cf, Deletion d) {
         SlicePredicate p = d.getPredicate();
+        ColumnSelection.Range range = null;
+        if (p != null && !p.isSetColumn_names() && p.isSetSlice_range()) {
+            SliceRange r = p.getSlice_range();
+            AbstractType order = d.super_column != null ? cf.subcomparator() : cf.comparator();
+            SliceRange forward = new SliceRange(r.start, r.finish, false, r.getCount());
+            if (!RequestChecks.backwards(order, forward)) range = range(forward);
+        }
         ThriftConversion.addDeletion(m, cf, d.getTimestamp(), ThriftConversion.bytes(d.super_column), p != null,
-                p == null ? null : p.getColumn_names(),
-                p == null || !p.isSetSlice_range() ? null : range(p.getSlice_range()));
+                p == null ? null : p.getColumn_names(), range);
     }
 
     static void addRemoval(RowMutation.Builder m, ColumnPath p, long timestamp) {
@@ -89,9 +103,15 @@ final class Conversion {
     // ---- results: the db layer's arrays are wrapped, not copied (they never change, and a reply is only written)
 
     static ColumnOrSuperColumn cosc(Cell cell) {
+        return cosc(cell, false);
+    }
+
+    /** A cell; a super column's subcolumns in descending order when {@code descending}. */
+    private static ColumnOrSuperColumn cosc(Cell cell, boolean descending) {
         if (cell instanceof sibyl.db.SuperColumn sc) {
             List<Column> subcolumns = new ArrayList<>(sc.subcolumnCount());
             for (sibyl.db.Column c : sc.subcolumns()) subcolumns.add(column(c));
+            if (descending) Collections.reverse(subcolumns);
             SuperColumn out = new SuperColumn();
             out.name = ByteBuffer.wrap(sc.name());
             out.columns = subcolumns;
@@ -100,16 +120,22 @@ final class Conversion {
         return new ColumnOrSuperColumn().setColumn(column((sibyl.db.Column) cell));
     }
 
-    static List<ColumnOrSuperColumn> coscs(List<Cell> cells) {
-        return ThriftConversion.each(cells, Conversion::cosc);
+    /**
+     * A slice's cells as {@code predicate} read them. A reversed slice range of a super table's super columns
+     * gives each one's subcolumns in descending order too, as 3.11 does (docs/thrift-api-0.7.md §What Sibyl serves
+     * today).
+     */
+    static List<ColumnOrSuperColumn> coscs(List<Cell> cells, SlicePredicate predicate) {
+        boolean descending = predicate.isSetSlice_range() && predicate.getSlice_range().isReversed();
+        return ThriftConversion.each(cells, c -> cosc(c, descending));
     }
 
     /** Each row with its key as the client's bytes. */
-    static List<KeySlice> keySlices(List<RowSlice> rows) {
+    static List<KeySlice> keySlices(List<RowSlice> rows, SlicePredicate predicate) {
         return ThriftConversion.each(rows, r -> {
             KeySlice slice = new KeySlice();
             slice.key = BinaryKeys.encodeBuffer(r.key());
-            slice.columns = coscs(r.cells());
+            slice.columns = coscs(r.cells(), predicate);
             return slice;
         });
     }

@@ -5,7 +5,6 @@ import java.util.List;
 import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
 import sibyl.db.marshal.AbstractType;
-import sibyl.db.marshal.MarshalException;
 import sibyl.dht.BinaryKeys;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
@@ -20,6 +19,7 @@ import sibyl.iface.v20.Mutation;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
 import sibyl.service.Schema;
+import sibyl.thrift.ThriftConversion;
 import sibyl.thrift.ThriftValidation;
 
 /**
@@ -145,15 +145,7 @@ final class RequestChecks {
                 refuse("column name length must not be greater than " + MAX_NAME_LENGTH);
             }
             if (!name.hasRemaining()) refuse("column name must not be empty");
-            conforms(comparator, name);
-        }
-    }
-
-    private static void conforms(AbstractType comparator, ByteBuffer bytes) throws InvalidRequestException {
-        try {
-            comparator.validate(bytes);
-        } catch (MarshalException e) {
-            throw new InvalidRequestException(e.getMessage());
+            NameRules.conforms(comparator, name);
         }
     }
 
@@ -178,8 +170,37 @@ final class RequestChecks {
         if (range.finish.remaining() > MAX_NAME_LENGTH) {
             refuse("range finish length cannot be larger than " + MAX_NAME_LENGTH);
         }
-        V20Exceptions.shared(() -> ThriftValidation.validateRange(cf, superColumn, range.start, range.finish,
-                range.isReversed(), range.getCount()));
+        AbstractType comparator = superColumn != null ? cf.subcomparator() : cf.comparator();
+        NameRules.conforms(comparator, range.start);
+        NameRules.conforms(comparator, range.finish);
+        if (backwards(comparator, range)) refuse("range finish must come after start in the order of traversal");
+    }
+
+    /**
+     * Whether a range's bounds (valid under {@code comparator}) run against its order of traversal: such a range
+     * selects nothing.
+     */
+    static boolean backwards(AbstractType comparator, SliceRange range) {
+        if (!range.start.hasRemaining() || !range.finish.hasRemaining()) return false;
+        AbstractType traversal = range.isReversed() ? comparator.reversed() : comparator;
+        return traversal.compare(ThriftConversion.bytes(range.start), ThriftConversion.bytes(range.finish)) > 0;
+    }
+
+    /**
+     * Whether get_count's {@code predicate} is a slice range whose bounds, valid under their comparator, run against
+     * its order of traversal. 3.11's get_count does not check a slice range but counts what it selects: nothing.
+     */
+    static boolean countsNothing(CFMetaData cf, ColumnParent parent, SlicePredicate predicate) {
+        if (!predicate.isSetSlice_range() || predicate.isSetColumn_names()) return false;
+        SliceRange range = predicate.getSlice_range();
+        AbstractType comparator = parent.super_column != null && cf.isSuper() ? cf.subcomparator() : cf.comparator();
+        try {
+            NameRules.conforms(comparator, range.start);
+            NameRules.conforms(comparator, range.finish);
+        } catch (InvalidRequestException e) {
+            return false;
+        }
+        return range.getCount() >= 0 && backwards(comparator, range);
     }
 
     /**
@@ -229,11 +250,11 @@ final class RequestChecks {
 
     /** insert's Column under {@code parent} (already checked), as 3.11 checks it. */
     static void insertedColumn(CFMetaData cf, ColumnParent parent, Column column) throws InvalidRequestException {
-        names(cf, parent.super_column, List.of(column.name));
-        // 3.11 let it through to its storage layer; the column of a super table lives in a super column.
+        // The column of a super table lives in a super column: 3.11 asks for it before it checks the name.
         if (cf.isSuper() && parent.super_column == null) {
-            refuse("supercolumn parameter is not optional for super CF " + cf.name());
+            refuse("missing mandatory super column name for super CF " + cf.name());
         }
+        names(cf, parent.super_column, List.of(column.name));
         columnData(column);
     }
 
@@ -302,6 +323,10 @@ final class RequestChecks {
         }
         if (!deletion.isSetTimestamp()) {
             refuse("Deletion timestamp is not optional for non commutative table " + cf.name());
+        }
+        // 3.11 keeps a super column's subcolumns as a map, which has no range tombstones.
+        if (superColumn != null && deletion.isSetPredicate() && deletion.getPredicate().isSetSlice_range()) {
+            refuse("Cannot delete a range of subcolumns in a super column");
         }
     }
 

@@ -89,13 +89,16 @@ class Dialect20DescribeTest extends Dialect20Connection {
         assertThrows(NotFoundException.class, () -> client.describe_keyspace("Nope"));
     }
 
+    private static final String NO_KEYSPACE =
+            "No keyspace has been specified. USE a keyspace, or explicitly specify keyspace.tablename";
+
     @Test
     void aKeyspaceIsSetBeforeAnyDataCall() throws Exception {
         ByteBuffer key = ByteBuffer.wrap("k".getBytes(StandardCharsets.UTF_8));
         Column c = new Column(ByteBuffer.wrap(new byte[] {1})).setValue(new byte[0]).setTimestamp(1);
-        assertEquals("You have not set a keyspace for this session", assertThrows(InvalidRequestException.class,
+        assertEquals(NO_KEYSPACE, assertThrows(InvalidRequestException.class,
                 () -> client.insert(key, new ColumnParent("Standard1"), c, ConsistencyLevel.ONE)).getWhy());
-        assertEquals("You have not set a keyspace for this session", assertThrows(InvalidRequestException.class,
+        assertEquals(NO_KEYSPACE, assertThrows(InvalidRequestException.class,
                 () -> client.describe_splits("Standard1", "0", "0", 10)).getWhy());
         assertEquals("Keyspace 'Nope' does not exist",
                 assertThrows(InvalidRequestException.class, () -> client.set_keyspace("Nope")).getWhy());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static sibyl.db.TestSchema.KS;
 import static sibyl.db.TestSchema.LONGS;
 import static sibyl.db.TestSchema.STD;
+import static sibyl.db.TestSchema.STD2;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -166,9 +167,17 @@ class Dialect20RefusalTest extends Dialect20Connection {
                 parent, new SlicePredicate().setSlice_range(new SliceRange(b("b"), b("a"), false, 10)), ONE));
         refused("get_slice requires non-negative count", () -> client.get_slice(b("k"),
                 parent, new SlicePredicate().setSlice_range(new SliceRange(b(""), b(""), false, -1)), ONE));
-        // A name the table's comparator refuses: LongType wants eight bytes.
-        assertThrows(InvalidRequestException.class,
-                () -> client.insert(b("k"), new ColumnParent(LONGS), column("abc"), ONE));
+        // Names their comparator refuses, in 3.11's words (not 0.6's, which the 0.6 interface keeps).
+        refused("Expected 8 or 0 byte long (3)", () -> client.insert(b("k"), new ColumnParent(LONGS), column("abc"), ONE));
+        refused("Expected 8 or 0 byte long (1)", () -> client.get_slice(b("k"), new ColumnParent(LONGS),
+                new SlicePredicate().setSlice_range(new SliceRange(b("a"), b(""), false, 10)), ONE));
+        refused("String didn't validate.", () -> client.insert(b("k"), new ColumnParent(STD2),
+                new Column(ByteBuffer.wrap(new byte[] {0x61, (byte) 0xc3, 0x28})).setValue(b("v")).setTimestamp(1), ONE));
+        refused("missing mandatory super column name for super CF Super1",
+                () -> client.insert(b("k"), new ColumnParent("Super1"), column(""), ONE));
+        refused("Cannot delete a range of subcolumns in a super column", () -> client.batch_mutate(Map.of(b("a"),
+                Map.of("Super1", List.of(new Mutation().setDeletion(new Deletion().setTimestamp(1)
+                        .setSuper_column(b("s")).setPredicate(all()))))), ONE));
     }
 
     @Test

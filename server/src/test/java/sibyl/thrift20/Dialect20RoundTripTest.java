@@ -29,6 +29,7 @@ import sibyl.iface.v20.ColumnPath;
 import sibyl.iface.v20.ConsistencyLevel;
 import sibyl.iface.v20.Deletion;
 import sibyl.iface.v20.KeyRange;
+import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KeySlice;
 import sibyl.iface.v20.Mutation;
 import sibyl.iface.v20.NotFoundException;
@@ -95,6 +96,16 @@ class Dialect20RoundTripTest {
             SlicePredicate named = new SlicePredicate().setColumn_names(List.of(b("c"), b("zz")));
             assertEquals(List.of("c"), names(client.get_slice(b("row"), parent, named, ONE)));
             assertEquals(3, client.get_count(b("row"), parent, all(), ONE));
+            // A range that runs backwards: get_slice refuses it, get_count counts nothing, as 3.11's do.
+            SlicePredicate backwards = new SlicePredicate().setSlice_range(new SliceRange(b("c"), b("a"), false, 10));
+            assertThrows(InvalidRequestException.class, () -> client.get_slice(b("row"), parent, backwards, ONE));
+            assertEquals(0, client.get_count(b("row"), parent, backwards, ONE));
+            // A Deletion's slice range runs from start to finish whatever its reversed flag, as in 3.11: a reversed
+            // one deletes nothing (here, where a forward one from a to c at the columns' timestamp deletes all three).
+            Deletion reversedRange = new Deletion().setTimestamp(1).setPredicate(
+                    new SlicePredicate().setSlice_range(new SliceRange(b("c"), b("a"), true, 10)));
+            client.batch_mutate(Map.of(b("row"), Map.of(STD, List.of(new Mutation().setDeletion(reversedRange)))), ONE);
+            assertEquals(3, client.get_count(b("row"), parent, all(), ONE));
             assertEquals(2, client.get_count(b("row"), parent, firstTwo, ONE));
 
             client.remove(b("row"), path, 2, ONE);
@@ -136,6 +147,21 @@ class Dialect20RoundTripTest {
             List<ColumnOrSuperColumn> subcolumns = client.get_slice(b("k1"),
                     new ColumnParent(SUPER).setSuper_column(b("sc")), all(), ONE);
             assertEquals(List.of("sub1", "sub2"), names(subcolumns));
+            // Reversed, as 3.11 answers: the super columns and each one's subcolumns in descending order.
+            SuperColumn sc2 = new SuperColumn(b("sd"), List.of(column("sub3", "s3", 5)));
+            client.batch_mutate(Map.of(b("k1"), Map.of(SUPER, List.of(new Mutation()
+                    .setColumn_or_supercolumn(new ColumnOrSuperColumn().setSuper_column(sc2))))), ONE);
+            SlicePredicate reversed = new SlicePredicate().setSlice_range(new SliceRange(b(""), b(""), true, 100));
+            List<ColumnOrSuperColumn> backwards = client.get_slice(b("k1"), new ColumnParent(SUPER), reversed, ONE);
+            assertEquals(List.of("sd", "sc"), names(backwards));
+            assertEquals(List.of("sub2", "sub1"), names(backwards.get(1).super_column.columns.stream()
+                    .map(c -> new ColumnOrSuperColumn().setColumn(c)).toList()));
+            KeyRange k1Only = new KeyRange(1).setStart_key(b("k1")).setEnd_key(b("k1"));
+            List<KeySlice> scanned = client.get_range_slices(new ColumnParent(SUPER), reversed, k1Only, ONE);
+            assertEquals("sub2", s(scanned.get(0).columns.get(1).super_column.columns.get(0).name));
+            assertEquals(List.of("sub2", "sub1"), names(client.get_slice(b("k1"),
+                    new ColumnParent(SUPER).setSuper_column(b("sc")), reversed, ONE)));
+            client.remove(b("k1"), new ColumnPath(SUPER).setSuper_column(b("sd")), 6, ONE);
             ColumnOrSuperColumn whole = client.get(b("k1"), new ColumnPath(SUPER).setSuper_column(b("sc")), ONE);
             assertEquals(2, whole.super_column.columns.size());
 
