@@ -1,0 +1,189 @@
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import me.prettyprint.cassandra.serializers.BytesArraySerializer;
+import me.prettyprint.cassandra.serializers.StringSerializer;
+import me.prettyprint.cassandra.service.CassandraHostConfigurator;
+import me.prettyprint.hector.api.Cluster;
+import me.prettyprint.hector.api.Keyspace;
+import me.prettyprint.hector.api.beans.ColumnSlice;
+import me.prettyprint.hector.api.beans.HColumn;
+import me.prettyprint.hector.api.beans.OrderedRows;
+import me.prettyprint.hector.api.beans.Row;
+import me.prettyprint.hector.api.beans.Rows;
+import me.prettyprint.hector.api.factory.HFactory;
+import me.prettyprint.hector.api.mutation.Mutator;
+import me.prettyprint.hector.api.query.ColumnQuery;
+import me.prettyprint.hector.api.query.CountQuery;
+import me.prettyprint.hector.api.query.MultigetSliceQuery;
+import me.prettyprint.hector.api.query.RangeSlicesQuery;
+import me.prettyprint.hector.api.query.SliceQuery;
+
+/**
+ * An application of the Hector client (run by HectorIT in a JVM of its own, on the class path pom.xml beside it
+ * resolves): writes, reads, counts and deletes rows of Keyspace1 on the node at 127.0.0.1:PORT through Hector's
+ * public API, printing one line per check. Exits 1 at the first answer that is not the expected one, saying which.
+ *
+ * <p>Usage: {@code java -cp HECTOR_CLASS_PATH HectorProgram.java PORT}
+ */
+public final class HectorProgram {
+    private static final StringSerializer STRING = StringSerializer.get();
+    private static final BytesArraySerializer BYTES = BytesArraySerializer.get();
+    private static final String CF = "Standard1";
+    /** A row key that is not UTF-8 text (a lone continuation byte, a NUL and a truncated sequence). */
+    private static final byte[] BINARY_KEY = {(byte) 0x80, 0x00, (byte) 0xff, (byte) 0xc3};
+
+    private int checks;
+
+    public static void main(String[] args) {
+        if (args.length != 1) {
+            System.err.println("usage: HectorProgram PORT");
+            System.exit(2);
+        }
+        CassandraHostConfigurator hosts = new CassandraHostConfigurator("127.0.0.1:" + args[0]);
+        // One node and no ring to learn: the pool talks to the host it was given.
+        hosts.setAutoDiscoverHosts(false);
+        hosts.setRetryDownedHosts(false);
+        Cluster cluster = HFactory.getOrCreateCluster("sibyl", hosts);
+        int status = 0;
+        try {
+            new HectorProgram().run(HFactory.createKeyspace("Keyspace1", cluster));
+        } catch (Mismatch e) {
+            System.out.println("MISMATCH: " + e.getMessage());
+            status = 1;
+        } catch (RuntimeException e) {
+            System.out.println("FAILED: " + e);
+            e.printStackTrace(System.out);
+            status = 1;
+        } finally {
+            HFactory.shutdownCluster(cluster);
+        }
+        System.exit(status);
+    }
+
+    private void run(Keyspace ks) {
+        Mutator<String> m = HFactory.createMutator(ks, STRING);
+        m.insert("alice", CF, HFactory.createStringColumn("name", "Alice"));
+        m.addInsertion("alice", CF, HFactory.createStringColumn("city", "Paris"))
+                .addInsertion("alice", CF, HFactory.createStringColumn("age", "31"))
+                .addInsertion("alice", CF, HFactory.createStringColumn("zip", "75001"))
+                .addInsertion("bob", CF, HFactory.createStringColumn("name", "Bob"))
+                .addInsertion("bob", CF, HFactory.createStringColumn("city", "Oslo"))
+                .addInsertion("carol", CF, HFactory.createStringColumn("name", "Carol"));
+        m.execute();
+        check("column alice/name", value(ks, "alice", "name"), "Alice");
+        check("column bob/city", value(ks, "bob", "city"), "Oslo");
+        check("missing column alice/email", value(ks, "alice", "email"), null);
+
+        // "zip" sorts after the finish "z": bounds compare names, not prefixes.
+        check("slice alice [a..z]", slice(ks, "alice", "a", "z", false, 100), List.of("age=31", "city=Paris", "name=Alice"));
+        check("slice alice all, reversed, 2", slice(ks, "alice", "", "", true, 2), List.of("zip=75001", "name=Alice"));
+        check("slice alice [b..n] reversed", slice(ks, "alice", "n", "b", true, 100), List.of("city=Paris"));
+        SliceQuery<String, String, String> names = HFactory.createSliceQuery(ks, STRING, STRING, STRING);
+        names.setColumnFamily(CF).setKey("alice").setColumnNames("zip", "name", "email");
+        check("slice alice by names", render(names.execute().get()), List.of("name=Alice", "zip=75001"));
+
+        MultigetSliceQuery<String, String, String> multi = HFactory.createMultigetSliceQuery(ks, STRING, STRING, STRING);
+        multi.setColumnFamily(CF).setKeys("bob", "carol", "dave").setRange("", "", false, 100);
+        check("multiget bob, carol, dave", render(multi.execute().get()), List.of("bob: city=Oslo name=Bob", "carol: name=Carol", "dave:"));
+
+        check("count alice", count(ks, "alice", "", ""), 4);
+        check("count alice [b..o]", count(ks, "alice", "b", "o"), 2);
+        check("count dave", count(ks, "dave", "", ""), 0);
+
+        Mutator<byte[]> binary = HFactory.createMutator(ks, BYTES);
+        binary.insert(BINARY_KEY, CF, HFactory.createColumn("blob", "binary key", STRING, STRING));
+        ColumnQuery<byte[], String, String> binaryRead = HFactory.createColumnQuery(ks, BYTES, STRING, STRING);
+        binaryRead.setColumnFamily(CF).setKey(BINARY_KEY).setName("blob");
+        HColumn<String, String> blob = binaryRead.execute().get();
+        check("column " + hex(BINARY_KEY) + "/blob", blob == null ? null : blob.getValue(), "binary key");
+
+        check("range slice of all rows", rows(ks), List.of(hex(BINARY_KEY) + ": blob=binary key",
+                "alice: age=31 city=Paris name=Alice zip=75001", "bob: city=Oslo name=Bob", "carol: name=Carol"));
+
+        m.delete("alice", CF, "city", STRING);
+        check("alice/city after its delete", value(ks, "alice", "city"), null);
+        check("slice alice after a column delete", slice(ks, "alice", "", "", false, 100), List.of("age=31", "name=Alice", "zip=75001"));
+        m.addDeletion("bob", CF).execute();
+        check("bob after a row delete", slice(ks, "bob", "", "", false, 100), List.of());
+        check("count bob after a row delete", count(ks, "bob", "", ""), 0);
+        binary.delete(BINARY_KEY, CF, null, STRING);
+        check("binary row after a row delete", binaryRead.execute().get(), null);
+        // Deleted rows stay in range answers as keys without columns, as 0.7+ range ghosts do.
+        check("range slice after deletes", rows(ks), List.of(hex(BINARY_KEY) + ":",
+                "alice: age=31 name=Alice zip=75001", "bob:", "carol: name=Carol"));
+        m.insert("bob", CF, HFactory.createStringColumn("name", "Bobby"));
+        check("bob written again after its delete", value(ks, "bob", "name"), "Bobby");
+
+        System.out.println("HECTOR OK: " + checks + " checks passed");
+    }
+
+    private static String value(Keyspace ks, String key, String name) {
+        ColumnQuery<String, String, String> q = HFactory.createStringColumnQuery(ks);
+        q.setColumnFamily(CF).setKey(key).setName(name);
+        HColumn<String, String> c = q.execute().get();
+        return c == null ? null : c.getValue();
+    }
+
+    private static List<String> slice(Keyspace ks, String key, String start, String finish, boolean reversed, int count) {
+        SliceQuery<String, String, String> q = HFactory.createSliceQuery(ks, STRING, STRING, STRING);
+        q.setColumnFamily(CF).setKey(key).setRange(start, finish, reversed, count);
+        return render(q.execute().get());
+    }
+
+    private static int count(Keyspace ks, String key, String start, String finish) {
+        CountQuery<String, String> q = HFactory.createCountQuery(ks, STRING, STRING);
+        q.setColumnFamily(CF).setKey(key).setRange(start, finish, 1000);
+        return q.execute().get();
+    }
+
+    /** Every row of the column family, keys as bytes (they need not be text), sorted by key for a stable answer. */
+    private static List<String> rows(Keyspace ks) {
+        RangeSlicesQuery<byte[], String, String> q = HFactory.createRangeSlicesQuery(ks, BYTES, STRING, STRING);
+        q.setColumnFamily(CF).setKeys(new byte[0], new byte[0]).setRowCount(100).setRange("", "", false, 100);
+        OrderedRows<byte[], String, String> rows = q.execute().get();
+        List<String> out = new ArrayList<>();
+        for (Row<byte[], String, String> row : rows) {
+            byte[] key = row.getKey();
+            String shown = Arrays.equals(key, BINARY_KEY) ? hex(key) : STRING.fromBytes(key);
+            out.add(line(shown, render(row.getColumnSlice())));
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private static List<String> render(Rows<String, String, String> rows) {
+        List<String> out = new ArrayList<>();
+        for (Row<String, String, String> row : rows) out.add(line(row.getKey(), render(row.getColumnSlice())));
+        out.sort(null);
+        return out;
+    }
+
+    private static List<String> render(ColumnSlice<String, String> slice) {
+        List<String> out = new ArrayList<>();
+        for (HColumn<String, String> c : slice.getColumns()) out.add(c.getName() + "=" + c.getValue());
+        return out;
+    }
+
+    private static String line(String key, List<String> columns) {
+        return columns.isEmpty() ? key + ":" : key + ": " + String.join(" ", columns);
+    }
+
+    private static String hex(byte[] bytes) {
+        return "0x" + HexFormat.of().formatHex(bytes);
+    }
+
+    private void check(String what, Object actual, Object expected) {
+        if (!Objects.equals(actual, expected)) throw new Mismatch(what + ": expected " + expected + " but Hector read " + actual);
+        checks++;
+        System.out.println("ok " + what + ": " + actual);
+    }
+
+    private static final class Mismatch extends RuntimeException {
+        Mismatch(String message) {
+            super(message);
+        }
+    }
+}
