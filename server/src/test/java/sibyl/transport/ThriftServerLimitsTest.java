@@ -69,6 +69,30 @@ class ThriftServerLimitsTest {
         }
     }
 
+    /** An empty frame (a framed transport flushed with nothing written) is passed over, as Cassandra's is. */
+    @Test
+    void emptyFramesArePassedOver() throws Exception {
+        try (TestServer server = new TestServer(); LogCapture log = new LogCapture(ThriftMessageDecoder.class)) {
+            RawClient raw = server.raw();
+            ThriftServerTest.assertDescribeVersionWorks(raw, true);
+            raw.send(new WireBytes().i32(0).i32(0).toArray());
+            ThriftServerTest.assertDescribeVersionWorks(raw, true);
+            // An empty frame and a call in one write, and an empty frame split across two.
+            byte[] call = WireBytes.framed(WireBytes.call("describe_version", 42,
+                    new Cassandra.describe_version_args(), true));
+            raw.send(new WireBytes().i32(0).toArray()).send(new byte[] {0, 0}).send(new byte[] {0, 0});
+            raw.send(call);
+            Cassandra.describe_version_result result =
+                    new Cassandra.describe_version_result();
+            raw.readReply(true, result);
+            assertEquals(StubCassandra.VERSION, result.getSuccess());
+            raw.send(new WireBytes().i32(0).toArray());
+            raw.close(); // as Hector closes its connections: an empty frame, then the close
+            ThriftServerTest.assertDescribeVersionWorks(server.raw(), true);
+            assertEquals(List.of(), log.messages(Level.WARN));
+        }
+    }
+
     @Test
     void messagesOverTheLimitAreRefused() throws Exception {
         try (TestServer server = new TestServer(); LogCapture log = new LogCapture(ThriftMessageDecoder.class)) {
