@@ -1,6 +1,5 @@
 package sibyl.client.it;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -128,45 +127,8 @@ final class Cassandra311Peer implements AutoCloseable {
      * resolved (from Maven Central, the first time) when that file is missing or names a jar that is gone.
      */
     private static List<String> classPath() throws IOException, InterruptedException {
-        Path pom = LocalNode.home().resolve("bench/cassandra311/pom.xml");
-        Path file = pom.resolveSibling("target/cassandra.classpath");
-        if (!complete(file)) {
-            Path log = Files.createDirectories(file.getParent()).resolve("resolve.log");
-            if (!resolve(pom, log) || !complete(file)) {
-                String why = "Cassandra 3.11's jars could not be resolved from Maven Central (mvn -f " + pom
-                        + " generate-resources):\n" + tail(log);
-                if ("true".equals(System.getenv("CI"))) throw new IllegalStateException(why);
-                assumeTrue(false, "no Cassandra 3.11 to compare with: " + why);
-            }
-        }
-        return List.of(Files.readString(file).strip().split(":"));
-    }
-
-    /** Runs Maven on {@code pom} (online), its output in {@code log}; whether it succeeded. */
-    private static boolean resolve(Path pom, Path log) throws InterruptedException {
-        String mvn = System.getProperty("maven.home") == null ? "mvn" : Path.of(System.getProperty("maven.home"), "bin", "mvn").toString();
-        try {
-            Process p = new ProcessBuilder(mvn, "-B", "-ntp", "-q", "-f", pom.toString(), "generate-resources")
-                    .redirectErrorStream(true).redirectOutput(log.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-            if (p.waitFor(10, TimeUnit.MINUTES)) return p.exitValue() == 0;
-            p.destroyForcibly();
-            Files.writeString(log, "\n(mvn did not finish within 10 minutes)", java.nio.file.StandardOpenOption.APPEND);
-            return false;
-        } catch (IOException e) {
-            try {
-                Files.writeString(log, "could not run " + mvn + ": " + e);
-            } catch (IOException unwritable) {
-                e.addSuppressed(unwritable);
-            }
-            return false;
-        }
-    }
-
-    private static boolean complete(Path classPathFile) throws IOException {
-        if (!Files.isRegularFile(classPathFile)) return false;
-        String text = Files.readString(classPathFile).strip();
-        return !text.isEmpty() && Stream.of(text.split(":")).allMatch(jar -> Files.isRegularFile(Path.of(jar)));
+        return MavenClassPath.of(LocalNode.home().resolve("bench/cassandra311/pom.xml"), "cassandra.classpath")
+                .jars("Cassandra 3.11's jars");
     }
 
     /** Polls the Thrift port until it accepts a connection; fails when the process exits or the time is up. */
