@@ -3,6 +3,7 @@ package sibyl.thrift20;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.thrift.protocol.TType;
 
 /**
@@ -65,6 +66,19 @@ public final class DialectOfCall {
         if (ONLY_07.contains(method)) return Presence.ONLY_07;
         if (ALIKE.contains(method) || BY_ARGUMENT.containsKey(method)) return Presence.BOTH;
         return Presence.NEITHER;
+    }
+
+    /**
+     * Whether {@code holds} is true of every dialect that has {@code method} (false for a method of neither): what
+     * a call of that method may count on, whichever dialect it comes in.
+     */
+    public static boolean everyDialectHaving(String method, Predicate<ThriftDialect> holds) {
+        return switch (presence(method)) {
+            case ONLY_06 -> holds.test(ThriftDialect.CASSANDRA_06);
+            case ONLY_07 -> holds.test(ThriftDialect.CASSANDRA_07);
+            case BOTH -> holds.test(ThriftDialect.CASSANDRA_06) && holds.test(ThriftDialect.CASSANDRA_07);
+            case NEITHER -> false;
+        };
     }
 
     /**

@@ -46,12 +46,7 @@ final class DialectSwitch implements DeferringProcessor {
 
     @Override
     public boolean defers(String method) {
-        return switch (DialectOfCall.presence(method)) {
-            case ONLY_06 -> defers(cassandra06, method);
-            case ONLY_07 -> defers(cassandra07, method);
-            case BOTH -> defers(cassandra06, method) && defers(cassandra07, method);
-            case NEITHER -> false;
-        };
+        return DialectOfCall.everyDialectHaving(method, d -> defers(processor(d), method));
     }
 
     private static boolean defers(TProcessor processor, String method) {
@@ -72,6 +67,10 @@ final class DialectSwitch implements DeferringProcessor {
         } else if (dialect != shown) {
             shown = dialect;
         }
+        return processor(dialect);
+    }
+
+    private TProcessor processor(ThriftDialect dialect) {
         return dialect == ThriftDialect.CASSANDRA_06 ? cassandra06 : cassandra07;
     }
 

@@ -24,12 +24,8 @@ public final class DialectSwitchFactory implements ProcessorFactory {
     /** Quick where every dialect that has the method says so, as a call of either may come. */
     @Override
     public boolean isQuick(String method) {
-        return switch (DialectOfCall.presence(method)) {
-            case ONLY_06 -> cassandra06.isQuick(method);
-            case ONLY_07 -> cassandra07.isQuick(method);
-            case BOTH -> cassandra06.isQuick(method) && cassandra07.isQuick(method);
-            case NEITHER -> false;
-        };
+        return DialectOfCall.everyDialectHaving(method,
+                d -> (d == ThriftDialect.CASSANDRA_06 ? cassandra06 : cassandra07).isQuick(method));
     }
 
     @Override
