@@ -326,6 +326,19 @@ public final class ClusterStorageService implements StorageService, StorageHints
         });
     }
 
+    /**
+     * TRUNCATE in the cluster, which Cassandra answers once every replica has truncated (and snapshotted, as its
+     * auto_snapshot says). A keyspace of Sibyl's own holds nothing in the cluster, so there is nothing to do.
+     */
+    @Override
+    public CompletableFuture<Void> truncate(String keyspace, String columnFamily) {
+        return errors.async(() -> {
+            if (isSibylsOwn(keyspace)) return CompletableFuture.<Void>completedFuture(null);
+            Table table = table(keyspace, columnFamily);
+            return session.executeAsync("TRUNCATE " + table.qualifiedName()).thenApply(rows -> null);
+        });
+    }
+
     /** One request, waited for on the caller's thread (a worker's): get_count runs there. */
     @Override
     public CompletableFuture<Integer> count(String keyspace, String key, QueryPath parent, Consistency consistency) {

@@ -94,6 +94,8 @@ public final class ColumnFamilyStore {
     final ReentrantLock flushLock = new ReentrantLock();
     private final Object viewLock = new Object();
     private volatile View view;
+    /** The log position up to which a truncate discarded this store's writes (NONE when never truncated). */
+    private volatile LogPosition truncatedAt = LogPosition.NONE;
     /** Both caches start off; {@link #configureCaches} sizes them once the SSTables are open. */
     private final KeyCache keyCache = new KeyCache(0);
     private final RowCache rowCache = new RowCache(0);
@@ -167,7 +169,7 @@ public final class ColumnFamilyStore {
      * recorded (flushes of a store finish in switch order, so all before it are in SSTables too).
      */
     public LogPosition flushedPosition() {
-        LogPosition newest = LogPosition.NONE;
+        LogPosition newest = truncatedAt;
         for (SSTableReader r : view.sstables()) {
             LogPosition p = r.statistics().logPosition();
             if (p.compareTo(newest) > 0) newest = p;
@@ -318,6 +320,43 @@ public final class ColumnFamilyStore {
             retired.add(input);
             input.release();
         }
+    }
+
+    /**
+     * The store's writes up to {@code position} were truncated before this start: the commit log replays none of
+     * them. Before the log is replayed.
+     */
+    void truncatedAt(LogPosition position) {
+        if (position.compareTo(truncatedAt) > 0) truncatedAt = position;
+    }
+
+    /**
+     * Empties the store (a truncate): a fresh memtable and no SSTable take the place of what it held, the
+     * SSTables are marked obsolete (their files go when their last reader lets go) and the row cache forgets
+     * everything. The caller holds the store's flush lock and the keyspace's switch lock in write mode, has
+     * made sure no flush is pending, and has recorded durably that the writes up to {@code position} and these
+     * SSTables are gone.
+     *
+     * @return the SSTables given up
+     */
+    List<SSTableReader> truncate(LogPosition position) {
+        List<SSTableReader> gone;
+        synchronized (viewLock) {
+            View v = view;
+            if (!v.flushing().isEmpty()) throw new IllegalStateException("a flush of " + metadata.name() + " is pending");
+            gone = v.sstables();
+            view = new View(new Memtable(metadata, memtableSorter), List.of(), List.of());
+            truncatedAt(position);
+        }
+        // After the view: a read that reserves a row from now on reads the empty store.
+        rowCache.clear();
+        resizeCaches();
+        for (SSTableReader r : gone) {
+            r.markObsolete();
+            retired.add(r);
+            r.release();
+        }
+        return gone;
     }
 
     /** Gives up the view's references to every SSTable (at shutdown); reads must have stopped. */

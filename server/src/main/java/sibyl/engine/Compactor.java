@@ -126,6 +126,28 @@ final class Compactor implements AutoCloseable {
         }
     }
 
+    /** Work that must not run beside a compaction, scrub or upgrade (a truncate): queued behind them. */
+    interface Exclusive<T> {
+        T run() throws Exception;
+    }
+
+    /** Runs {@code work} on the compaction thread; its exception fails the future. */
+    <T> CompletableFuture<T> alone(Exclusive<T> work) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        try {
+            executor.execute(() -> {
+                try {
+                    result.complete(work.run());
+                } catch (Exception e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new IllegalStateException("the node is shutting down", e));
+        }
+        return result;
+    }
+
     /**
      * Compacts every live SSTable of the store into one, purging expired tombstones. The future
      * fails with an {@link UncheckedIOException} saying why when the compaction does.

@@ -31,17 +31,20 @@ import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
 import sibyl.db.RowSlice;
 import sibyl.db.SystemKeyspace;
+import sibyl.db.WriteFailedException;
 import sibyl.db.WriteLog;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Range;
 import sibyl.dht.Token;
 import sibyl.fs.ForeignFilesException;
+import sibyl.service.AsyncFailures;
 import sibyl.service.Consistency;
 import sibyl.service.Reconfigurable;
 import sibyl.service.Schema;
 import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
+import sibyl.service.StorageTimeoutException;
 
 /**
  * The storage core of this node, serving every configured keyspace from its own stores.
@@ -545,6 +548,33 @@ public final class LocalStorageService implements StorageService, StorageHints, 
     public CompletableFuture<List<RowSlice>> scan(String keyspace, QueryPath parent, ColumnSelection selection,
                                                   RowRange range, int count, Consistency consistency) {
         return answered(() -> getRangeSlice(keyspace, parent, selection, range, count));
+    }
+
+    /**
+     * Waits for the memtable's flush at most this long, as Cassandra's truncate_request_timeout_in_ms does by
+     * default.
+     */
+    public static final Duration TRUNCATE_TIMEOUT = Duration.ofSeconds(60);
+
+    @Override
+    public CompletableFuture<Void> truncate(String keyspace, String columnFamily) {
+        Keyspace ks;
+        ColumnFamilyStore store;
+        try {
+            ks = keyspaceNamed(keyspace);
+            store = ks.store(columnFamily);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        String what = "truncate of " + keyspace + "." + columnFamily;
+        return persistence.truncate(ks, store, deadline(TRUNCATE_TIMEOUT)).handle((done, failure) -> {
+            if (failure == null) return null;
+            Throwable cause = AsyncFailures.cause(failure);
+            if (cause instanceof TimeoutException) {
+                throw new StorageTimeoutException(what + " timed out: " + cause.getMessage(), cause);
+            }
+            throw new WriteFailedException(what + " failed: " + cause.getMessage(), cause);
+        });
     }
 
     /**

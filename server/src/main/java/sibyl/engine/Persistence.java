@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import sibyl.db.LogPosition;
 
 /**
  * What takes a store's memtables to disk and keeps the files in shape: flushes, compactions and
@@ -25,6 +26,12 @@ interface Persistence {
 
     /** Compacts all of the store's SSTables into one, purging tombstones older than GCGraceSeconds. */
     CompletableFuture<Void> forceMajorCompaction(ColumnFamilyStore store);
+
+    /**
+     * Empties the store: every write made to it so far is gone, durably. The future fails with a TimeoutException
+     * when the store's memtable cannot be flushed first by {@code deadlineNanos} (of {@link System#nanoTime}).
+     */
+    CompletableFuture<Void> truncate(Keyspace keyspace, ColumnFamilyStore store, long deadlineNanos);
 
     /** Saves now the caches that have a save period; returns the files written. */
     int saveCaches();
@@ -91,6 +98,18 @@ interface Persistence {
 
         @Override
         public CompletableFuture<Void> forceMajorCompaction(ColumnFamilyStore store) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        /** Nothing was logged or flushed: the store drops what it holds, under the locks the real one takes. */
+        @Override
+        public CompletableFuture<Void> truncate(Keyspace keyspace, ColumnFamilyStore store, long deadlineNanos) {
+            keyspace.switchLock().writeLock().lock();
+            try {
+                store.truncate(LogPosition.NONE);
+            } finally {
+                keyspace.switchLock().writeLock().unlock();
+            }
             return CompletableFuture.completedFuture(null);
         }
 

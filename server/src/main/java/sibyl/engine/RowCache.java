@@ -161,6 +161,14 @@ public final class RowCache {
         else if (e != null) entries.remove(key);
     }
 
+    /**
+     * Forgets every row (a truncate), and every read's reservation with them, so a read that began before
+     * cannot cache what it found.
+     */
+    public synchronized void clear() {
+        entries.clear();
+    }
+
     /** Lookups since start, not counting those made while the cache was off. */
     public long requests() {
         return requests.get();

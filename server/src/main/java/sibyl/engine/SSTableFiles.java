@@ -6,12 +6,16 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sibyl.db.LogPosition;
 import sibyl.io.DataFileInventory;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableDirectory;
 import sibyl.io.SnapshotDirectory;
+import sibyl.io.TruncationRecords;
+import sibyl.io.TruncationRecords.Truncation;
 
 /**
  * Where one keyspace's SSTables live: a directory per data directory
@@ -38,11 +42,20 @@ public final class SSTableFiles {
     private final DataFileInventory inventory;
     private int generation;
     private boolean cleanedUp;
+    /** The keyspace's truncations; replaced as a whole by {@link #recordTruncation}. */
+    private TruncationRecords truncations;
+    /** SSTables a truncate discarded whose files a crash left: deleted by {@link #cleanUp}, never loaded. */
+    private final List<Descriptor> truncatedLeft = new ArrayList<>();
 
-    private SSTableFiles(List<Path> directories, DataFileInventory inventory) {
+    private SSTableFiles(List<Path> directories, DataFileInventory inventory, TruncationRecords truncations) {
         this.directories = List.copyOf(directories);
         this.inventory = inventory;
+        this.truncations = truncations;
         this.generation = inventory.highestGeneration();
+        // A generation a truncate discarded is never used again, though its files may be gone: the record names it.
+        for (Truncation t : truncations.all()) {
+            for (int g : t.generations()) generation = Math.max(generation, g);
+        }
     }
 
     /**
@@ -68,7 +81,11 @@ public final class SSTableFiles {
                                 Set<String> othersFiles) throws IOException {
         List<Path> dirs = new ArrayList<>();
         for (Path data : dataDirectories) dirs.add(Descriptor.directory(data, keyspace));
-        return new SSTableFiles(dirs, DataFileInventory.take(dirs, columnFamilies, othersFiles));
+        Set<String> others = new HashSet<>(othersFiles);
+        others.add(TruncationRecords.FILE_NAME);
+        others.add(TruncationRecords.TEMPORARY_NAME);
+        return new SSTableFiles(dirs, DataFileInventory.take(dirs, columnFamilies, others),
+                TruncationRecords.read(dirs.get(0)));
     }
 
     /** What start-up found in the directories. */
@@ -85,6 +102,14 @@ public final class SSTableFiles {
         if (cleanedUp) return;
         cleanedUp = true;
         inventory.cleanUp();
+        for (Descriptor d : truncatedLeft) {
+            try {
+                SSTableDirectory.delete(d);
+                log.info("Deleted {}, which a truncate of {} discarded before the node stopped", d, d.columnFamily());
+            } catch (IOException e) {
+                log.warn("Could not delete {}, which a truncate discarded: {}", d, e.toString());
+            }
+        }
         for (Path dir : directories) {
             try {
                 SnapshotDirectory.removeLeftovers(dir);
@@ -104,9 +129,43 @@ public final class SSTableFiles {
      * them as its own.
      */
     public synchronized List<Descriptor> list(String columnFamily) {
-        List<Descriptor> found = new ArrayList<>(inventory.sstables(columnFamily));
+        List<Descriptor> found = new ArrayList<>();
+        List<Descriptor> truncated = new ArrayList<>();
+        for (Descriptor d : inventory.sstables(columnFamily)) (isTruncated(d) ? truncated : found).add(d);
         claim(found);
+        claim(truncated);
+        truncatedLeft.addAll(truncated);
         return found;
+    }
+
+    private boolean isTruncated(Descriptor d) {
+        Truncation t = truncations.of(d.columnFamily());
+        return t != null && t.generations().contains(d.generation());
+    }
+
+    /** The column family's last truncate, or null when it was never truncated. */
+    public synchronized Truncation truncation(String columnFamily) {
+        return truncations.of(columnFamily);
+    }
+
+    /**
+     * Records durably that a truncate of the column family discarded its writes up to {@code position} and
+     * {@code discarded}, its SSTables: before anything is taken from the store. The generations of an earlier
+     * truncate whose files are still on disk are kept in the record.
+     */
+    public synchronized void recordTruncation(String columnFamily, long atMillis, LogPosition position,
+                                              List<Descriptor> discarded) throws IOException {
+        Set<Integer> generations = new TreeSet<>();
+        for (Descriptor d : discarded) generations.add(d.generation());
+        Truncation earlier = truncations.of(columnFamily);
+        if (earlier != null) {
+            for (int g : earlier.generations()) {
+                if (SSTableDirectory.generationInUse(directories, columnFamily, g)) generations.add(g);
+            }
+        }
+        TruncationRecords next = truncations.with(columnFamily, new Truncation(atMillis, position, generations));
+        next.write(directories.get(0));
+        truncations = next;
     }
 
     private List<Descriptor> listOnDisk(String columnFamily) throws IOException {
@@ -129,6 +188,7 @@ public final class SSTableFiles {
         Set<Name> seenClaimed = new HashSet<>();
         for (Descriptor d : listOnDisk(columnFamily)) {
             Name name = new Name(columnFamily, d.generation());
+            if (isTruncated(d)) continue;
             if (!claimed.contains(name)) {
                 fresh.add(d);
             } else if (!seenClaimed.add(name)) {

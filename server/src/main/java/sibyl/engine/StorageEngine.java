@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,7 @@ import sibyl.io.DataFileInventory;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableFormat;
 import sibyl.io.SSTableReader;
+import sibyl.io.TruncationRecords;
 
 /**
  * The durable side of the stores: loads their SSTables at start-up, flushes memtables into
@@ -59,6 +61,7 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     private final Compactor compactor;
     private final SavedCaches savedCaches;
     private final Snapshots snapshots;
+    private final Truncator truncator;
 
     public StorageEngine(EngineSettings settings, Partitioner partitioner) {
         this.settings = settings;
@@ -73,6 +76,7 @@ public final class StorageEngine implements Persistence, AutoCloseable {
         this.flusher = new Flusher(this::settings, partitioner, ks -> filesOf(ks.name()), compactor::maybeCompact,
                 timer);
         this.savedCaches = new SavedCaches(settings.savedCachesDirectory(), partitioner);
+        this.truncator = new Truncator(flusher, snapshots, ks -> filesOf(ks.name()), settings.clock());
     }
 
     /** Where the stores' memtables fold their new keys into ring order in the background. */
@@ -126,6 +130,8 @@ public final class StorageEngine implements Persistence, AutoCloseable {
                             + " found in its data directory: " + e.getMessage(), e);
                 }
                 store.addSSTables(readers);
+                TruncationRecords.Truncation truncation = ksFiles.truncation(store.metadata().name());
+                if (truncation != null) store.truncatedAt(truncation.position());
                 opened.add(store);
                 found.addAll(sstables);
                 store.configureCaches(store.metadata().caches());
@@ -212,6 +218,8 @@ public final class StorageEngine implements Persistence, AutoCloseable {
                 throw e;
             }
             store.addSSTables(readers);
+            TruncationRecords.Truncation truncation = ksFiles.truncation(store.metadata().name());
+            if (truncation != null) store.truncatedAt(truncation.position());
             store.configureCaches(store.metadata().caches());
             opened += readers.size();
         }
@@ -349,6 +357,19 @@ public final class StorageEngine implements Persistence, AutoCloseable {
     public CompletableFuture<Void> forceFlush(Keyspace keyspace, ColumnFamilyStore store, long deadlineNanos)
             throws InterruptedException {
         return flusher.forceFlush(keyspace, store, deadlineNanos);
+    }
+
+    /**
+     * Empties the store, durably ({@link Truncator}); on the compaction thread, between compactions. The future
+     * fails with a {@link TimeoutException} when the memtable cannot be flushed by {@code deadlineNanos}, and with
+     * an {@link IOException} when the snapshot or the record cannot be written; the store is unchanged then.
+     */
+    @Override
+    public CompletableFuture<Void> truncate(Keyspace keyspace, ColumnFamilyStore store, long deadlineNanos) {
+        return compactor.alone(() -> {
+            truncator.truncate(keyspace, store, deadlineNanos);
+            return null;
+        });
     }
 
     /**

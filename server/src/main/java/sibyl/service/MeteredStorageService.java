@@ -127,6 +127,12 @@ public final class MeteredStorageService implements StorageService {
         }
     }
 
+    /** Not a read or a write of rows: not counted in the request metrics. */
+    @Override
+    public CompletableFuture<Void> truncate(String keyspace, String columnFamily) {
+        return backend.truncate(keyspace, columnFamily);
+    }
+
     @Override
     public List<Token> ringTokens() {
         return backend.ringTokens();

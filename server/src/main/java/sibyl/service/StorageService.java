@@ -68,6 +68,14 @@ public interface StorageService {
                                            RowRange range, int count, Consistency consistency);
 
     /**
+     * truncate: every write made to the column family so far is gone, whatever its timestamp, and stays gone
+     * (the embedded engine takes a snapshot {@code truncated-<CF>} of it first). Fails with
+     * {@link StorageTimeoutException} when it cannot be done in time and with
+     * {@link sibyl.db.WriteFailedException} when the node cannot make it durable; nothing is truncated then.
+     */
+    CompletableFuture<Void> truncate(String keyspace, String columnFamily);
+
+    /**
      * The tokens that cut the ring of the store this node serves from, in ring order, when that ring is
      * not this node alone (a cluster's, each range of which every node of Sibyl in front of it serves).
      * Empty for a store that is its own ring: this node's token then stands for it.

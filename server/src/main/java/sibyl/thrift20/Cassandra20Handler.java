@@ -345,6 +345,16 @@ final class Cassandra20Handler {
         return RowRequests.write(storage, mutations, level, call.deadline, DIALECT);
     }
 
+    /**
+     * Empties the table of every write so far, as 3.11 does after its auto_snapshot (docs/semantics.md §Truncate).
+     * The store's own timeout applies, not the RPC deadline: the flush before it may take longer than a read.
+     */
+    CompletableFuture<Void> truncate(String cfname) throws InvalidRequestException {
+        Call call = startCall();
+        CFMetaData cf = call.checks.table(call.keyspace, cfname);
+        return StorageFailures.after(storage.truncate(call.keyspace, cf.name()), DIALECT, done -> null);
+    }
+
     // ---- shared steps of the data calls
 
     /** A data call under way: the keyspace and checks it runs with, and its deadline. */

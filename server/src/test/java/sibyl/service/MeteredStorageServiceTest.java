@@ -153,6 +153,11 @@ class MeteredStorageServiceTest {
         }
 
         @Override
+        public CompletableFuture<Void> truncate(String keyspace, String columnFamily) {
+            return answers.truncate(keyspace, columnFamily);
+        }
+
+        @Override
         public List<sibyl.dht.Token> ringTokens() {
             return described.ringTokens();
         }

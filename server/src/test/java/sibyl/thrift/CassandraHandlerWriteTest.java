@@ -136,6 +136,11 @@ class CassandraHandlerWriteTest {
         }
 
         @Override
+        public CompletableFuture<Void> truncate(String keyspace, String columnFamily) {
+            return engine.truncate(keyspace, columnFamily);
+        }
+
+        @Override
         public List<Token> ringTokens() {
             return engine.ringTokens();
         }

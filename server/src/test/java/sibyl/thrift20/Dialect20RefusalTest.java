@@ -73,7 +73,6 @@ class Dialect20RefusalTest extends Dialect20Connection {
         ColumnParent parent = new ColumnParent(STD);
         KeyRange range = new KeyRange(10).setStart_key(new byte[0]).setEnd_key(new byte[0]);
         ByteBuffer query = b("SELECT * FROM Standard1");
-        refused(unserved("truncate"), () -> client.truncate(STD));
         refused(unserved("add"), () -> client.add(b("k"), parent, new CounterColumn(b("c"), 1), ONE));
         refused(unserved("remove_counter"), () -> client.remove_counter(b("k"), new ColumnPath(STD), ONE));
         refused(unserved("get_indexed_slices"), () -> client.get_indexed_slices(parent, new IndexClause(

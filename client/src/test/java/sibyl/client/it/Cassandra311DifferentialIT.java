@@ -39,6 +39,8 @@ import sibyl.iface.v20.SliceRange;
  * <li>Random writes and reads ({@link Diff07Operations}) interleaved, all writes at explicit timestamps.</li>
  * <li>The invalid requests again, now over data, and whole-ring scans of every column family, paged as clients
  *     page (each page starts at the last key of the one before).</li>
+ * <li>truncate of a table that is not there and of a random one, then the scans again, more random calls, and a
+ *     last scan of the truncated table.</li>
  * </ol>
  *
  * <p>A difference docs/differences.md §The 0.7+ dialect documents is set apart, listed in the output and the journal
@@ -138,6 +140,24 @@ class Cassandra311DifferentialIT {
             scan(comparison, reference, parent, all, 3);
             scan(comparison, reference, parent, firstTwo, 2 + random.nextInt(3));
         }
+
+        comparison.round("truncate");
+        for (String table : List.of("", "NoSuchTable")) {
+            comparison.compare(new V20Call("truncate('" + table + "')", s -> {
+                s.client().truncate(table);
+                return V20Call.DONE;
+            }));
+        }
+        Family truncated = Diff07Schema.FAMILIES.get(random.nextInt(Diff07Schema.FAMILIES.size()));
+        comparison.compare(new V20Call("truncate(" + truncated.name() + ")", s -> {
+            s.client().truncate(truncated.name());
+            return V20Call.DONE;
+        }));
+        SlicePredicate whole = new SlicePredicate().setSlice_range(new SliceRange(ByteBuffer.allocate(0),
+                ByteBuffer.allocate(0), false, 100));
+        for (Family f : Diff07Schema.FAMILIES) scan(comparison, reference, new ColumnParent(f.name()), whole, 100);
+        for (int i = 0; i < operations / 10; i++) comparison.compare(random.nextBoolean() ? ops.write() : ops.read());
+        scan(comparison, reference, new ColumnParent(truncated.name()), whole, 100);
     }
 
     /**
