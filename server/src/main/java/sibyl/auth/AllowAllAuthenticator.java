@@ -10,7 +10,7 @@ public final class AllowAllAuthenticator implements Authenticator {
     }
 
     @Override
-    public String login(String keyspace, Map<String, String> credentials) {
+    public String authenticate(Map<String, String> credentials) {
         String user = credentials == null ? null : credentials.get("username");
         return user == null ? "anonymous" : user;
     }

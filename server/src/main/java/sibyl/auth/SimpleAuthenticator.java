@@ -40,8 +40,7 @@ public final class SimpleAuthenticator implements Authenticator {
     }
 
     @Override
-    public String login(String keyspace, Map<String, String> credentials)
-            throws AuthenticationFailure, AuthorizationFailure {
+    public String authenticate(Map<String, String> credentials) throws AuthenticationFailure {
         String user = required(credentials, USERNAME_KEY);
         String password = required(credentials, PASSWORD_KEY);
         PasswordMode mode;
@@ -56,7 +55,6 @@ public final class SimpleAuthenticator implements Authenticator {
             throw new AuthenticationFailure("Given password in password mode " + mode
                     + " could not be validated for user " + user);
         }
-        authorize(user, keyspace);
         return user;
     }
 

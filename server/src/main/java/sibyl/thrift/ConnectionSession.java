@@ -26,6 +26,12 @@ public final class ConnectionSession {
         authorizedKeyspaces.add(keyspace);
     }
 
+    /** A login that named no keyspace (0.7+): the keyspaces are authorized as the connection uses them. */
+    public synchronized void loggedIn(String user) {
+        if (!user.equals(this.user)) authorizedKeyspaces.clear();
+        this.user = user;
+    }
+
     public synchronized void clear() {
         user = null;
         authorizedKeyspaces.clear();

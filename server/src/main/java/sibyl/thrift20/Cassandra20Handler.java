@@ -48,6 +48,7 @@ import sibyl.thrift.ReplicaCount;
 import sibyl.thrift.RowRequests;
 import sibyl.thrift.SchemaCache;
 import sibyl.thrift.StorageFailures;
+import sibyl.thrift.ThriftConversion;
 
 /**
  * The 0.7+ dialect (API 20.1.0) as one connection sees it: its keyspace (set_keyspace) and its login. Describe
@@ -63,6 +64,8 @@ final class Cassandra20Handler {
     private static final String RACK = "rack1";
     private static final ClientExceptions DIALECT = V20Exceptions.DIALECT;
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** How the columns of a paged slice come back: in the comparator's order. */
+    private static final SlicePredicate FORWARD = new SlicePredicate();
 
     private final SchemaCache<SchemaView> views;
     private final Supplier<NodeDescription> node;
@@ -85,19 +88,17 @@ final class Cassandra20Handler {
     // --- the connection's state
 
     /**
-     * Sibyl's authenticators check credentials together with the use of one keyspace, so a login is checked
-     * against the keyspace the connection has set; before set_keyspace it is refused, saying so, unless there is
-     * nothing to check (AllowAllAuthenticator).
+     * Checks the credentials, and the access to the keyspace the connection has set if it has one; a keyspace
+     * set later is authorized at its first data call, as 3.11 checks permissions as tables are used.
      */
     void login(AuthenticationRequest request) throws AuthenticationException, AuthorizationException {
         String ks = keyspace;
-        if (ks == null) {
-            if (!authenticator.requiresLogin()) return;
-            throw new AuthenticationException("Sibyl checks a login against the session's keyspace: call "
-                    + "set_keyspace before login (issue #33)");
-        }
         try {
-            session.loggedIn(authenticator.login(ks, request.getCredentials()), ks);
+            if (ks == null) {
+                session.loggedIn(authenticator.authenticate(request.getCredentials()));
+            } else {
+                session.loggedIn(authenticator.login(ks, request.getCredentials()), ks);
+            }
         } catch (AuthenticationFailure e) {
             shared.refusals().badCredentialsRefused();
             throw new AuthenticationException(e.getMessage());
@@ -289,6 +290,26 @@ final class Cassandra20Handler {
                 Conversion.selection(predicate), rows, range.getCount(), level), DIALECT, found -> {
                     call.deadline.check(DIALECT);
                     return Conversion.keySlices(found, predicate);
+                });
+    }
+
+    /** The rows of a key range from a start column on, {@code range.count} columns in all ({@link PagedSlice}). */
+    CompletableFuture<List<KeySlice>> get_paged_slice(String cfName, KeyRange range, ByteBuffer startColumn,
+                                                      ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
+        Call call = startCall();
+        CFMetaData cf = call.checks.table(call.keyspace, cfName);
+        call.checks.keyRange(range);
+        Consistency level = read(call, cl);
+        String startKey = range.isSetStart_key() ? BinaryKeys.decode(range.start_key) : null;
+        RowRange rows = startKey != null ? RowRange.keys(startKey, BinaryKeys.decode(range.end_key))
+                : RowRange.tokens(call.checks.token("start", range.getStart_token()),
+                        call.checks.token("end", range.getEnd_token()));
+        byte[] from = startColumn == null ? new byte[0] : ThriftConversion.bytes(startColumn);
+        return StorageFailures.after(PagedSlice.read(storage, call.keyspace, new QueryPath(cf.name(), null, null),
+                rows, startKey, from, range.getCount(), level), DIALECT, found -> {
+                    call.deadline.check(DIALECT);
+                    return Conversion.keySlices(found, FORWARD);
                 });
     }
 

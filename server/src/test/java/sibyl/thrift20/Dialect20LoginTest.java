@@ -39,10 +39,6 @@ class Dialect20LoginTest {
         Path access = Files.writeString(dir.resolve("access.properties"), KS + "=alice\n");
         try (Dialect20Server server = new Dialect20Server(false, new SimpleAuthenticator(passwd, access, "PLAIN"))) {
             Cassandra.Client client = server.client();
-            assertEquals("Sibyl checks a login against the session's keyspace: call set_keyspace before login"
-                            + " (issue #33)",
-                    assertThrows(AuthenticationException.class, () -> client.login(credentials("alice", "secret")))
-                            .getWhy());
             client.set_keyspace(KS);
             assertEquals("You have not logged in", assertThrows(InvalidRequestException.class,
                     () -> client.insert(KEY, new ColumnParent(STD), column(), ConsistencyLevel.ONE)).getWhy());
@@ -55,9 +51,17 @@ class Dialect20LoginTest {
             assertEquals("User alice could not be authorized to use keyspace " + Dialect20Server.REPLICATED,
                     assertThrows(InvalidRequestException.class, () -> client.insert(KEY, new ColumnParent(STD),
                             column(), ConsistencyLevel.ONE)).getWhy());
-            assertEquals(1, server.factory.authRefusals().badCredentials(), "the wrong password only");
-            assertEquals(1, server.factory.authRefusals().notLoggedIn());
-            assertEquals(1, server.factory.authRefusals().noAccess());
+
+            // A login before set_keyspace checks the credentials; the keyspace is checked when it is used.
+            Cassandra.Client early = server.client();
+            assertThrows(AuthenticationException.class, () -> early.login(credentials("alice", "wrong")));
+            early.login(credentials("alice", "secret"));
+            early.set_keyspace(Dialect20Server.REPLICATED);
+            assertEquals("User alice could not be authorized to use keyspace " + Dialect20Server.REPLICATED,
+                    assertThrows(InvalidRequestException.class, () -> early.insert(KEY, new ColumnParent(STD),
+                            column(), ConsistencyLevel.ONE)).getWhy());
+            early.set_keyspace(KS);
+            early.insert(KEY, new ColumnParent(STD), column(), ConsistencyLevel.ONE);
 
             // Another connection starts logged out.
             Cassandra.Client other = server.client();
@@ -66,6 +70,9 @@ class Dialect20LoginTest {
                     () -> other.get_count(KEY, new ColumnParent(STD), new sibyl.iface.v20.SlicePredicate()
                             .setColumn_names(java.util.List.of(ByteBuffer.wrap(new byte[] {1}))),
                             ConsistencyLevel.ONE)).getWhy());
+            assertEquals(2, server.factory.authRefusals().badCredentials(), "the wrong passwords only");
+            assertEquals(2, server.factory.authRefusals().notLoggedIn());
+            assertEquals(2, server.factory.authRefusals().noAccess());
         }
     }
 }

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static sibyl.db.TestSchema.KS;
 import static sibyl.db.TestSchema.STD;
 import static sibyl.db.TestSchema.SUPER;
+import static sibyl.thrift20.Text.b;
+import static sibyl.thrift20.Text.s;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -47,15 +49,6 @@ class Dialect20RoundTripTest {
     /** Not UTF-8: a lone lead byte, a NUL, an overlong form, a byte above F4. */
     private static final byte[] BINARY_KEY = {(byte) 0xC3, 0, (byte) 0xC0, (byte) 0xAF, (byte) 0xFF};
 
-    private static ByteBuffer b(String s) {
-        return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String s(ByteBuffer b) {
-        byte[] bytes = new byte[b.remaining()];
-        b.duplicate().get(bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
 
     private static Column column(String name, String value, long timestamp) {
         return new Column(b(name)).setValue(b(value)).setTimestamp(timestamp);

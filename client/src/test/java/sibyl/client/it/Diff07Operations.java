@@ -175,12 +175,15 @@ final class Diff07Operations {
 
     // ---- reads
 
-    /** A get (15%), get_slice (30%), get_count (10%), multiget_slice (15%), multiget_count (8%) or get_range_slices. */
+    /**
+     * A get (15%), get_slice (30%), get_count (10%), multiget_slice (15%), multiget_count (8%), get_range_slices (14%)
+     * or get_paged_slice.
+     */
     V20Call read() {
         int pick = random.nextInt(100);
         if (pick < 45) return pick < 15 ? get() : getSlice();
         if (pick < 78) return pick < 55 ? getCount() : pick < 70 ? multigetSlice() : multigetCount();
-        return rangeSlices();
+        return pick < 92 ? rangeSlices() : pagedSlice();
     }
 
     private V20Call get() {
@@ -296,6 +299,24 @@ final class Diff07Operations {
             range.setStart_token(token()).setEnd_token(token());
         }
         return rangeSlices(q.parent, q.predicate, range);
+    }
+
+    /** get_paged_slice from a key and a column (or the start of the row), or over a token range. */
+    private V20Call pagedSlice() {
+        Family f = words.family();
+        KeyRange range = new KeyRange(1 + random.nextInt(12));
+        ByteBuffer startColumn = ByteBuffer.allocate(0);
+        if (random.nextInt(4) > 0) {
+            range.setStart_key(random.nextInt(4) == 0 ? ByteBuffer.allocate(0) : words.key())
+                    .setEnd_key(ByteBuffer.allocate(0));
+            if (random.nextBoolean()) startColumn = words.name(f);
+        } else {
+            range.setStart_token(token()).setEnd_token(token());
+        }
+        ByteBuffer from = startColumn;
+        return new V20Call("get_paged_slice(" + f.name() + ", " + V20Call.range(range) + ", from " + V20Call.hex(from)
+                + ")", s -> V20Call.keySlices(s.client().get_paged_slice(f.name(), range, from, ONE)),
+                Diff07Shape.read(f.name(), null, null));
     }
 
     static V20Call rangeSlices(ColumnParent parent, SlicePredicate predicate, KeyRange range) {
