@@ -2,10 +2,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import me.prettyprint.cassandra.serializers.BytesArraySerializer;
 import me.prettyprint.cassandra.serializers.StringSerializer;
 import me.prettyprint.cassandra.service.CassandraHostConfigurator;
+import me.prettyprint.cassandra.service.FailoverPolicy;
 import me.prettyprint.hector.api.Cluster;
 import me.prettyprint.hector.api.Keyspace;
 import me.prettyprint.hector.api.beans.ColumnSlice;
@@ -26,7 +28,7 @@ import me.prettyprint.hector.api.query.SliceQuery;
  * resolves): writes, reads, counts and deletes rows of Keyspace1 on the node at 127.0.0.1:PORT through Hector's
  * public API, printing one line per check. Exits 1 at the first answer that is not the expected one, saying which.
  *
- * <p>Usage: {@code java -cp HECTOR_CLASS_PATH HectorProgram.java PORT}
+ * <p>Usage: {@code java -cp HECTOR_CLASS_PATH HectorProgram.java PORT [USER PASSWORD]}
  */
 public final class HectorProgram {
     private static final StringSerializer STRING = StringSerializer.get();
@@ -38,18 +40,21 @@ public final class HectorProgram {
     private int checks;
 
     public static void main(String[] args) {
-        if (args.length != 1) {
-            System.err.println("usage: HectorProgram PORT");
+        if (args.length != 1 && args.length != 3) {
+            System.err.println("usage: HectorProgram PORT [USER PASSWORD]");
             System.exit(2);
         }
         CassandraHostConfigurator hosts = new CassandraHostConfigurator("127.0.0.1:" + args[0]);
         // One node and no ring to learn: the pool talks to the host it was given.
         hosts.setAutoDiscoverHosts(false);
         hosts.setRetryDownedHosts(false);
-        Cluster cluster = HFactory.getOrCreateCluster("sibyl", hosts);
+        // With a user, every connection Hector opens logs in with it (and before it names its keyspace).
+        Map<String, String> credentials = args.length == 3 ? Map.of("username", args[1], "password", args[2]) : Map.of();
+        Cluster cluster = HFactory.getOrCreateCluster("sibyl", hosts, credentials);
         int status = 0;
         try {
-            new HectorProgram().run(HFactory.createKeyspace("Keyspace1", cluster));
+            new HectorProgram().run(HFactory.createKeyspace("Keyspace1", cluster,
+                    HFactory.createDefaultConsistencyLevelPolicy(), FailoverPolicy.ON_FAIL_TRY_ALL_AVAILABLE, credentials));
         } catch (Mismatch e) {
             System.out.println("MISMATCH: " + e.getMessage());
             status = 1;

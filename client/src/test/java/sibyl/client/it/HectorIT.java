@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -30,17 +31,40 @@ class HectorIT {
 
     @Test
     void hectorReadsWhatItWrote() throws Exception {
+        LocalNode node = new LocalNode(dir);
+        runHector(node);
+    }
+
+    /**
+     * Under SimpleAuthenticator Hector logs each connection in before it names its keyspace (docs/differences.md
+     * §The 0.7+ dialect): the shipped passwd.properties and access.properties let dilbert use Keyspace1.
+     */
+    @Test
+    void hectorLogsInUnderSimpleAuthenticator() throws Exception {
+        String conf = Files.readString(LocalNode.home().resolve("conf/storage-conf.xml"))
+                .replaceFirst("<Authenticator>[^<]*</Authenticator>",
+                        "<Authenticator>org.apache.cassandra.auth.SimpleAuthenticator</Authenticator>");
+        LocalNode node = LocalNode.configuredBy(dir, conf);
+        for (String file : List.of("passwd.properties", "access.properties")) {
+            Files.copy(LocalNode.home().resolve("conf").resolve(file), dir.resolve("conf").resolve(file));
+        }
+        runHector(node, "dilbert", "nomoovertime");
+    }
+
+    /** Runs HectorProgram against {@code node}, with a user and password if given, and checks what it printed. */
+    private void runHector(LocalNode node, String... credentials) throws Exception {
         Path program = LocalNode.home().resolve("client/src/test/hector/HectorProgram.java");
         List<String> hector = MavenClassPath.of(program.resolveSibling("pom.xml"), "hector.classpath").jars("Hector's jars");
-        LocalNode node = new LocalNode(dir);
         node.start("server");
         try {
             Matcher serving = SERVING.matcher(node.console());
             assertTrue(serving.find(), "the node says where it serves");
             Path out = dir.resolve("hector.out");
-            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                    "-cp", String.join(File.pathSeparator, hector), program.toString(), serving.group(1))
-                    .redirectErrorStream(true).redirectOutput(out.toFile())
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-Xmx256m", "-cp", String.join(File.pathSeparator, hector), program.toString(),
+                    serving.group(1)));
+            command.addAll(List.of(credentials));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
             if (!p.waitFor(3, TimeUnit.MINUTES)) {
                 p.destroyForcibly();
