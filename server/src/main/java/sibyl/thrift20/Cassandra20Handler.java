@@ -33,6 +33,7 @@ import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KeyRange;
 import sibyl.iface.v20.KeySlice;
 import sibyl.iface.v20.KsDef;
+import sibyl.iface.v20.MultiSliceRequest;
 import sibyl.iface.v20.Mutation;
 import sibyl.iface.v20.NotFoundException;
 import sibyl.iface.v20.SlicePredicate;
@@ -290,6 +291,20 @@ final class Cassandra20Handler {
                 Conversion.selection(predicate), rows, range.getCount(), level), DIALECT, found -> {
                     call.deadline.check(DIALECT);
                     return Conversion.keySlices(found, predicate);
+                });
+    }
+
+    /** The columns of one row in any of several slices ({@link MultiSlice}). */
+    CompletableFuture<List<ColumnOrSuperColumn>> get_multi_slice(MultiSliceRequest request)
+            throws InvalidRequestException, UnavailableException {
+        Call call = startCall();
+        CFMetaData cf = call.checks.multiSlice(call.keyspace, request);
+        String row = RequestChecks.key(request.key);
+        Consistency level = read(call, request.consistency_level);
+        return StorageFailures.after(MultiSlice.read(storage, call.keyspace, row, cf.comparator(), request, level),
+                DIALECT, cells -> {
+                    call.deadline.check(DIALECT);
+                    return Conversion.coscs(cells, FORWARD);
                 });
     }
 

@@ -12,9 +12,11 @@ import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
 import sibyl.iface.v20.ColumnParent;
 import sibyl.iface.v20.ColumnPath;
+import sibyl.iface.v20.ColumnSlice;
 import sibyl.iface.v20.Deletion;
 import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KeyRange;
+import sibyl.iface.v20.MultiSliceRequest;
 import sibyl.iface.v20.Mutation;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
@@ -30,6 +32,7 @@ import sibyl.thrift.ThriftValidation;
 final class RequestChecks {
     private static final int MAX_KEY_LENGTH = 0xFFFF;
     private static final int MAX_NAME_LENGTH = ThriftValidation.MAX_NAME_LENGTH;
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     private final Schema schema;
     private final Partitioner partitioner;
@@ -201,6 +204,42 @@ final class RequestChecks {
             return false;
         }
         return range.getCount() >= 0 && backwards(comparator, range);
+    }
+
+    /**
+     * get_multi_slice's request, in 3.11's order after the table: no super table, the parent, then each slice's
+     * bounds against the traversal, then the key. Where 3.11 fails on a missing field (every field of the request is
+     * optional on the wire) Sibyl names it instead.
+     *
+     * @return the table
+     */
+    CFMetaData multiSlice(String keyspace, MultiSliceRequest request) throws InvalidRequestException {
+        if (request.column_parent == null) refuse("column_parent is required");
+        CFMetaData cf = table(keyspace, request.column_parent.getColumn_family());
+        if (cf.isSuper()) refuse("get_multi_slice does not support super columns");
+        columnParent(keyspace, request.column_parent);
+        if (request.column_slices == null) refuse("column_slices is required");
+        if (request.count < 0) refuse("get_slice requires non-negative count");
+        for (int i = 0; i < request.column_slices.size(); i++) {
+            ColumnSlice slice = request.column_slices.get(i);
+            ByteBuffer start = slice.isSetStart() ? slice.start : EMPTY;
+            ByteBuffer finish = slice.isSetFinish() ? slice.finish : EMPTY;
+            NameRules.conforms(cf.comparator(), start);
+            NameRules.conforms(cf.comparator(), finish);
+            boolean open = !start.hasRemaining() || !finish.hasRemaining();
+            int order = open ? -1 : cf.comparator().compare(ThriftConversion.bytes(start), ThriftConversion.bytes(finish));
+            if (!request.reversed && !open && order > 0) {
+                refuse("Column slice at index " + i + " had start greater than finish");
+            }
+            // 3.11 compares a reversed slice's bounds as those of a forward one, start first: an empty start is the
+            // bottom, an empty finish the top, and a start equal to the finish sorts before it. So only a slice
+            // whose start is above its finish passes (docs/thrift-api-0.7.md §Multi-range slices).
+            if (request.reversed && order <= 0) {
+                refuse("Reversed column slice at index " + i + " had start less than finish");
+            }
+        }
+        key(request.key);
+        return cf;
     }
 
     /**

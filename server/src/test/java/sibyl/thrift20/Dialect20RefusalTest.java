@@ -77,7 +77,6 @@ class Dialect20RefusalTest extends Dialect20Connection {
         refused(unserved("remove_counter"), () -> client.remove_counter(b("k"), new ColumnPath(STD), ONE));
         refused(unserved("get_indexed_slices"), () -> client.get_indexed_slices(parent, new IndexClause(
                 List.of(new IndexExpression(b("c"), IndexOperator.EQ, b("v"))), b(""), 10), all(), ONE));
-        refused(unserved("get_multi_slice"), () -> client.get_multi_slice(new MultiSliceRequest()));
         refused(unserved("cas"), () -> client.cas(b("k"), STD, List.of(), List.of(column("c")),
                 ConsistencyLevel.SERIAL, ConsistencyLevel.QUORUM));
         refused(unserved("system_add_column_family"), () -> client.system_add_column_family(new CfDef(KS, "New")));

@@ -18,9 +18,11 @@ import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
 import sibyl.iface.v20.ColumnParent;
 import sibyl.iface.v20.ColumnPath;
+import sibyl.iface.v20.ColumnSlice;
 import sibyl.iface.v20.ConsistencyLevel;
 import sibyl.iface.v20.Deletion;
 import sibyl.iface.v20.KeyRange;
+import sibyl.iface.v20.MultiSliceRequest;
 import sibyl.iface.v20.Mutation;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
@@ -183,7 +185,26 @@ final class Diff07Operations {
         int pick = random.nextInt(100);
         if (pick < 45) return pick < 15 ? get() : getSlice();
         if (pick < 78) return pick < 55 ? getCount() : pick < 70 ? multigetSlice() : multigetCount();
-        return pick < 92 ? rangeSlices() : pagedSlice();
+        return pick < 88 ? rangeSlices() : pick < 94 ? pagedSlice() : multiSlice();
+    }
+
+    /** get_multi_slice of one to three slices, some open-ended, of a standard or (refused) super family. */
+    private V20Call multiSlice() {
+        Family f = words.family();
+        MultiSliceRequest request = new MultiSliceRequest().setKey(words.key()).setColumn_parent(
+                new ColumnParent(f.name())).setReversed(random.nextInt(3) == 0).setCount(1 + random.nextInt(8))
+                .setConsistency_level(ONE);
+        List<String> shown = new ArrayList<>();
+        for (int i = 1 + random.nextInt(3); i > 0; i--) {
+            ColumnSlice slice = new ColumnSlice();
+            if (random.nextInt(4) > 0) slice.setStart(words.name(f));
+            if (random.nextInt(4) > 0) slice.setFinish(words.name(f));
+            request.addToColumn_slices(slice);
+            shown.add((slice.isSetStart() ? hex(slice.start) : "-") + ".." + (slice.isSetFinish() ? hex(slice.finish) : "-"));
+        }
+        return new V20Call("get_multi_slice(" + f.name() + ", key " + hex(request.key) + ", " + shown
+                + (request.reversed ? " reversed" : "") + ", count=" + request.count + ")",
+                s -> V20Call.cells(s.client().get_multi_slice(request)), Diff07Shape.read(f.name(), null, request.key));
     }
 
     private V20Call get() {
