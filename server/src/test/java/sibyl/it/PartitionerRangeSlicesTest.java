@@ -150,6 +150,14 @@ class PartitionerRangeSlicesTest {
             legacy.add(s.getKey());
         }
         assertEquals(ring.subList(3, 13), legacy);
+        if (!partitioner.preservesOrder()) {
+            org.apache.cassandra.thrift.InvalidRequestException backwards = assertThrows(
+                    org.apache.cassandra.thrift.InvalidRequestException.class, () -> c.get_range_slices(KS, parent, all,
+                            new org.apache.cassandra.thrift.KeyRange(10).setStart_key(ring.get(5)).setEnd_key(ring.get(2)),
+                            org.apache.cassandra.thrift.ConsistencyLevel.ONE));
+            assertEquals("start key's token sorts after end key's token.  this is not allowed; you probably should not"
+                    + " specify end key at all except with an ordered partitioner", backwards.why);
+        }
         for (org.apache.cassandra.thrift.TokenRange r : c.describe_ring(KS)) {
             assertEquals(r.start_token, partitioner.toString(partitioner.fromString(r.start_token)));
             assertEquals(r.end_token, partitioner.toString(partitioner.fromString(r.end_token)));
