@@ -19,11 +19,6 @@ public final class ByteOrderedPartitioner implements Partitioner {
         return MINIMUM;
     }
 
-    @Override
-    public String toString(Token token) {
-        return token.toString();
-    }
-
     /** @throws IllegalArgumentException with 3.11's text when {@code token} holds a character that is not hex */
     @Override
     public Token fromString(String token) {

@@ -22,11 +22,6 @@ public final class Murmur3Partitioner implements Partitioner {
         return MINIMUM;
     }
 
-    @Override
-    public String toString(Token token) {
-        return token.toString();
-    }
-
     /** @throws IllegalArgumentException with 3.11's text when {@code token} is not a signed 64-bit decimal */
     @Override
     public Token fromString(String token) {
