@@ -125,6 +125,22 @@ public final class SibylNode implements AutoCloseable {
         }
     }
 
+    /**
+     * Refuses a token its partitioner cannot read: one saved under another partitioner (a changed Partitioner over a
+     * data directory in which nothing was flushed yet, which the SSTables' own check does not see), or a mistyped
+     * InitialToken.
+     */
+    private static void checkToken(Partitioner partitioner, String token, Path systemDir) throws IOException {
+        try {
+            partitioner.fromString(token);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("this node's token " + token + " (saved in " + systemDir.resolve("token")
+                    + ", from InitialToken or drawn at the first start) is not a token of " + partitioner.className()
+                    + ": " + e.getMessage() + "; it was chosen under another Partitioner, which this data directory"
+                    + " still belongs to, or InitialToken is not of this one");
+        }
+    }
+
     private static SibylNode start(StorageConf conf, Authenticator authenticator, Partitioner partitioner,
                                    Optional<ClusterConf> cluster, NetworkLoops network)
             throws IOException, InterruptedException, ConfigurationException {
@@ -155,6 +171,7 @@ public final class SibylNode implements AutoCloseable {
             try {
                 // After the storage opened: a Cassandra 0.6 node's token is in its system keyspace's tables.
                 token = NodeToken.resolve(conf.initialToken(), conf.partitioner(), systemDir, savedByCassandra06(local));
+                checkToken(partitioner, token, systemDir);
             } catch (IOException | RuntimeException e) {
                 closeQuietly(local);
                 throw e;

@@ -447,16 +447,12 @@ public final class ClusterStorageService implements StorageService, StorageHints
         splits.add(start);
         BigInteger from = new BigInteger(partitioner.toString(start));
         BigInteger to = new BigInteger(partitioner.toString(end));
-        for (BigInteger cut : TokenSplits.cuts(from, to, RANDOM_RING_START, RANDOM_RING_END, estimates, keysPerSplit)) {
+        for (BigInteger cut : TokenSplits.cuts(from, to, tokens.ringStart(), tokens.ringEnd(), estimates, keysPerSplit)) {
             splits.add(partitioner.fromString(cut.toString()));
         }
         splits.add(end);
         return splits;
     }
-
-    /** RandomPartitioner's ring in the cluster: from its minimum token, -1, to 2^127. */
-    private static final BigInteger RANDOM_RING_START = BigInteger.ONE.negate();
-    private static final BigInteger RANDOM_RING_END = BigInteger.ONE.shiftLeft(127);
 
     /** The CQL tables of the configured column families, by CQL keyspace. */
     private Map<String, Set<String>> cqlTables() {

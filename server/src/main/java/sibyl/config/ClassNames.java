@@ -24,6 +24,8 @@ public final class ClassNames {
     public static final String ORDER_PRESERVING_PARTITIONER = DHT_PACKAGE + "OrderPreservingPartitioner";
     public static final String COLLATING_ORDER_PRESERVING_PARTITIONER =
             DHT_PACKAGE + "CollatingOrderPreservingPartitioner";
+    public static final String BYTE_ORDERED_PARTITIONER = DHT_PACKAGE + "ByteOrderedPartitioner";
+    public static final String MURMUR3_PARTITIONER = DHT_PACKAGE + "Murmur3Partitioner";
 
     public static final String ALLOW_ALL_AUTHENTICATOR = AUTH_PACKAGE + "AllowAllAuthenticator";
     public static final String SIMPLE_AUTHENTICATOR = AUTH_PACKAGE + "SimpleAuthenticator";
@@ -31,7 +33,8 @@ public final class ClassNames {
     public static final List<String> COMPARATORS =
             List.of(BYTES_TYPE, ASCII_TYPE, UTF8_TYPE, LONG_TYPE, LEXICAL_UUID_TYPE, TIME_UUID_TYPE);
     public static final List<String> PARTITIONERS =
-            List.of(RANDOM_PARTITIONER, ORDER_PRESERVING_PARTITIONER, COLLATING_ORDER_PRESERVING_PARTITIONER);
+            List.of(RANDOM_PARTITIONER, ORDER_PRESERVING_PARTITIONER, COLLATING_ORDER_PRESERVING_PARTITIONER,
+                    BYTE_ORDERED_PARTITIONER, MURMUR3_PARTITIONER);
     public static final List<String> AUTHENTICATORS = List.of(ALLOW_ALL_AUTHENTICATOR, SIMPLE_AUTHENTICATOR);
 
     private ClassNames() {

@@ -61,7 +61,7 @@ public final class StorageConf {
         return get(NodeSettings.AUTHENTICATOR);
     }
 
-    /** Partitioner: full class name {@code org.apache.cassandra.dht.X}, X one of RandomPartitioner, OrderPreservingPartitioner, CollatingOrderPreservingPartitioner. */
+    /** Partitioner: full class name {@code org.apache.cassandra.dht.X}, X one of RandomPartitioner, OrderPreservingPartitioner, CollatingOrderPreservingPartitioner, ByteOrderedPartitioner, Murmur3Partitioner. */
     public String partitioner() {
         return get(NodeSettings.PARTITIONER);
     }

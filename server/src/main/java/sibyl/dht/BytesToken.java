@@ -3,7 +3,10 @@ package sibyl.dht;
 import java.util.Arrays;
 import java.util.HexFormat;
 
-/** A CollatingOrderPreservingPartitioner token: collation key bytes, in unsigned byte order. */
+/**
+ * A token of bytes in unsigned byte order: a key's collation key (CollatingOrderPreservingPartitioner) or the key's
+ * own bytes (ByteOrderedPartitioner).
+ */
 public final class BytesToken extends Token {
     private final byte[] bytes;
 
@@ -41,7 +44,7 @@ public final class BytesToken extends Token {
         return Arrays.hashCode(bytes);
     }
 
-    /** Lowercase hex, the form 0.6.3+ puts on the wire. */
+    /** Lowercase hex, the form 0.6.3+ and 3.11 put on the wire. */
     @Override
     public String toString() {
         return HexFormat.of().formatHex(bytes);

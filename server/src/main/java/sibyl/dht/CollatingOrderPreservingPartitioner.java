@@ -30,11 +30,6 @@ public final class CollatingOrderPreservingPartitioner implements Partitioner {
     }
 
     @Override
-    public String toString(Token token) {
-        return token.toString();
-    }
-
-    @Override
     public Token fromString(String token) {
         try {
             return new BytesToken(HexFormat.of().parseHex(token));

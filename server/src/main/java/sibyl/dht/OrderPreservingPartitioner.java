@@ -16,11 +16,6 @@ public final class OrderPreservingPartitioner implements Partitioner {
     }
 
     @Override
-    public String toString(Token token) {
-        return ((StringToken) token).value();
-    }
-
-    @Override
     public Token fromString(String token) {
         return new StringToken(token);
     }

@@ -10,8 +10,10 @@ public interface Partitioner {
     /** The smallest token; every other token sorts after it. */
     Token getMinimumToken();
 
-    /** The wire form of a token (describe_ring, describe_splits, KeyRange tokens). */
-    String toString(Token token);
+    /** The wire form of a token (describe_ring, describe_splits, KeyRange tokens): each token's own toString. */
+    default String toString(Token token) {
+        return token.toString();
+    }
 
     /** Parses a token's wire form; throws IllegalArgumentException when it is not one. */
     Token fromString(String token);

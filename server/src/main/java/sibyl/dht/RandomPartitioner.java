@@ -32,11 +32,6 @@ public final class RandomPartitioner implements Partitioner {
     }
 
     @Override
-    public String toString(Token token) {
-        return ((BigIntegerToken) token).value().toString();
-    }
-
-    @Override
     public Token fromString(String token) {
         try {
             return new BigIntegerToken(new BigInteger(token));

@@ -105,7 +105,13 @@ public final class NodeToken {
             // RandomPartitioner tokens lie in [0, 2^127].
             return new BigInteger(127, rnd).toString();
         }
-        if (ClassNames.COLLATING_ORDER_PRESERVING_PARTITIONER.equals(partitioner)) {
+        if (ClassNames.MURMUR3_PARTITIONER.equals(partitioner)) {
+            long token = rnd.nextLong();
+            // Long.MIN_VALUE is the minimum token, which no node takes (3.11 draws the same way).
+            return Long.toString(token == Long.MIN_VALUE ? Long.MAX_VALUE : token);
+        }
+        if (ClassNames.COLLATING_ORDER_PRESERVING_PARTITIONER.equals(partitioner)
+                || ClassNames.BYTE_ORDERED_PARTITIONER.equals(partitioner)) {
             byte[] b = new byte[16];
             rnd.nextBytes(b);
             return HexFormat.of().formatHex(b);

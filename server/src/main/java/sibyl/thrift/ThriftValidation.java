@@ -20,6 +20,7 @@ import sibyl.db.PathShape;
 import sibyl.db.marshal.AbstractType;
 import sibyl.db.marshal.MarshalException;
 import sibyl.dht.Partitioner;
+import sibyl.dht.RandomPartitioner;
 import sibyl.dht.Token;
 import sibyl.service.Schema;
 
@@ -193,6 +194,10 @@ public final class ThriftValidation {
             if (start.compareTo(end) > 0 && end.compareTo(partitioner.getMinimumToken()) != 0) {
                 throw new InvalidRequestException(partitioner.preservesOrder()
                         ? "start key must sort before (or equal to) finish key in your partitioner!"
+                        : !partitioner.className().equals(RandomPartitioner.CLASS_NAME)
+                        // 0.6 had no other hashing partitioner (Murmur3Partitioner is 3.11's): 3.11's words for it
+                        ? "start key's token sorts after end key's token.  this is not allowed; you probably should "
+                                + "not specify end key at all except with an ordered partitioner"
                         : "start key's md5 sorts after end key's md5.  this is not allowed; you probably should "
                                 + "not specify end key at all, under RandomPartitioner");
             }

@@ -76,4 +76,17 @@ class TokenSplitsTest {
             last = c;
         }
     }
+
+    @Test
+    void aWrappingRangeOfAMurmur3RingCrossesFromItsTopToItsBottom() {
+        // A Murmur3 ring runs from Long.MIN_VALUE (exclusive) to Long.MAX_VALUE; the cluster writes its last estimated
+        // range as ending at the minimum. 200 rows spread evenly over (MAX - 1000, MIN] and (MIN, MIN + 1000].
+        BigInteger min = b(Long.MIN_VALUE);
+        BigInteger max = b(Long.MAX_VALUE);
+        List<SizeEstimates.RangeEstimate> estimates = List.of(
+                new SizeEstimates.RangeEstimate(max.subtract(b(1000)), min, 100),
+                new SizeEstimates.RangeEstimate(min, min.add(b(1000)), 100));
+        List<BigInteger> cuts = TokenSplits.cuts(max.subtract(b(1000)), min.add(b(1000)), min, max, estimates, 100);
+        assertEquals(List.of(max), cuts, "the cut between the two halves is the top of the ring");
+    }
 }

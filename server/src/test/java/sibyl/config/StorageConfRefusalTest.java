@@ -256,8 +256,8 @@ class StorageConfRefusalTest {
 
     @Test
     void unknownPartitioner() {
-        refused(dir, minimalWith("org.apache.cassandra.dht.RandomPartitioner", "org.apache.cassandra.dht.ByteOrderedPartitioner"),
-                "Storage/Partitioner", "unknown partitioner 'org.apache.cassandra.dht.ByteOrderedPartitioner'");
+        refused(dir, minimalWith("org.apache.cassandra.dht.RandomPartitioner", "org.apache.cassandra.dht.SimplePartitioner"),
+                "Storage/Partitioner", "unknown partitioner 'org.apache.cassandra.dht.SimplePartitioner'");
     }
 
     @Test

@@ -57,6 +57,20 @@ class TokenOrderPrefixTest {
     }
 
     @Test
+    void longTokensInSignedOrder() {
+        List<Token> tokens = new ArrayList<>();
+        for (long edge : new long[] {Long.MIN_VALUE, Long.MIN_VALUE + 1, -1, 0, 1, Long.MAX_VALUE - 1, Long.MAX_VALUE}) {
+            tokens.add(new LongToken(edge));
+        }
+        Murmur3Partitioner partitioner = new Murmur3Partitioner();
+        for (int i = 0; i < 3000; i++) {
+            tokens.add(partitioner.getToken("key" + i));
+            tokens.add(new LongToken(random.nextLong()));
+        }
+        assertConsistent(tokens);
+    }
+
+    @Test
     void decoratedKeysSortByTokenThenKeyWithMarkersAroundEachToken() {
         Function<Token, List<DecoratedKey>> around = t -> List.of(DecoratedKey.startOf(t), new DecoratedKey(t, "a"),
                 new DecoratedKey(t, "b"), DecoratedKey.endOf(t));

@@ -22,6 +22,7 @@ import sibyl.db.RowRange;
 import sibyl.db.RowSlice;
 import sibyl.db.SuperColumn;
 import sibyl.db.marshal.BytesType;
+import sibyl.dht.Partitioner;
 import sibyl.dht.RandomPartitioner;
 import sibyl.io.SizeTieredBuckets;
 import sibyl.testing.TestConf;
@@ -75,7 +76,11 @@ final class EngineFixture {
     }
 
     static LocalStorageService open(Settings settings) throws Exception {
-        return LocalStorageService.open(new RandomPartitioner(), List.of(SCHEMA), settings.log(), settings.engine());
+        return open(settings, new RandomPartitioner());
+    }
+
+    static LocalStorageService open(Settings settings, Partitioner partitioner) throws Exception {
+        return LocalStorageService.open(partitioner, List.of(SCHEMA), settings.log(), settings.engine());
     }
 
     static LocalStorageService open(Settings settings, Clock clock) throws Exception {

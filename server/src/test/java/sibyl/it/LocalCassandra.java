@@ -27,8 +27,12 @@ public final class LocalCassandra implements AutoCloseable {
     private final int storagePort;
     private final int jmxPort;
     private final boolean flushSchemaChanges;
+    /** The partitioner's class name, or null for bin/cassandra-local's default. */
+    private final String partitioner;
 
-    private LocalCassandra(Path dir, int nativePort, int storagePort, int jmxPort, boolean flushSchemaChanges) {
+    private LocalCassandra(Path dir, int nativePort, int storagePort, int jmxPort, boolean flushSchemaChanges,
+                           String partitioner) {
+        this.partitioner = partitioner;
         this.dir = dir;
         this.nativePort = nativePort;
         this.storagePort = storagePort;
@@ -53,6 +57,11 @@ public final class LocalCassandra implements AutoCloseable {
         return create(name, false);
     }
 
+    /** A new ring of {@code partitioner} (a class name) under its own directory, with no node started yet. */
+    public static LocalCassandra create(String name, String partitioner) throws IOException {
+        return create(name, false, partitioner);
+    }
+
     /**
      * A new ring whose nodes may be killed and started again: they write schema changes to disk as a
      * production node does, which {@link #create} skips to create tables faster. A node killed without
@@ -64,9 +73,13 @@ public final class LocalCassandra implements AutoCloseable {
     }
 
     private static LocalCassandra create(String name, boolean flushSchemaChanges) throws IOException {
+        return create(name, flushSchemaChanges, null);
+    }
+
+    private static LocalCassandra create(String name, boolean flushSchemaChanges, String partitioner) throws IOException {
         Path dir = Files.createDirectories(testsDir().resolve(name + "-" + ProcessHandle.current().pid() + "-"
                 + System.nanoTime()));
-        return new LocalCassandra(dir, freePort(), freePort(), freePort(), flushSchemaChanges);
+        return new LocalCassandra(dir, freePort(), freePort(), freePort(), flushSchemaChanges, partitioner);
     }
 
     private static Path testsDir() {
@@ -172,6 +185,7 @@ public final class LocalCassandra implements AutoCloseable {
         env.put("CASSANDRA_LOCAL_NATIVE_PORT", String.valueOf(nativePort));
         env.put("CASSANDRA_LOCAL_STORAGE_PORT", String.valueOf(storagePort));
         env.put("CASSANDRA_LOCAL_JMX_PORT", String.valueOf(jmxPort));
+        if (partitioner != null) env.put("CASSANDRA_LOCAL_PARTITIONER", partitioner);
         // Every test node of a run creates its own keyspaces in the shared node, some hundred tables in all, and
         // each table holds heap of its own: 256 MB filled up and the node exited (ExitOnOutOfMemoryError).
         env.put("CASSANDRA_LOCAL_HEAP", "768m");

@@ -65,6 +65,19 @@ class NodeTokenTest {
     }
 
     @Test
+    void aDrawnTokenIsOneOfItsPartitionerOtherThanTheMinimum() {
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        for (String name : ClassNames.PARTITIONERS) {
+            sibyl.dht.Partitioner partitioner = sibyl.dht.Partitioners.forName(name);
+            for (int i = 0; i < 20; i++) {
+                String token = NodeToken.random(name, random);
+                assertEquals(token, partitioner.toString(partitioner.fromString(token)), name);
+                assertTrue(partitioner.fromString(token).compareTo(partitioner.getMinimumToken()) > 0, name + " " + token);
+            }
+        }
+    }
+
+    @Test
     void refusesDataOfAnotherPartitionerNamingBoth() {
         NodeToken.SavedByCassandra06 saved = new NodeToken.SavedByCassandra06(new byte[] {1},
                 ClassNames.ORDER_PRESERVING_PARTITIONER);

@@ -130,6 +130,25 @@ class ImportExportTest {
                 "one SSTable each, under the next generation of the keyspace, and no work files left");
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"Murmur3Partitioner", "ByteOrderedPartitioner"})
+    void underThreeElevensPartitionersTooRowsExportInTheirRingOrder(String name) throws Exception {
+        Path file = conf.resolve("storage-conf.xml");
+        Files.writeString(file, Files.readString(file).replaceFirst("<Partitioner>[^<]*</Partitioner>",
+                "<Partitioner>" + name + "</Partitioner>"));
+        sibyl.dht.Partitioner partitioner = sibyl.dht.Partitioners.forName(name);
+        long seed = System.nanoTime();
+        System.out.println("ImportExportTest seed " + seed + " (" + name + ")");
+        List<Object[]> rows = rows(new Random(seed), JsonRowsTest.STD, 200);
+        Run imported = json2sstable("-K", "Keyspace1", "-c", "Standard1", file("rows.json", json(rows)).toString());
+        assertEquals(0, imported.status(), imported.err());
+        Run exported = sstable2json("Keyspace1", "Standard1");
+        assertEquals(0, exported.status(), exported.err());
+        List<Object[]> ring = new ArrayList<>(rows);
+        ring.sort(Comparator.comparing(r -> partitioner.decorateKey((String) r[0])));
+        assertEquals(json(ring), exported.out(), "seed " + seed);
+    }
+
     @Test
     void aColumnFamilyExportsMergedAndOneSSTableOrSnapshotOnItsOwn() throws Exception {
         ColumnFamily older = row(Column.live(b("c"), b("old"), 1), Column.live(b("d"), b("only-old"), 1));

@@ -375,9 +375,9 @@ public final class NodeTool {
         return unit == 0 ? bytes + " bytes" : String.format(Locale.ROOT, "%.3f %s", value, units[unit]);
     }
 
-    /** Numeric tokens (RandomPartitioner) in numeric order, any others as text. */
-    private static int compareTokens(String a, String b) {
-        if (a.matches("\\d+") && b.matches("\\d+")) return new java.math.BigInteger(a).compareTo(new java.math.BigInteger(b));
+    /** Numeric tokens (RandomPartitioner; Murmur3Partitioner's, signed) in numeric order, any others as text. */
+    static int compareTokens(String a, String b) {
+        if (a.matches("-?\\d+") && b.matches("-?\\d+")) return new java.math.BigInteger(a).compareTo(new java.math.BigInteger(b));
         return a.compareTo(b);
     }
 
