@@ -167,6 +167,11 @@ public class RequestMetricsBenchmark {
         }
 
         @Override
+        public CompletableFuture<Void> truncate(String keyspace, String columnFamily) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
         public List<Token> ringTokens() {
             return List.of();
         }
