@@ -31,6 +31,7 @@ import sibyl.db.Change;
 import sibyl.db.ColumnSelection;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.KSMetaData;
+import sibyl.db.LogPosition;
 import sibyl.db.PathShape;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
@@ -172,6 +173,18 @@ public final class ClusterStorageService implements StorageService, StorageHints
             Map<String, Map<String, Table>> tables = ClusterSchema.ensure(session, cluster, keyspaces);
             catalog = new Catalog(next, Map.copyOf(tables));
         }
+    }
+
+    /**
+     * A drop by API in cluster mode: the cluster's tables are the data, and Sibyl removes none, so a column family
+     * leaves only when its table holds no row, as on a reload; one that holds rows is refused, naming the table
+     * (docs/configuration.md §Keyspaces made by API). Nothing is logged here: nothing is replayed.
+     */
+    @Override
+    public LogPosition drop(StorageConf conf, List<KSMetaData> keyspaces, List<CFMetaData> dropped)
+            throws ConfigurationException {
+        reconfigure(conf, keyspaces);
+        return LogPosition.NONE;
     }
 
     /** Null when the table holds no live row; else what it holds, or why that could not be told. */
