@@ -183,7 +183,19 @@ public final class ClusterStorageService implements StorageService, StorageHints
     @Override
     public LogPosition drop(StorageConf conf, List<KSMetaData> keyspaces, List<CFMetaData> dropped)
             throws ConfigurationException {
-        reconfigure(conf, keyspaces);
+        synchronized (reconfiguring) {
+            for (CFMetaData cf : dropped) {
+                Table table = catalog.tables().getOrDefault(cf.keyspace(), Map.of()).get(cf.name());
+                String held = table == null ? null : rowHeld(table);
+                if (held != null) {
+                    throw new ConfigurationException(conf.configFile(), ElementPath.columnFamily(cf.keyspace(),
+                            cf.name()), "Sibyl does not drop " + cf.keyspace() + "." + cf.name() + ": the cluster's"
+                            + " table " + table.qualifiedName() + " " + held + ", and Sibyl deletes no data of the"
+                            + " cluster's; remove its rows (or the table) in the cluster first");
+                }
+            }
+            reconfigure(conf, keyspaces);
+        }
         return LogPosition.NONE;
     }
 

@@ -30,7 +30,7 @@ import sibyl.fs.Directories;
  * directory so that they survive a restart (docs/configuration.md §Keyspaces made by API). Only this class writes
  * the file; storage-conf.xml's keyspaces are never in it.
  *
- * <p>Format (server/src/main/java/sibyl/io/FORMAT.md §Schema file), all integers big-endian:
+ * <p>Format (FORMAT.md beside sibyl.io, "Schema file"), all integers big-endian:
  * <pre>
  *   magic      8 bytes  "SIBYLSCH"
  *   version    int      1
