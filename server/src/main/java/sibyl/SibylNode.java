@@ -140,7 +140,7 @@ public final class SibylNode implements AutoCloseable {
         ClusterStorageService remote = null;
         String token;
         // One schema: storage-conf.xml's keyspaces and those made by API, kept in the schema file.
-        SchemaFile schemaFile = new SchemaFile(conf.dataFileDirectories().get(0).resolve(SystemKeyspace.NAME));
+        SchemaFile schemaFile = SchemaFile.of(conf);
         SchemaFile.Contents madeByApi = schemaFile.read();
         List<KSMetaData> configured = ConfiguredSchema.keyspaces(conf);
         List<KSMetaData> keyspaces = NodeSchema.merged(conf.configFile(), configured, madeByApi);

@@ -70,6 +70,17 @@ public final class NodeSchema implements SchemaEditor {
     }
 
     /**
+     * Every keyspace a node of {@code conf} serves, those made by API included: for the offline tools, which read
+     * and write the same files as the node.
+     *
+     * @throws IOException            when the schema file is damaged
+     * @throws ConfigurationException when the file defines a keyspace made by API
+     */
+    public static List<KSMetaData> served(StorageConf conf) throws IOException, ConfigurationException {
+        return merged(conf.configFile(), ConfiguredSchema.keyspaces(conf), SchemaFile.of(conf).read());
+    }
+
+    /**
      * Applies a reloaded storage-conf.xml: its keyspaces replace the file's part; the keyspaces made by API stay.
      * Called by {@link ConfigReloader}.
      */

@@ -18,10 +18,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.zip.CRC32C;
+import sibyl.config.StorageConf;
 import sibyl.db.CFMetaData;
 import sibyl.db.CacheConfig;
 import sibyl.db.KSMetaData;
 import sibyl.db.LogPosition;
+import sibyl.db.SystemKeyspace;
 import sibyl.db.marshal.MarshalTypes;
 import sibyl.fs.Directories;
 
@@ -86,6 +88,11 @@ public final class SchemaFile {
     /** @param directory where the file is: the {@code system} directory of the first data directory */
     public SchemaFile(Path directory) {
         this.file = directory.resolve(FILE_NAME);
+    }
+
+    /** The schema file of a node of {@code conf}: in the {@code system} directory of its first data directory. */
+    public static SchemaFile of(StorageConf conf) {
+        return new SchemaFile(conf.dataFileDirectories().get(0).resolve(SystemKeyspace.NAME));
     }
 
     public Path path() {
