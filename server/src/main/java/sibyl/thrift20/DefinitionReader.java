@@ -79,13 +79,19 @@ final class DefinitionReader {
         if (factor == null) {
             throw new InvalidRequestException("SimpleStrategy requires a replication_factor strategy option.");
         }
+        int rf;
         try {
-            int rf = Integer.parseInt(factor);
-            if (rf < 0) throw new NumberFormatException();
-            return rf;
+            rf = Integer.parseInt(factor);
         } catch (NumberFormatException e) {
             throw new InvalidRequestException("Replication factor must be non-negative; found " + factor);
         }
+        if (rf < 0) throw new InvalidRequestException("Replication factor must be non-negative; found " + factor);
+        // 3.11 takes 0 and then answers every request Unavailable; storage-conf.xml's ReplicationFactor is 1 or more.
+        if (rf == 0) {
+            throw new InvalidRequestException("Sibyl serves keyspaces of replication_factor 1 or more: this node holds"
+                    + " every row of its keyspaces (issue #33)");
+        }
+        return rf;
     }
 
     /** A CfDef of system_add_column_family, system_update_column_family or a KsDef. */

@@ -105,6 +105,9 @@ class Dialect20SchemaTest extends Dialect20Connection {
                 .setStrategy_options(Map.of("datacenter1", "1"));
         assertTrue(assertThrows(InvalidRequestException.class, () -> client.system_add_keyspace(topology))
                 .getWhy().contains("SimpleStrategy"));
+        KsDef noReplicas = keyspace("NoReplicas").setStrategy_options(Map.of("replication_factor", "0"));
+        assertTrue(assertThrows(InvalidRequestException.class, () -> client.system_add_keyspace(noReplicas))
+                .getWhy().contains("replication_factor 1 or more"));
         assertEquals(List.of(), client.describe_keyspace(KS).getCf_defs());
     }
 
