@@ -203,12 +203,13 @@ public final class NodeSchema implements SchemaEditor {
         keep(next);
         try {
             backend.reconfigure(running, keyspaces);
-        } catch (ConfigurationException | RuntimeException e) {
+        } catch (ConfigurationException | RuntimeException | InterruptedException e) {
             try {
                 keep(made);
             } catch (SchemaRefusedException again) {
                 e.addSuppressed(again);
             }
+            if (e instanceof InterruptedException interrupted) throw interrupted;
             throw new SchemaRefusedException(refusal(e), e);
         }
         made = next;
