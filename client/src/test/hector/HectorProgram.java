@@ -8,6 +8,7 @@ import me.prettyprint.cassandra.serializers.BytesArraySerializer;
 import me.prettyprint.cassandra.serializers.StringSerializer;
 import me.prettyprint.cassandra.service.CassandraHostConfigurator;
 import me.prettyprint.cassandra.service.FailoverPolicy;
+import me.prettyprint.cassandra.service.ThriftKsDef;
 import me.prettyprint.hector.api.Cluster;
 import me.prettyprint.hector.api.Keyspace;
 import me.prettyprint.hector.api.beans.ColumnSlice;
@@ -15,6 +16,9 @@ import me.prettyprint.hector.api.beans.HColumn;
 import me.prettyprint.hector.api.beans.OrderedRows;
 import me.prettyprint.hector.api.beans.Row;
 import me.prettyprint.hector.api.beans.Rows;
+import me.prettyprint.hector.api.ddl.ColumnFamilyDefinition;
+import me.prettyprint.hector.api.ddl.ComparatorType;
+import me.prettyprint.hector.api.ddl.KeyspaceDefinition;
 import me.prettyprint.hector.api.factory.HFactory;
 import me.prettyprint.hector.api.mutation.Mutator;
 import me.prettyprint.hector.api.query.ColumnQuery;
@@ -26,7 +30,8 @@ import me.prettyprint.hector.api.query.SliceQuery;
 /**
  * An application of the Hector client (run by HectorIT in a JVM of its own, on the class path pom.xml beside it
  * resolves): writes, reads, counts and deletes rows of Keyspace1 on the node at 127.0.0.1:PORT through Hector's
- * public API, printing one line per check. Exits 1 at the first answer that is not the expected one, saying which.
+ * public API, then makes a keyspace and column families by API, writes and reads them, and drops them, printing one
+ * line per check. Exits 1 at the first answer that is not the expected one, saying which.
  *
  * <p>Usage: {@code java -cp HECTOR_CLASS_PATH HectorProgram.java PORT [USER PASSWORD]}
  */
@@ -53,8 +58,11 @@ public final class HectorProgram {
         Cluster cluster = HFactory.getOrCreateCluster("sibyl", hosts, credentials);
         int status = 0;
         try {
-            new HectorProgram().run(HFactory.createKeyspace("Keyspace1", cluster,
-                    HFactory.createDefaultConsistencyLevelPolicy(), FailoverPolicy.ON_FAIL_TRY_ALL_AVAILABLE, credentials));
+            HectorProgram program = new HectorProgram();
+            program.run(HFactory.createKeyspace("Keyspace1", cluster, HFactory.createDefaultConsistencyLevelPolicy(),
+                    FailoverPolicy.ON_FAIL_TRY_ALL_AVAILABLE, credentials));
+            program.schemaByApi(cluster);
+            System.out.println("HECTOR OK: " + program.checks + " checks passed");
         } catch (Mismatch e) {
             System.out.println("MISMATCH: " + e.getMessage());
             status = 1;
@@ -121,8 +129,35 @@ public final class HectorProgram {
                 "alice: age=31 name=Alice zip=75001", "bob:", "carol: name=Carol"));
         m.insert("bob", CF, HFactory.createStringColumn("name", "Bobby"));
         check("bob written again after its delete", value(ks, "bob", "name"), "Bobby");
+    }
 
-        System.out.println("HECTOR OK: " + checks + " checks passed");
+    /**
+     * What an application of Hector does first on a new deployment: makes its keyspace and column families by API,
+     * waiting each time for the schema to agree, then writes and reads them; then drops them.
+     */
+    private void schemaByApi(Cluster cluster) {
+        String made = "HectorMade";
+        ColumnFamilyDefinition users = HFactory.createColumnFamilyDefinition(made, "Users", ComparatorType.UTF8TYPE);
+        KeyspaceDefinition keyspace = HFactory.createKeyspaceDefinition(made, ThriftKsDef.DEF_STRATEGY_CLASS, 1,
+                List.of(users));
+        cluster.addKeyspace(keyspace, true);
+        check("keyspace made by API, described", cluster.describeKeyspace(made).getCfDefs().stream()
+                .map(cf -> cf.getName() + " " + cf.getComparatorType().getClassName()).toList(),
+                List.of("Users org.apache.cassandra.db.marshal.UTF8Type"));
+        cluster.addColumnFamily(HFactory.createColumnFamilyDefinition(made, "Events", ComparatorType.LONGTYPE), true);
+        Keyspace ks = HFactory.createKeyspace(made, cluster);
+        Mutator<String> m = HFactory.createMutator(ks, STRING);
+        m.addInsertion("dana", "Users", HFactory.createStringColumn("name", "Dana"))
+                .addInsertion("dana", "Users", HFactory.createStringColumn("city", "Lima"));
+        m.execute();
+        SliceQuery<String, String, String> q = HFactory.createSliceQuery(ks, STRING, STRING, STRING);
+        q.setColumnFamily("Users").setKey("dana").setRange("", "", false, 100);
+        check("slice of a column family made by API", render(q.execute().get()), List.of("city=Lima", "name=Dana"));
+        cluster.dropColumnFamily(made, "Events", true);
+        check("column families after a drop", cluster.describeKeyspace(made).getCfDefs().stream()
+                .map(ColumnFamilyDefinition::getName).toList(), List.of("Users"));
+        cluster.dropKeyspace(made, true);
+        check("keyspace after its drop", cluster.describeKeyspace(made), null);
     }
 
     private static String value(Keyspace ks, String key, String name) {

@@ -29,6 +29,7 @@ import sibyl.config.ConfigChange;
 import sibyl.config.ConfigurationException;
 import sibyl.config.StorageConf;
 import sibyl.db.Column;
+import sibyl.db.KSMetaData;
 import sibyl.db.QueryPath;
 import sibyl.db.SystemKeyspace;
 import sibyl.dht.Partitioner;
@@ -42,9 +43,11 @@ import sibyl.metrics.node.NodeMetrics;
 import sibyl.service.ConfigReloader;
 import sibyl.service.ConfiguredSchema;
 import sibyl.service.MeteredStorageService;
+import sibyl.service.NodeSchema;
 import sibyl.service.NodeToken;
 import sibyl.service.Reconfigurable;
 import sibyl.service.RequestMetrics;
+import sibyl.service.SchemaFile;
 import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 import sibyl.thrift.CassandraProcessorFactory;
@@ -152,9 +155,14 @@ public final class SibylNode implements AutoCloseable {
         CommitLogOpener commitLog = null; // the engine's log, opened when the engine asks
         ClusterStorageService remote = null;
         String token;
+        // One schema: storage-conf.xml's keyspaces and those made by API, kept in the schema file.
+        SchemaFile schemaFile = SchemaFile.of(conf);
+        SchemaFile.Contents madeByApi = schemaFile.read();
+        List<KSMetaData> configured = ConfiguredSchema.keyspaces(conf);
+        List<KSMetaData> keyspaces = NodeSchema.merged(conf.configFile(), configured, madeByApi);
         if (cluster.isPresent()) {
             // Keeps nothing on disk: the cluster holds the data, and every Sibyl node in front of it is alike.
-            remote = ClusterStorageService.open(cluster.get(), partitioner, ConfiguredSchema.keyspaces(conf),
+            remote = ClusterStorageService.open(cluster.get(), partitioner, keyspaces,
                     network.group(), network.socketChannelClass());
             storage = remote;
             hints = remote;
@@ -165,8 +173,8 @@ public final class SibylNode implements AutoCloseable {
         } else {
             // Replays the commit log before anything is served.
             commitLog = new CommitLogOpener(CommitLogSettings.from(conf));
-            local = LocalStorageService.open(partitioner, ConfiguredSchema.keyspaces(conf), commitLog,
-                    EngineSettings.from(conf));
+            local = LocalStorageService.open(partitioner, keyspaces, commitLog, EngineSettings.from(conf),
+                    madeByApi::droppedAt);
             Path systemDir = conf.dataFileDirectories().get(0).resolve(SystemKeyspace.NAME);
             try {
                 // After the storage opened: a Cassandra 0.6 node's token is in its system keyspace's tables.
@@ -181,6 +189,7 @@ public final class SibylNode implements AutoCloseable {
             reconfigurable = local;
             closeStorage = local;
         }
+        NodeSchema schema = new NodeSchema(conf, configured, madeByApi, reconfigurable, Optional.of(schemaFile));
         ThreadPoolExecutor zeroWrites = zeroWriteExecutor();
         String endpoint = endpointAddress(conf.listenAddress());
         // In cluster mode the ring's ranges name the deployment's Sibyl nodes, which 0.6 clients can talk to.
@@ -197,7 +206,7 @@ public final class SibylNode implements AutoCloseable {
         // Both dialects on the one port, each call in its own (docs/thrift-api-0.7.md §Both dialects on one port).
         DialectSwitchFactory dialects = new DialectSwitchFactory(processors,
                 new Cassandra20ProcessorFactory(description::get, rpcTimeout, metered, hints, authenticator,
-                        processors.authRefusals()),
+                        processors.authRefusals(), schema),
                 ThriftDialect.named(conf.thriftDialect()).orElseThrow());
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,
@@ -216,7 +225,7 @@ public final class SibylNode implements AutoCloseable {
                 Optional.ofNullable(commitLog).flatMap(CommitLogOpener::opened), thrift,
                 processors.authRefusals()));
         return new SibylNode(thrift, network, zeroWrites, storage, closeStorage, local, remote, requests, metrics,
-                conf.clusterName(), token, endpoint, new ConfigReloader(conf, reconfigurable), description);
+                conf.clusterName(), token, endpoint, new ConfigReloader(conf, schema), description);
     }
 
     /** What a Cassandra 0.6 node whose directories these are saved of itself in system.LocationInfo, row "L". */

@@ -31,6 +31,7 @@ import sibyl.db.Change;
 import sibyl.db.ColumnSelection;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.KSMetaData;
+import sibyl.db.LogPosition;
 import sibyl.db.PathShape;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
@@ -172,6 +173,30 @@ public final class ClusterStorageService implements StorageService, StorageHints
             Map<String, Map<String, Table>> tables = ClusterSchema.ensure(session, cluster, keyspaces);
             catalog = new Catalog(next, Map.copyOf(tables));
         }
+    }
+
+    /**
+     * A drop by API in cluster mode: the cluster's tables are the data, and Sibyl removes none, so a column family
+     * leaves only when its table holds no row, as on a reload; one that holds rows is refused, naming the table
+     * (docs/configuration.md §Keyspaces made by API). Nothing is logged here: nothing is replayed.
+     */
+    @Override
+    public LogPosition drop(StorageConf conf, List<KSMetaData> keyspaces, List<CFMetaData> dropped)
+            throws ConfigurationException {
+        synchronized (reconfiguring) {
+            for (CFMetaData cf : dropped) {
+                Table table = catalog.tables().getOrDefault(cf.keyspace(), Map.of()).get(cf.name());
+                String held = table == null ? null : rowHeld(table);
+                if (held != null) {
+                    throw new ConfigurationException(conf.configFile(), ElementPath.columnFamily(cf.keyspace(),
+                            cf.name()), "Sibyl does not drop " + cf.keyspace() + "." + cf.name() + ": the cluster's"
+                            + " table " + table.qualifiedName() + " " + held + ", and Sibyl deletes no data of the"
+                            + " cluster's; remove its rows (or the table) in the cluster first");
+                }
+            }
+            reconfigure(conf, keyspaces);
+        }
+        return LogPosition.NONE;
     }
 
     /** Null when the table holds no live row; else what it holds, or why that could not be told. */

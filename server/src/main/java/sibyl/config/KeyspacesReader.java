@@ -6,7 +6,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** Reads {@code Storage/Keyspaces}: each keyspace as {@link KeyspaceSettings} declares it, in file order. */
+/**
+ * Reads {@code Storage/Keyspaces}: each keyspace as {@link KeyspaceSettings} declares it, in file order. None at all
+ * is a valid file, unlike 0.6's: 0.7+ deployments bring their keyspaces by API (docs/configuration.md §Keyspaces
+ * made by API).
+ */
 final class KeyspacesReader {
     private KeyspacesReader() {
     }
@@ -17,9 +21,6 @@ final class KeyspacesReader {
         if (container.isPresent()) {
             container.get().warnUnknown(Set.of("Keyspace"), Set.of());
             nodes = container.get().namedChildren("Keyspace");
-        }
-        if (nodes.isEmpty()) {
-            throw storage.error("Keyspaces/Keyspace", "no keyspaces configured; at least one is required");
         }
         List<KeyspaceConf> keyspaces = new ArrayList<>();
         Set<String> names = new HashSet<>();

@@ -129,7 +129,7 @@ public final class NodeSettings {
             "CommitLogSyncBatchWindowInMS", unset(), AppliesTo.COMMIT_LOG, NodeSettings::commitLogSyncBatchWindow);
 
     public static final Setting<List<KeyspaceConf>> KEYSPACES = Setting.read("Keyspaces",
-            required("no keyspaces configured; at least one is required"), AppliesTo.SCHEMA,
+            unset(), AppliesTo.SCHEMA,
             KeyspacesReader::read);
     public static final Setting<Integer> RPC_TIMEOUT_IN_MILLIS = Setting.integer("RpcTimeoutInMillis",
             logged("10000", "no RpcTimeoutInMillis; using the shipped value {} (0.6's code default was 2000)"),

@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,9 +23,11 @@ import org.slf4j.LoggerFactory;
 import sibyl.config.ConfigurationException;
 import sibyl.config.ElementPath;
 import sibyl.config.StorageConf;
+import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.InvalidQueryException;
+import sibyl.db.LogPosition;
 import sibyl.db.KSMetaData;
 import sibyl.db.QueryPath;
 import sibyl.db.ResolvedMutation;
@@ -39,6 +43,8 @@ import sibyl.dht.Range;
 import sibyl.dht.Token;
 import sibyl.fs.ForeignFilesException;
 import sibyl.service.AsyncFailures;
+import sibyl.io.Descriptor;
+import sibyl.io.SSTableReader;
 import sibyl.service.Consistency;
 import sibyl.service.Reconfigurable;
 import sibyl.service.Schema;
@@ -113,6 +119,18 @@ public final class LocalStorageService implements StorageService, StorageHints, 
     public static LocalStorageService open(Partitioner partitioner, List<KSMetaData> keyspaces,
                                            RecoverableLog.Opener logOpener, EngineSettings settings)
             throws IOException {
+        return open(partitioner, keyspaces, logOpener, settings, (ks, cf) -> LogPosition.NONE);
+    }
+
+    /**
+     * As {@link #open(Partitioner, List, RecoverableLog.Opener, EngineSettings)}, where the log's entries of a column
+     * family at or before {@code droppedAt}'s position for it are not replayed: they are of a column family of that
+     * name dropped by API before this one was made (docs/configuration.md §Keyspaces made by API).
+     */
+    public static LocalStorageService open(Partitioner partitioner, List<KSMetaData> keyspaces,
+                                           RecoverableLog.Opener logOpener, EngineSettings settings,
+                                           RecoverableLog.FlushedUpTo droppedAt)
+            throws IOException {
         long started = System.nanoTime();
         StorageEngine engine = new StorageEngine(settings, partitioner);
         RecoverableLog recoverable = null;
@@ -127,7 +145,8 @@ public final class LocalStorageService implements StorageService, StorageHints, 
             // The configured keyspaces in the file's order: a Cassandra 0.6 commit log names column families by
             // numbers 0.6 derived from it.
             service.lastReplay = recoverable.recover(keyspaces,
-                    (ks, cf) -> s.keyspaceNamed(ks).store(cf).flushedPosition(), service::replay);
+                    (ks, cf) -> later(s.keyspaceNamed(ks).store(cf).flushedPosition(), droppedAt.upTo(ks, cf)),
+                    service::replay);
             for (Keyspace ks : service.openKeyspaces()) engine.loadCaches(ks);
             engine.start(service::openKeyspaces);
             if (service.lastReplay.legacySegments() > 0) service.confirmLegacyReplay(recoverable);
@@ -462,6 +481,10 @@ public final class LocalStorageService implements StorageService, StorageHints, 
         return false;
     }
 
+    private static LogPosition later(LogPosition a, LogPosition b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
     /** The only replica there is: the front end checks levels against the ReplicationFactor. */
     @Override
     public boolean countsReplicas() {
@@ -496,22 +519,78 @@ public final class LocalStorageService implements StorageService, StorageHints, 
     @Override
     public void reconfigure(StorageConf conf, List<KSMetaData> keyspaces) throws ConfigurationException {
         synchronized (reconfiguring) {
-            SchemaChange change;
-            try {
-                change = SchemaChange.plan(conf.configFile(), catalog, keyspaces,
-                        ks -> new Keyspace(ks, partitioner, writeLog, persistence, memtableSorter),
-                        cf -> new ColumnFamilyStore(cf, partitioner, memtableSorter));
-            } catch (IllegalArgumentException e) {
-                throw new ConfigurationException(conf.configFile(), ElementPath.global("Keyspaces"), e.getMessage(), e);
-            }
-            String refusal = drained;
-            if (refusal != null) for (Keyspace ks : change.created()) ks.refuseWrites(refusal);
-            EngineSettings tuning = engine().isPresent() ? EngineSettings.from(conf) : null;
-            change.prepare(persistence);
-            change.lockAndCheck();
-            catalog = change.apply(persistence);
-            if (tuning != null) persistence.retune(tuning);
+            change(conf, keyspaces, List.of());
         }
+    }
+
+    /**
+     * A drop by API (docs/configuration.md §Keyspaces made by API): the dropped column families are flushed, so
+     * that what they hold is in SSTables, then leave the schema with it; their SSTables are then moved into a
+     * snapshot tagged {@code dropped-<name>} of their keyspace directory, never deleted. Writes that reach them
+     * between the flush and the drop are not kept, as in Cassandra 3.11.
+     */
+    @Override
+    public LogPosition drop(StorageConf conf, List<KSMetaData> keyspaces, List<CFMetaData> dropped)
+            throws ConfigurationException, IOException, InterruptedException {
+        synchronized (reconfiguring) {
+            for (CFMetaData cf : dropped) forceFlush(cf.keyspace(), cf.name());
+            Dropped done = change(conf, keyspaces, dropped);
+            IOException failed = null;
+            for (Map.Entry<String, List<Descriptor>> e : done.sstables().entrySet()) {
+                if (e.getValue().isEmpty()) continue;
+                try {
+                    persistence.setAside("dropped-" + e.getKey(), e.getValue());
+                } catch (IOException io) {
+                    log.error("Column family {} dropped, but its SSTables could not all be moved aside: {}", e.getKey(),
+                            io.getMessage());
+                    if (failed == null) failed = io;
+                    else failed.addSuppressed(io);
+                }
+            }
+            if (failed != null) throw failed;
+            return done.at();
+        }
+    }
+
+    /**
+     * What a change that dropped column families leaves to do: where the log stood while none of them took
+     * writes, and the SSTables each held (by name), to be set aside.
+     */
+    private record Dropped(LogPosition at, Map<String, List<Descriptor>> sstables) {
+    }
+
+    private Dropped change(StorageConf conf, List<KSMetaData> keyspaces, List<CFMetaData> dropping)
+            throws ConfigurationException {
+        SchemaChange change;
+        try {
+            change = SchemaChange.plan(conf.configFile(), catalog, keyspaces,
+                    ks -> new Keyspace(ks, partitioner, writeLog, persistence, memtableSorter),
+                    cf -> new ColumnFamilyStore(cf, partitioner, memtableSorter));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(conf.configFile(), ElementPath.global("Keyspaces"), e.getMessage(), e);
+        }
+        String refusal = drained;
+        if (refusal != null) for (Keyspace ks : change.created()) ks.refuseWrites(refusal);
+        EngineSettings tuning = engine().isPresent() ? EngineSettings.from(conf) : null;
+        Set<String> goingWithData = new HashSet<>();
+        for (CFMetaData cf : dropping) goingWithData.add(cf.keyspace() + "/" + cf.name());
+        change.prepare(persistence);
+        change.lockAndCheck(goingWithData);
+        LogPosition at = writeLog.position();
+        Map<String, List<Descriptor>> setAside = new LinkedHashMap<>();
+        for (ColumnFamilyStore store : change.removed()) {
+            if (!goingWithData.contains(store.metadata().keyspace() + "/" + store.metadata().name())) continue;
+            List<SSTableReader> live = store.acquireLiveSSTables();
+            List<Descriptor> files = new ArrayList<>();
+            for (SSTableReader r : live) {
+                files.add(r.descriptor());
+                r.release();
+            }
+            setAside.put(store.metadata().name(), files);
+        }
+        catalog = change.apply(persistence);
+        if (tuning != null) persistence.retune(tuning);
+        return new Dropped(at, setAside);
     }
 
     // ---- the seam's operations: answered at once, on the caller's thread, in a future made complete (the engine

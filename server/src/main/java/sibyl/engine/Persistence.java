@@ -1,11 +1,13 @@
 package sibyl.engine;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import sibyl.db.LogPosition;
+import sibyl.io.Descriptor;
 
 /**
  * What takes a store's memtables to disk and keeps the files in shape: flushes, compactions and
@@ -65,6 +67,14 @@ interface Persistence {
 
     /** After a reload was applied: stores whose caches changed, and stores of removed column families. */
     void reconfigured(List<ColumnFamilyStore> changed, List<ColumnFamilyStore> removed);
+
+    /**
+     * After a drop by API was applied: moves the SSTables the dropped stores held into a snapshot tagged {@code tag}
+     * of each keyspace directory they were in, deleting nothing.
+     *
+     * @return the snapshot directories made
+     */
+    List<Path> setAside(String tag, List<Descriptor> sstables) throws IOException;
 
     /** The stores of column families a reload adds, opened and not yet served. */
     interface NewStores {
@@ -148,6 +158,11 @@ interface Persistence {
 
         @Override
         public void reconfigured(List<ColumnFamilyStore> changed, List<ColumnFamilyStore> removed) {
+        }
+
+        @Override
+        public List<Path> setAside(String tag, List<Descriptor> sstables) {
+            return List.of();
         }
 
         @Override

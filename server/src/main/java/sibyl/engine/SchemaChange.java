@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import sibyl.config.ConfigurationException;
 import sibyl.config.ElementPath;
@@ -154,14 +155,16 @@ final class SchemaChange {
      * mode, which a write holds in read mode from logging to applying), then checks that what goes holds nothing.
      * The locks are held until {@link #apply} or, on refusal, let go here.
      *
-     * @throws ConfigurationException naming the first removed column family or keyspace that holds data
+     * @param goingWithData the column families that go whatever they hold (a drop by API), as {@code keyspace/name}
+     * @throws ConfigurationException naming the first other removed column family or keyspace that holds data
      */
-    void lockAndCheck() throws ConfigurationException {
+    void lockAndCheck(Set<String> goingWithData) throws ConfigurationException {
         try {
             for (Kept k : kept) {
                 if (k.removed().isEmpty()) continue;
                 lock(k.keyspace());
                 for (ColumnFamilyStore store : k.removed()) {
+                    if (goingWithData.contains(k.keyspace().name() + "/" + store.metadata().name())) continue;
                     String held = store.dataHeld();
                     if (held != null) {
                         throw new ConfigurationException(file, ElementPath.columnFamily(k.keyspace().name(),
@@ -175,6 +178,7 @@ final class SchemaChange {
             for (Keyspace ks : dropped) {
                 lock(ks);
                 for (ColumnFamilyStore store : ks.stores()) {
+                    if (goingWithData.contains(ks.name() + "/" + store.metadata().name())) continue;
                     String held = store.dataHeld();
                     if (held != null) {
                         throw new ConfigurationException(file, ElementPath.keyspace(ks.name()), "keyspace removed,"
@@ -228,11 +232,16 @@ final class SchemaChange {
             unlock();
         }
         opened.values().forEach(Persistence.NewStores::serve);
+        persistence.reconfigured(newSavePeriods, removed());
+        return next;
+    }
+
+    /** The stores of the column families the change removes, those of removed keyspaces included. */
+    List<ColumnFamilyStore> removed() {
         List<ColumnFamilyStore> removed = new ArrayList<>();
         for (Kept k : kept) removed.addAll(k.removed());
         for (Keyspace ks : dropped) removed.addAll(ks.stores());
-        persistence.reconfigured(newSavePeriods, removed);
-        return next;
+        return removed;
     }
 
     /** The keyspaces the reload adds. */

@@ -12,6 +12,7 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sibyl.io.Descriptor;
 import sibyl.io.SSTableReader;
 import sibyl.io.SnapshotDirectory;
 
@@ -120,6 +121,25 @@ final class Snapshots {
         List<Path> cleared = new ArrayList<>();
         for (Path dir : keyspaceDirectories) cleared.addAll(SnapshotDirectory.clear(dir, which));
         return cleared;
+    }
+
+    /**
+     * Moves {@code sstables} into one new snapshot tagged {@code tag}, a directory of it in each keyspace directory
+     * they are in (a drop by API: docs/configuration.md §Keyspaces made by API).
+     *
+     * @return the snapshot directories made
+     */
+    synchronized List<Path> moveIn(String tag, List<Descriptor> sstables) throws IOException {
+        checkTag(tag);
+        String name = nextName(tag);
+        Map<Path, List<Descriptor>> byDirectory = new LinkedHashMap<>();
+        for (Descriptor d : sstables) byDirectory.computeIfAbsent(d.directory(), k -> new ArrayList<>()).add(d);
+        List<Path> made = new ArrayList<>();
+        for (Map.Entry<Path, List<Descriptor>> e : byDirectory.entrySet()) {
+            made.add(SnapshotDirectory.moveInto(e.getKey(), name, e.getValue()));
+        }
+        log.info("Snapshot {} made of {} sstables moved aside in {}", name, sstables.size(), made);
+        return made;
     }
 
     /** The time now in milliseconds, later than any name given before, so two snapshots never share one. */

@@ -42,7 +42,8 @@ public final class StorageEngine implements Persistence, AutoCloseable {
      * What the service keeps in the system keyspace's directory: the node's token file and its temporary
      * (sibyl.service.NodeToken). Start-up leaves them to it.
      */
-    private static final Set<String> SYSTEM_SERVICE_FILES = Set.of("token", "token.tmp");
+    /** The node's token (NodeToken) and the schema made by API (SchemaFile), beside the system keyspace's SSTables. */
+    private static final Set<String> SYSTEM_SERVICE_FILES = Set.of("token", "token.tmp", "schema", "schema.tmp");
 
     /** Replaced as a whole when a reload changes the memtable thresholds or GCGraceSeconds. */
     private volatile EngineSettings settings;
@@ -393,6 +394,11 @@ public final class StorageEngine implements Persistence, AutoCloseable {
         List<ColumnFamilyStore> stores = new ArrayList<>();
         for (Keyspace ks : keyspaces) stores.addAll(ks.stores());
         return snapshots.take(tag, stores);
+    }
+
+    @Override
+    public List<Path> setAside(String tag, List<Descriptor> sstables) throws IOException {
+        return snapshots.moveIn(tag, sstables);
     }
 
     /** Checks a snapshot tag before any work is done for the snapshot (a flush). */

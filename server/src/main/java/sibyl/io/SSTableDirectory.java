@@ -88,6 +88,26 @@ public final class SSTableDirectory {
     }
 
     /**
+     * Moves the components of {@code descriptor} into {@code target} (a directory of the same file system) under
+     * their own names, the one written last (Statistics of Sibyl's, Data of 0.6's) last: until then the SSTable left
+     * behind still reads as complete, so a crash midway leaves every byte in one of the two places, none deleted.
+     *
+     * @return components moved
+     */
+    public static int move(Descriptor descriptor, Path target) throws IOException {
+        Component last = descriptor.format() == SSTableFormat.SIBYL ? Component.STATISTICS : Component.DATA;
+        int moved = 0;
+        for (Component c : descriptor.components()) {
+            if (c == last || !Files.exists(descriptor.path(c))) continue;
+            Files.move(descriptor.path(c), target.resolve(descriptor.path(c).getFileName()));
+            moved++;
+        }
+        Path lastPath = descriptor.path(last);
+        Files.move(lastPath, target.resolve(lastPath.getFileName()));
+        return moved + 1;
+    }
+
+    /**
      * The SSTables of {@code columnFamily} in {@code directory}, of both formats, oldest generation first, as
      * {@link DataFileInventory} tells them from the files' content: complete ones, none marked replaced.
      * What start-up would refuse is not listed.

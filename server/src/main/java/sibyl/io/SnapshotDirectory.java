@@ -82,6 +82,31 @@ public final class SnapshotDirectory {
         return target;
     }
 
+    /**
+     * Moves every SSTable of {@code sstables} (of this keyspace directory) into the new snapshot {@code name} of
+     * {@code keyspaceDirectory}: a column family dropped by API keeps its data so (docs/configuration.md §Keyspaces
+     * made by API). Made under its final name, not a temporary one, since start-up deletes temporary snapshot
+     * directories and these hold the only copy; the directories are synced once every file is in.
+     *
+     * @return the snapshot's directory
+     * @throws IOException naming the file that could not be moved; those moved before stay in the snapshot
+     */
+    public static Path moveInto(Path keyspaceDirectory, String name, List<Descriptor> sstables) throws IOException {
+        Path snapshots = keyspaceDirectory.resolve(SNAPSHOTS);
+        Path target = snapshots.resolve(name);
+        if (Files.exists(target)) throw new IOException("a snapshot " + target + " exists already");
+        Directories.createDurably(target);
+        try {
+            for (Descriptor d : sstables) SSTableDirectory.move(d, target);
+        } catch (IOException e) {
+            throw new IOException("could not move an SSTable into " + target + ": " + reason(e), e);
+        } finally {
+            SSTableWriter.syncDirectory(target);
+            SSTableWriter.syncDirectory(keyspaceDirectory);
+        }
+        return target;
+    }
+
     /** Deletes the temporary directory and its links (not the SSTables they link to). Never throws. */
     public void abort() {
         try {

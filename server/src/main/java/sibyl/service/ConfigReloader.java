@@ -25,13 +25,16 @@ import sibyl.config.StorageConfLoader;
 public final class ConfigReloader {
     private static final Logger log = LoggerFactory.getLogger(ConfigReloader.class);
 
-    private final Reconfigurable backend;
+    private final NodeSchema schema;
     private StorageConf running; // guarded by this
 
-    /** @param running the configuration the node started with */
-    public ConfigReloader(StorageConf running, Reconfigurable backend) {
+    /**
+     * @param running the configuration the node started with
+     * @param schema  the node's schema, whose storage-conf.xml part a reload replaces (the keyspaces made by API stay)
+     */
+    public ConfigReloader(StorageConf running, NodeSchema schema) {
         this.running = Objects.requireNonNull(running, "running");
-        this.backend = Objects.requireNonNull(backend, "backend");
+        this.schema = Objects.requireNonNull(schema, "schema");
     }
 
     /** The configuration the node runs with: the one it started with, or the last reload applied. */
@@ -49,7 +52,7 @@ public final class ConfigReloader {
         try {
             StorageConf reloaded = StorageConfLoader.load(running.configFile(), running.installDirectory());
             ConfigDiff diff = ConfigDiff.between(running, reloaded);
-            if (!diff.isEmpty()) backend.reconfigure(reloaded, ConfiguredSchema.keyspaces(reloaded));
+            if (!diff.isEmpty()) schema.reload(reloaded);
             running = reloaded;
             if (diff.isEmpty()) {
                 log.info("Configuration reloaded from {}: no changes", reloaded.configFile());

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import sibyl.auth.AuthenticationFailure;
@@ -14,14 +15,17 @@ import sibyl.auth.AuthorizationFailure;
 import sibyl.auth.Authenticator;
 import sibyl.db.CFMetaData;
 import sibyl.db.ColumnSelection;
+import sibyl.db.KSMetaData;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
+import sibyl.db.SystemKeyspace;
 import sibyl.dht.BinaryKeys;
 import sibyl.dht.Token;
 import sibyl.iface.v20.AuthenticationException;
 import sibyl.iface.v20.AuthenticationRequest;
 import sibyl.iface.v20.AuthorizationException;
+import sibyl.iface.v20.CfDef;
 import sibyl.iface.v20.CfSplit;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
@@ -40,6 +44,8 @@ import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.TokenRange;
 import sibyl.iface.v20.UnavailableException;
 import sibyl.service.Consistency;
+import sibyl.service.SchemaEditor;
+import sibyl.service.SchemaRefusedException;
 import sibyl.service.StorageService;
 import sibyl.thrift.ClientExceptions;
 import sibyl.thrift.ConnectionSession;
@@ -389,6 +395,98 @@ final class Cassandra20Handler {
         Call call = startCall();
         CFMetaData cf = call.checks.table(call.keyspace, cfname);
         return StorageFailures.after(storage.truncate(call.keyspace, cf.name()), DIALECT, done -> null);
+    }
+
+    // ---- schema calls (docs/thrift-api-0.7.md §Schema calls): checked here, then applied off the network threads
+    // (a drop flushes), one at a time; each answers the schema's version after it
+
+    CompletableFuture<String> system_add_keyspace(KsDef def) throws InvalidRequestException {
+        notSystem(def.getName());
+        schemaCall();
+        Optional<String> clash = views.current().schema().keyspaces().stream().map(KSMetaData::name)
+                .filter(n -> n.equalsIgnoreCase(def.getName())).findFirst();
+        if (clash.isPresent()) {
+            throw new InvalidRequestException("Keyspace names must be case-insensitively unique (\"" + def.getName()
+                    + "\" conflicts with \"" + clash.get() + "\")");
+        }
+        KSMetaData ks = DefinitionReader.keyspace(def);
+        return edited(e -> e.addKeyspace(ks));
+    }
+
+    CompletableFuture<String> system_update_keyspace(KsDef def) throws InvalidRequestException {
+        notSystem(def.getName());
+        schemaCall();
+        views.current().checks().keyspace(def.getName());
+        if (def.getCf_defs() != null && !def.getCf_defs().isEmpty()) {
+            throw new InvalidRequestException("Keyspace update must not contain any table definitions.");
+        }
+        int replicationFactor = DefinitionReader.replicationFactor(def);
+        return edited(e -> e.updateKeyspace(def.getName(), replicationFactor));
+    }
+
+    CompletableFuture<String> system_drop_keyspace(String name) throws InvalidRequestException {
+        notSystem(name);
+        schemaCall();
+        return edited(e -> e.dropKeyspace(name));
+    }
+
+    CompletableFuture<String> system_add_column_family(CfDef def) throws InvalidRequestException {
+        schemaCall();
+        CFMetaData cf = DefinitionReader.columnFamily(def);
+        return edited(e -> e.addColumnFamily(cf));
+    }
+
+    CompletableFuture<String> system_update_column_family(CfDef def) throws InvalidRequestException {
+        schemaCall();
+        views.current().checks().table(def.getKeyspace(), def.getName());
+        CFMetaData cf = DefinitionReader.columnFamily(def);
+        return edited(e -> e.updateColumnFamily(cf));
+    }
+
+    CompletableFuture<String> system_drop_column_family(String name) throws InvalidRequestException {
+        String ks = currentKeyspace();
+        schemaCall();
+        views.current().checks().table(ks, name);
+        return edited(e -> e.dropColumnFamily(ks, name));
+    }
+
+    private static void notSystem(String keyspace) throws InvalidRequestException {
+        if (SystemKeyspace.NAME.equals(keyspace)) throw new InvalidRequestException("system keyspace is not user-modifiable");
+    }
+
+    /** A schema call needs a login where the authenticator asks for one. */
+    private void schemaCall() throws InvalidRequestException {
+        if (session.mustLogIn()) {
+            shared.refusals().notLoggedInRefused();
+            throw new InvalidRequestException("You have not logged in");
+        }
+    }
+
+    private interface Edit {
+        void apply(SchemaEditor editor) throws SchemaRefusedException, InterruptedException;
+    }
+
+    /**
+     * Applies the edit on a thread of its own (schema changes are rare, and a drop waits for a flush); answers the
+     * schema's version after it, as 3.11 does.
+     */
+    private CompletableFuture<String> edited(Edit edit) {
+        CompletableFuture<String> answer = new CompletableFuture<>();
+        Thread change = new Thread(() -> {
+            try {
+                edit.apply(shared.schemaEditor());
+                answer.complete(views.current().definitions().version());
+            } catch (SchemaRefusedException e) {
+                answer.completeExceptionally(new InvalidRequestException(e.getMessage()));
+            } catch (InterruptedException e) {
+                answer.completeExceptionally(new InvalidRequestException("interrupted while changing the schema"));
+            } catch (RuntimeException | Error e) {
+                answer.completeExceptionally(e);
+            }
+        }, "schema change");
+        change.setDaemon(true);
+        change.start();
+        return answer;
     }
 
     // ---- shared steps of the data calls

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 import org.apache.thrift.TProcessor;
 import sibyl.auth.Authenticator;
 import sibyl.service.StorageHints;
+import sibyl.service.SchemaEditor;
 import sibyl.service.StorageService;
 import sibyl.thrift.AuthRefusals;
 import sibyl.thrift.ConnectionSession;
@@ -44,17 +45,21 @@ public final class Cassandra20ProcessorFactory implements ProcessorFactory {
      * @param hints      what the store says of its answers: whether calls may run on the network threads
      */
     public Cassandra20ProcessorFactory(Supplier<NodeDescription> node, Duration rpcTimeout, StorageService storage,
-                                       StorageHints hints, Authenticator authenticator) {
-        this(node, rpcTimeout, storage, hints, authenticator, new AuthRefusals());
+                                       StorageHints hints, Authenticator authenticator, SchemaEditor schemaEditor) {
+        this(node, rpcTimeout, storage, hints, authenticator, new AuthRefusals(), schemaEditor);
     }
 
-    /** @param refusals counts this dialect's refusals, with the 0.6 dialect's when the node shares one */
+    /**
+     * @param refusals     counts this dialect's refusals, with the 0.6 dialect's when the node shares one
+     * @param schemaEditor takes the schema calls (system_add_keyspace and the like)
+     */
     public Cassandra20ProcessorFactory(Supplier<NodeDescription> node, Duration rpcTimeout, StorageService storage,
-                                       StorageHints hints, Authenticator authenticator, AuthRefusals refusals) {
+                                       StorageHints hints, Authenticator authenticator, AuthRefusals refusals,
+                                       SchemaEditor schemaEditor) {
         SchemaCache<SchemaView> views = new SchemaCache<>(storage, schema -> SchemaView.of(schema,
                 storage.partitioner()));
         this.shared = new HandlerContext(views, node, authenticator, storage, hints, rpcTimeout.toMillis(),
-                refusals);
+                refusals, schemaEditor);
     }
 
     /** Calls of this dialect refused by authentication and access control, over every connection it served. */

@@ -16,7 +16,7 @@ import sibyl.dht.Partitioner;
 import sibyl.dht.Partitioners;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableDirectory;
-import sibyl.service.ConfiguredSchema;
+import sibyl.service.NodeSchema;
 
 /**
  * A node's storage as its storage-conf.xml describes it: the schema, the partitioner and where
@@ -52,7 +52,11 @@ final class OfflineStorage {
             throw new ToolError(file + " stores into a Cassandra cluster (its Cluster element): a node so configured keeps"
                     + " no SSTables of its own to export or import into");
         }
-        return new OfflineStorage(conf, ConfiguredSchema.keyspaces(conf), Partitioners.forName(conf.partitioner()));
+        try {
+            return new OfflineStorage(conf, NodeSchema.served(conf), Partitioners.forName(conf.partitioner()));
+        } catch (IOException | ConfigurationException e) {
+            throw new ToolError("cannot use " + file + ": " + e.getMessage(), e);
+        }
     }
 
     Partitioner partitioner() {

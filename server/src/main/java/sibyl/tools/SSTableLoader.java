@@ -29,7 +29,7 @@ import sibyl.io.DataFileInventory.Finding;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableFormat;
 import sibyl.io.SSTableReader;
-import sibyl.service.ConfiguredSchema;
+import sibyl.service.NodeSchema;
 
 /**
  * bin/sstableloader: loads the SSTables of one column family, copied from any number of nodes (Cassandra
@@ -248,7 +248,12 @@ public final class SSTableLoader {
     }
 
     private static CFMetaData columnFamily(StorageConf conf, String keyspace, String columnFamily) throws ToolError {
-        List<KSMetaData> schema = ConfiguredSchema.keyspaces(conf);
+        List<KSMetaData> schema;
+        try {
+            schema = NodeSchema.served(conf);
+        } catch (IOException | ConfigurationException e) {
+            throw new ToolError("cannot use " + conf.configFile() + ": " + e.getMessage(), e);
+        }
         KSMetaData ks = schema.stream().filter(k -> k.name().equals(keyspace)).findFirst()
                 .orElseThrow(() -> new ToolError("keyspace " + keyspace + " is not in " + conf.configFile()));
         return ks.columnFamily(columnFamily).orElseThrow(() -> new ToolError("column family " + columnFamily

@@ -121,17 +121,21 @@ class StorageConfRefusalTest {
         refused(dir, minimalWith("<Seed>127.0.0.1</Seed>", ""), "Storage/Seeds/Seed", "required element is missing");
     }
 
+    /** Unlike 0.6, a file without keyspaces loads: 0.7+ deployments bring their schema by API. */
     @Test
-    void noKeyspaces() {
-        refused(dir, minimalWith("<Keyspace Name=\"Keyspace1\">", "<!--").replace("</Keyspace>", "-->"),
-                "Storage/Keyspaces/Keyspace", "no keyspaces configured");
+    void noKeyspacesLoads() throws Exception {
+        Path file = Files.createDirectories(dir.resolve("conf")).resolve("storage-conf.xml");
+        Files.writeString(file, minimalWith("<Keyspace Name=\"Keyspace1\">", "<!--").replace("</Keyspace>", "-->"));
+        assertEquals(List.of(), StorageConfLoader.load(file, dir).keyspaces());
     }
 
     @Test
-    void noKeyspacesElement() {
+    void noKeyspacesElementLoads() throws Exception {
         String xml = MINIMAL.substring(0, MINIMAL.indexOf("<Keyspaces>"))
                 + MINIMAL.substring(MINIMAL.indexOf("</Keyspaces>") + "</Keyspaces>".length());
-        refused(dir, xml, "Storage/Keyspaces/Keyspace", "no keyspaces configured");
+        Path file = Files.createDirectories(dir.resolve("conf")).resolve("storage-conf.xml");
+        Files.writeString(file, xml);
+        assertEquals(List.of(), StorageConfLoader.load(file, dir).keyspaces());
     }
 
     // ---- keyspaces

@@ -15,7 +15,6 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
-import sibyl.iface.v20.CfDef;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
 import sibyl.iface.v20.ColumnParent;
@@ -29,7 +28,6 @@ import sibyl.iface.v20.IndexExpression;
 import sibyl.iface.v20.IndexOperator;
 import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KeyRange;
-import sibyl.iface.v20.KsDef;
 import sibyl.iface.v20.MultiSliceRequest;
 import sibyl.iface.v20.Mutation;
 import sibyl.iface.v20.SlicePredicate;
@@ -79,13 +77,6 @@ class Dialect20RefusalTest extends Dialect20Connection {
                 List.of(new IndexExpression(b("c"), IndexOperator.EQ, b("v"))), b(""), 10), all(), ONE));
         refused(unserved("cas"), () -> client.cas(b("k"), STD, List.of(), List.of(column("c")),
                 ConsistencyLevel.SERIAL, ConsistencyLevel.QUORUM));
-        refused(unserved("system_add_column_family"), () -> client.system_add_column_family(new CfDef(KS, "New")));
-        refused(unserved("system_drop_column_family"), () -> client.system_drop_column_family(STD));
-        refused(unserved("system_add_keyspace"), () -> client.system_add_keyspace(new KsDef("New",
-                "org.apache.cassandra.locator.SimpleStrategy", List.of())));
-        refused(unserved("system_drop_keyspace"), () -> client.system_drop_keyspace(KS));
-        refused(unserved("system_update_keyspace"), () -> client.system_update_keyspace(client.describe_keyspace(KS)));
-        refused(unserved("system_update_column_family"), () -> client.system_update_column_family(new CfDef(KS, STD)));
         refused(unserved("execute_cql_query"), () -> client.execute_cql_query(query, Compression.NONE));
         refused(unserved("execute_cql3_query"), () -> client.execute_cql3_query(query, Compression.NONE, ONE));
         refused(unserved("prepare_cql_query"), () -> client.prepare_cql_query(query, Compression.NONE));

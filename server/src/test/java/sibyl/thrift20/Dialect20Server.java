@@ -1,9 +1,11 @@
 package sibyl.thrift20;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
@@ -11,13 +13,17 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 import sibyl.auth.Authenticator;
 import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
+import sibyl.db.SystemKeyspace;
 import sibyl.db.TestSchema;
 import sibyl.db.marshal.BytesType;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Partitioners;
 import sibyl.engine.LocalStorageService;
 import sibyl.iface.v20.Cassandra;
+import sibyl.service.NodeSchema;
+import sibyl.service.SchemaFile;
 import sibyl.service.StorageHints;
+import sibyl.testing.TestConf;
 import sibyl.thrift.NodeDescription;
 import sibyl.transport.NetworkLoops;
 import sibyl.transport.ThriftServer;
@@ -36,9 +42,14 @@ final class Dialect20Server implements AutoCloseable {
     final Partitioner partitioner = Partitioners.forName("org.apache.cassandra.dht.RandomPartitioner");
     /** A keyspace whose ReplicationFactor one node cannot meet at QUORUM. */
     static final String REPLICATED = "Replicated";
-    final LocalStorageService engine = new LocalStorageService(partitioner, List.of(TestSchema.keyspace1(),
-            new KSMetaData(REPLICATED, 3, List.of(CFMetaData.standard(REPLICATED, TestSchema.STD, BytesType.instance)))),
-            128);
+    /** The keyspaces "of the file": the API may not change them. */
+    final List<KSMetaData> configured = List.of(TestSchema.keyspace1(),
+            new KSMetaData(REPLICATED, 3, List.of(CFMetaData.standard(REPLICATED, TestSchema.STD, BytesType.instance))),
+            SystemKeyspace.metadata());
+    final LocalStorageService engine = new LocalStorageService(partitioner, configured, 128);
+    /** Takes the schema calls; keeps nothing on disk, as the store. */
+    final NodeSchema schema = new NodeSchema(TestConf.builder(Path.of("target", "dialect20")).build(), configured,
+            SchemaFile.Contents.EMPTY, engine, Optional.empty());
     final Cassandra20ProcessorFactory factory;
     private final NetworkLoops network = NetworkLoops.open(1);
     private final ThriftServer server;
@@ -66,7 +77,8 @@ final class Dialect20Server implements AutoCloseable {
             }
         } : engine;
         NodeDescription node = new NodeDescription(CLUSTER, partitioner.className(), TOKEN, ENDPOINT, null);
-        factory = new Cassandra20ProcessorFactory(() -> node, Duration.ofSeconds(10), engine, hints, authenticator);
+        factory = new Cassandra20ProcessorFactory(() -> node, Duration.ofSeconds(10), engine, hints, authenticator,
+                schema);
         server = new ThriftServer(ENDPOINT, 0, new TransportLimits(1 << 20, 16, 0), network, 2, factory);
         server.start();
     }

@@ -1,0 +1,93 @@
+package sibyl.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import sibyl.db.CFMetaData;
+import sibyl.db.CacheConfig;
+import sibyl.db.KSMetaData;
+import sibyl.db.LogPosition;
+import sibyl.db.marshal.BytesType;
+import sibyl.db.marshal.LongType;
+import sibyl.db.marshal.TimeUUIDType;
+import sibyl.db.marshal.UTF8Type;
+
+/** The schema file of the keyspaces made by API (io/FORMAT.md, "Schema file"): what is written is read back; damage stops the read. */
+class SchemaFileTest {
+    @TempDir
+    Path dir;
+
+    private static SchemaFile.Contents sample() {
+        CFMetaData standard = new CFMetaData("Ks", "Std", false, UTF8Type.instance, null, "é comment", CacheConfig.NONE,
+                OptionalInt.of(3600));
+        CFMetaData superCf = new CFMetaData("Ks", "Sup", true, LongType.instance, TimeUUIDType.instance, null,
+                CacheConfig.NONE, OptionalInt.empty());
+        return new SchemaFile.Contents(List.of(new KSMetaData("Ks", 2, List.of(standard, superCf)),
+                new KSMetaData("Empty", 1, List.of())),
+                List.of(new SchemaFile.Dropped("Ks", "Old", new LogPosition(7, 42))));
+    }
+
+    @Test
+    void whatIsWrittenIsReadBack() throws IOException {
+        SchemaFile file = new SchemaFile(dir.resolve("system"));
+        assertEquals(SchemaFile.Contents.EMPTY, file.read(), "no file yet: nothing made by API");
+        file.write(sample());
+        SchemaFile.Contents read = file.read();
+        assertEquals(2, read.keyspaces().size());
+        KSMetaData ks = read.keyspaces().get(0);
+        assertEquals(2, ks.replicationFactor());
+        CFMetaData std = ks.columnFamily("Std").orElseThrow();
+        assertTrue(std.sameRowsAs(sample().keyspaces().get(0).columnFamily("Std").orElseThrow()));
+        assertEquals("é comment", std.comment());
+        assertEquals(OptionalInt.of(3600), std.gcGraceSeconds());
+        CFMetaData sup = ks.columnFamily("Sup").orElseThrow();
+        assertTrue(sup.isSuper() && sup.subcomparator() == TimeUUIDType.instance && sup.comment() == null);
+        assertEquals(OptionalInt.empty(), sup.gcGraceSeconds());
+        assertEquals(new LogPosition(7, 42), read.droppedAt("Ks", "Old"));
+        assertEquals(LogPosition.NONE, read.droppedAt("Ks", "Std"));
+        assertFalse(Files.exists(dir.resolve("system/schema.tmp")), "renamed into place");
+        file.write(new SchemaFile.Contents(List.of(new KSMetaData("Other", 1, List.of(CFMetaData.standard("Other", "C",
+                BytesType.instance)))), List.of()));
+        assertEquals(List.of("Other"), file.read().keyspaces().stream().map(KSMetaData::name).toList(), "replaced whole");
+    }
+
+    @Test
+    void aDamagedFileIsRefusedNamingIt() throws IOException {
+        SchemaFile file = new SchemaFile(dir);
+        file.write(sample());
+        byte[] good = Files.readAllBytes(file.path());
+        for (int cut : new int[] {0, 5, 12, 16, good.length - 1}) {
+            Files.write(file.path(), Arrays.copyOf(good, cut));
+            refused(file, "cut to " + cut + " bytes");
+        }
+        byte[] magic = good.clone();
+        magic[0] = 'X';
+        Files.write(file.path(), magic);
+        refused(file, "another magic");
+        byte[] version = good.clone();
+        version[11] = 9;
+        Files.write(file.path(), version);
+        refused(file, "another version");
+        for (int at = 16; at < good.length; at += 7) {
+            byte[] flipped = good.clone();
+            flipped[at] ^= 0x01;
+            Files.write(file.path(), flipped);
+            refused(file, "a bit flipped at " + at);
+        }
+    }
+
+    private static void refused(SchemaFile file, String damage) {
+        IOException e = assertThrows(IOException.class, file::read, damage);
+        assertTrue(e.getMessage().startsWith("the schema file " + file.path() + " is damaged: "), e.getMessage());
+    }
+}
