@@ -1,17 +1,11 @@
 package sibyl.client.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,8 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
  * client/src/test/hector/pom.xml resolves (skipped off CI where it cannot be, as {@link MavenClassPath} says).
  */
 class HectorIT {
-    private static final Pattern SERVING = Pattern.compile("Sibyl is serving on [^\\s:]+:(\\d+)");
-
     @TempDir
     Path dir;
 
@@ -58,31 +50,10 @@ class HectorIT {
 
     /** Runs HectorProgram against {@code node}, with a user and password if given, and checks what it printed. */
     private void runHector(LocalNode node, String... credentials) throws Exception {
-        Path program = LocalNode.home().resolve("client/src/test/hector/HectorProgram.java");
-        List<String> hector = MavenClassPath.of(program.resolveSibling("pom.xml"), "hector.classpath").jars("Hector's jars");
-        node.start("server");
-        try {
-            Matcher serving = SERVING.matcher(node.console());
-            assertTrue(serving.find(), "the node says where it serves");
-            Path out = dir.resolve("hector.out");
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-Xmx256m", "-cp", String.join(File.pathSeparator, hector), program.toString(),
-                    serving.group(1)));
-            command.addAll(List.of(credentials));
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-            if (!p.waitFor(3, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                throw new AssertionError("the Hector program did not finish within 3 minutes:\n" + Files.readString(out));
-            }
-            String printed = Files.readString(out);
-            assertEquals(0, p.exitValue(), () -> "the Hector program's exit status; it printed:\n" + printed);
-            assertTrue(printed.contains("ok range slice after deletes: [0x8000ffc3:, alice: age=31 name=Alice zip=75001, bob:, "
-                    + "carol: name=Carol]\n"), () -> "the range scan after deletes is in:\n" + printed);
-            assertTrue(printed.strip().endsWith("HECTOR OK: 24 checks passed"), () -> "every check ran:\n" + printed);
-            assertTrue(node.alive(), "the node serves on");
-        } finally {
-            node.stop();
-        }
+        String printed = ClientProgram.run(node, dir, "client/src/test/hector/HectorProgram.java", "hector.classpath",
+                credentials);
+        assertTrue(printed.contains("ok range slice after deletes: [0x8000ffc3:, alice: age=31 name=Alice zip=75001, bob:, "
+                + "carol: name=Carol]\n"), () -> "the range scan after deletes is in:\n" + printed);
+        assertTrue(printed.strip().endsWith("HECTOR OK: 24 checks passed"), () -> "every check ran:\n" + printed);
     }
 }
