@@ -1,0 +1,21 @@
+package sibyl.db.marshal;
+
+/** CQL's tinyint: exactly 1 byte, signed, in numeric order. */
+public final class ByteType extends FixedSizeType {
+    public static final ByteType instance = new ByteType();
+
+    private ByteType() {
+        super(1, false, "Expected 1 byte for a tinyint (%d)");
+    }
+
+    @Override
+    public int compare(byte[] a, byte[] b) {
+        int e = compareEmpty(a, b);
+        return e != 2 ? e : Long.compare(signed(a), signed(b));
+    }
+
+    @Override
+    String render(byte[] value) {
+        return Long.toString(signed(value));
+    }
+}

@@ -1,0 +1,21 @@
+package sibyl.db.marshal;
+
+/** CQL's smallint: exactly 2 bytes, big-endian signed, in numeric order. */
+public final class ShortType extends FixedSizeType {
+    public static final ShortType instance = new ShortType();
+
+    private ShortType() {
+        super(2, false, "Expected 2 bytes for a smallint (%d)");
+    }
+
+    @Override
+    public int compare(byte[] a, byte[] b) {
+        int e = compareEmpty(a, b);
+        return e != 2 ? e : Long.compare(signed(a), signed(b));
+    }
+
+    @Override
+    String render(byte[] value) {
+        return Long.toString(signed(value));
+    }
+}
