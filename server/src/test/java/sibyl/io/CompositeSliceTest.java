@@ -2,10 +2,7 @@ package sibyl.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -21,6 +18,7 @@ import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
 import sibyl.db.marshal.AbstractType;
 import sibyl.db.marshal.MarshalTypes;
+import sibyl.db.marshal.Names;
 import sibyl.dht.DecoratedKey;
 import sibyl.dht.RandomPartitioner;
 import sibyl.engine.Memtable;
@@ -42,20 +40,10 @@ class CompositeSliceTest {
     private final CFMetaData cf = CFMetaData.standard(SSTableFixtures.KS, "Composite", comparator);
     private final DecoratedKey key = partitioner.decorateKey("row");
 
+    /** A text alone or with a number, the last end-of-component byte {@code eoc}. */
     private static byte[] name(int eoc, String text, Long number) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] t = text.getBytes(StandardCharsets.UTF_8);
-        out.write(0);
-        out.write(t.length);
-        out.writeBytes(t);
-        out.write(number == null ? eoc : 0);
-        if (number != null) {
-            out.write(0);
-            out.write(8);
-            out.writeBytes(ByteBuffer.allocate(8).putLong(number).array());
-            out.write(eoc);
-        }
-        return out.toByteArray();
+        return number == null ? Names.composite(eoc, Names.utf8(text))
+                : Names.composite(eoc, Names.utf8(text), Names.ofLong(number));
     }
 
     @Test

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -19,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import sibyl.db.marshal.Names;
 import sibyl.iface.v20.Cassandra;
 import sibyl.iface.v20.CfDef;
 import sibyl.iface.v20.Column;
@@ -116,7 +116,7 @@ class TypedColumnFamiliesTest {
         client.insert(goodKey, new ColumnParent("Users"), column("name", utf8Bytes("Ann")), ONE);
         assertEquals(2, client.get_count(goodKey, new ColumnParent("Users"), range(new byte[0], new byte[0], false, 10), ONE));
         assertEquals("Too many bytes for comparator", refused(() -> client.insert(utf8("k"), new ColumnParent("Events"),
-                new Column(ByteBuffer.wrap(concat(name(0, "a", 1L), name(0, "b", null)))).setValue(new byte[0])
+                new Column(ByteBuffer.wrap(Names.concat(name(0, "a", 1L), name(0, "b", null)))).setValue(new byte[0])
                         .setTimestamp(1), ONE)));
     }
 
@@ -155,26 +155,8 @@ class TypedColumnFamiliesTest {
 
     /** A name of Events: a text, and a number unless null; the last end-of-component byte {@code eoc}. */
     private static byte[] name(int eoc, String text, Long number) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] t = utf8Bytes(text);
-        out.write(0);
-        out.write(t.length);
-        out.writeBytes(t);
-        out.write(number == null ? eoc : 0);
-        if (number != null) {
-            out.write(0);
-            out.write(8);
-            out.writeBytes(ByteBuffer.allocate(8).putLong(number).array());
-            out.write(eoc);
-        }
-        return out.toByteArray();
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(a);
-        out.writeBytes(b);
-        return out.toByteArray();
+        return number == null ? Names.composite(eoc, Names.utf8(text))
+                : Names.composite(eoc, Names.utf8(text), Names.ofLong(number));
     }
 
     private static byte[] utf8Bytes(String s) {

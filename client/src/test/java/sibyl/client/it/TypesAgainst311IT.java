@@ -113,16 +113,9 @@ class TypesAgainst311IT {
     }
 
     private static String storageConf(String shipped) {
-        StringBuilder keyspaces = new StringBuilder("<Keyspaces>\n    <Keyspace Name=\"" + KS + "\">\n");
-        for (Family f : FAMILIES) keyspaces.append(f.xml());
-        keyspaces.append("      <ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>\n")
-                .append("      <ReplicationFactor>1</ReplicationFactor>\n")
-                .append("      <EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch>\n")
-                .append("    </Keyspace>\n  </Keyspaces>");
-        int from = shipped.indexOf("<Keyspaces>");
-        int to = shipped.indexOf("</Keyspaces>");
-        String conf = shipped.substring(0, from) + keyspaces + shipped.substring(to + "</Keyspaces>".length());
-        return DifferentialSchema.replace(conf, "Partitioner", "org.apache.cassandra.dht.RandomPartitioner");
+        StringBuilder families = new StringBuilder();
+        for (Family f : FAMILIES) families.append(f.xml());
+        return Diff07Schema.withKeyspace(shipped, KS, families.toString());
     }
 
     @Test

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * 3.11's (docs/semantics.md §Composite names): component by component, then by end-of-component byte, then the
  * shorter name first; the empty name before every other.
  */
-public abstract class AbstractCompositeType extends AbstractType {
+public abstract class AbstractCompositeType extends UniformlyCheckedType {
     /** A component's type, and where its value's length begins. */
     record Part(AbstractType type, int valueAt) {
     }
@@ -93,16 +93,6 @@ public abstract class AbstractCompositeType extends AbstractType {
             }
             i++;
         }
-    }
-
-    @Override
-    public void validate(ByteBuffer name) {
-        conform(name);
-    }
-
-    @Override
-    public void validate(byte[] name) {
-        conform(ByteBuffer.wrap(name));
     }
 
     /**

@@ -7,15 +7,4 @@ public final class ByteType extends FixedSizeType {
     private ByteType() {
         super(1, false, "Expected 1 byte for a tinyint (%d)");
     }
-
-    @Override
-    public int compare(byte[] a, byte[] b) {
-        int e = compareEmpty(a, b);
-        return e != 2 ? e : Long.compare(signed(a), signed(b));
-    }
-
-    @Override
-    String render(byte[] value) {
-        return Long.toString(signed(value));
-    }
 }

@@ -11,11 +11,6 @@ public final class CounterColumnType extends FixedSizeType {
         super(8, true, LongType.REFUSAL_311);
     }
 
-    @Override
-    public int compare(byte[] a, byte[] b) {
-        return LongType.instance.compare(a, b);
-    }
-
     /** 3.11 prints a count's bytes in hex. */
     @Override
     String render(byte[] value) {

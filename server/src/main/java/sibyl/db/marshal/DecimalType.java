@@ -9,7 +9,7 @@ import java.util.Arrays;
  * Arbitrary-precision decimals: a 4-byte big-endian scale, then the unscaled value as an {@link IntegerType} (or
  * empty), in numeric order, where 1.0 and 1.00 are equal names.
  */
-public final class DecimalType extends AbstractType {
+public final class DecimalType extends UniformlyCheckedType {
     public static final DecimalType instance = new DecimalType();
 
     private DecimalType() {
@@ -25,16 +25,6 @@ public final class DecimalType extends AbstractType {
     public void conform(ByteBuffer value) {
         int length = value.remaining();
         if (length != 0 && length < 4) throw new MarshalException("Expected 0 or at least 4 bytes (" + length + ")");
-    }
-
-    @Override
-    public void validate(ByteBuffer name) {
-        conform(name);
-    }
-
-    @Override
-    public void validate(byte[] name) {
-        conform(ByteBuffer.wrap(name));
     }
 
     @Override

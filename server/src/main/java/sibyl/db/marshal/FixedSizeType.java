@@ -4,9 +4,10 @@ import java.nio.ByteBuffer;
 
 /**
  * A type of values of one size, or of that size or none (Cassandra 3.11's rule for the types that predate CQL's):
- * it refuses any other length with {@code String.format(refusal, length)}.
+ * it refuses any other length with {@code String.format(refusal, length)}. Unless a type says otherwise, its values
+ * are big-endian signed numbers, in numeric order and printed as such.
  */
-abstract class FixedSizeType extends AbstractType {
+abstract class FixedSizeType extends UniformlyCheckedType {
     private final int size;
     private final boolean emptyAllowed;
     private final String refusal;
@@ -26,23 +27,21 @@ abstract class FixedSizeType extends AbstractType {
     }
 
     @Override
-    public void validate(ByteBuffer name) {
-        conform(name);
-    }
-
-    @Override
-    public void validate(byte[] name) {
-        conform(ByteBuffer.wrap(name));
-    }
-
-    @Override
     public String getString(byte[] name) {
         validate(name);
         return name.length == 0 ? "" : render(name);
     }
 
+    @Override
+    public int compare(byte[] a, byte[] b) {
+        int e = compareEmpty(a, b);
+        return e != 2 ? e : Long.compare(signed(a), signed(b));
+    }
+
     /** A value of the right size as 3.11 prints it. */
-    abstract String render(byte[] value);
+    String render(byte[] value) {
+        return Long.toString(signed(value));
+    }
 
     /** The big-endian signed number in {@code value}'s bytes. */
     static long signed(byte[] value) {

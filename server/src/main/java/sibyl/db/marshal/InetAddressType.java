@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.HexFormat;
 
 /** IPv4 (4 bytes) or IPv6 (16 bytes) addresses, or empty, in unsigned byte order. */
-public final class InetAddressType extends BytesType {
+public final class InetAddressType extends UniformlyCheckedType {
     public static final InetAddressType instance = new InetAddressType();
 
     private InetAddressType() {
@@ -23,13 +23,8 @@ public final class InetAddressType extends BytesType {
     }
 
     @Override
-    public void validate(ByteBuffer name) {
-        conform(name);
-    }
-
-    @Override
-    public void validate(byte[] name) {
-        conform(ByteBuffer.wrap(name));
+    public int compare(byte[] a, byte[] b) {
+        return java.util.Arrays.compareUnsigned(a, b);
     }
 
     @Override

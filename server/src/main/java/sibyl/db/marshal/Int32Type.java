@@ -7,15 +7,4 @@ public final class Int32Type extends FixedSizeType {
     private Int32Type() {
         super(4, true, "Expected 4 or 0 byte int (%d)");
     }
-
-    @Override
-    public int compare(byte[] a, byte[] b) {
-        int e = compareEmpty(a, b);
-        return e != 2 ? e : Long.compare(signed(a), signed(b));
-    }
-
-    @Override
-    String render(byte[] value) {
-        return Long.toString(signed(value));
-    }
 }

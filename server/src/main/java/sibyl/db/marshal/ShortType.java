@@ -7,15 +7,4 @@ public final class ShortType extends FixedSizeType {
     private ShortType() {
         super(2, false, "Expected 2 bytes for a smallint (%d)");
     }
-
-    @Override
-    public int compare(byte[] a, byte[] b) {
-        int e = compareEmpty(a, b);
-        return e != 2 ? e : Long.compare(signed(a), signed(b));
-    }
-
-    @Override
-    String render(byte[] value) {
-        return Long.toString(signed(value));
-    }
 }

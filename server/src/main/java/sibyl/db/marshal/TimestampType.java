@@ -14,12 +14,6 @@ public final class TimestampType extends FixedSizeType {
     }
 
     @Override
-    public int compare(byte[] a, byte[] b) {
-        int e = compareEmpty(a, b);
-        return e != 2 ? e : Long.compare(signed(a), signed(b));
-    }
-
-    @Override
     String render(byte[] value) {
         return print(signed(value));
     }

@@ -54,51 +54,44 @@ public final class TypeParser {
 
     private List<AbstractType> typeList(String owner) {
         List<AbstractType> types = new ArrayList<>();
-        at++; // '('
-        try {
-            skipBlanks();
-            if (peek(')')) {
-                at++;
-                return types;
-            }
-            while (true) {
-                types.add(type());
-                skipBlanks();
-                if (peek(')')) {
-                    at++;
-                    return types;
-                }
-                if (!peek(',')) throw invalidDefinition(owner);
-                at++;
-            }
-        } catch (IllegalArgumentException e) {
-            throw invalidDefinition(owner);
-        }
+        parameters(owner, () -> types.add(type()));
+        return types;
     }
 
     private Map<Byte, AbstractType> aliases(String owner) {
         Map<Byte, AbstractType> aliases = new LinkedHashMap<>();
+        parameters(owner, () -> {
+            String alias = identifier();
+            skipBlanks();
+            if (alias.length() != 1 || !text.startsWith("=>", at)) throw invalidDefinition(owner);
+            at += 2;
+            aliases.put((byte) alias.charAt(0), type());
+        });
+        return aliases;
+    }
+
+    /**
+     * A parenthesised list of {@code owner}'s parameters, each read by {@code parameter}, separated by commas; a
+     * list that does not parse is refused as 3.11 refuses it, naming {@code owner}.
+     */
+    private void parameters(String owner, Runnable parameter) {
         at++; // '('
         try {
             skipBlanks();
             if (peek(')')) {
                 at++;
-                return aliases;
+                return;
             }
             while (true) {
-                String alias = identifier();
                 skipBlanks();
-                if (alias.length() != 1 || !text.startsWith("=>", at)) throw invalidDefinition(owner);
-                at += 2;
-                aliases.put((byte) alias.charAt(0), type());
+                parameter.run();
                 skipBlanks();
                 if (peek(')')) {
                     at++;
-                    return aliases;
+                    return;
                 }
                 if (!peek(',')) throw invalidDefinition(owner);
                 at++;
-                skipBlanks();
             }
         } catch (IllegalArgumentException e) {
             throw invalidDefinition(owner);

@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /** Names for the tests of the types: numbers, UUIDs and composites in their byte forms, and an order check. */
-final class Names {
+public final class Names {
     static final byte[] EMPTY = {};
 
     private Names() {
@@ -19,7 +19,7 @@ final class Names {
         return r;
     }
 
-    static byte[] ofLong(long v) {
+    public static byte[] ofLong(long v) {
         return ByteBuffer.allocate(8).putLong(v).array();
     }
 
@@ -35,7 +35,7 @@ final class Names {
         return ByteBuffer.allocate(4).putFloat(v).array();
     }
 
-    static byte[] utf8(String s) {
+    public static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -52,7 +52,7 @@ final class Names {
     }
 
     /** A composite name: each component as given, its end-of-component byte 0 but the last one's {@code lastEoc}. */
-    static byte[] composite(int lastEoc, byte[]... components) {
+    public static byte[] composite(int lastEoc, byte[]... components) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < components.length; i++) {
             out.write(components[i].length >> 8);
@@ -87,7 +87,7 @@ final class Names {
         return out.toByteArray();
     }
 
-    static byte[] concat(byte[]... parts) {
+    public static byte[] concat(byte[]... parts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] p : parts) out.writeBytes(p);
         return out.toByteArray();
