@@ -277,6 +277,11 @@ class TypesAgainst311IT {
             mine = batch(subject, w);
             if (!theirs.equals(mine)) differences.add("batch_mutate " + what + ": 3.11 " + theirs + ", Sibyl " + mine);
         }
+        for (byte[] key : List.of(new byte[3], new byte[8])) {
+            String theirs = read(reference, key);
+            String mine = read(subject, key);
+            if (!theirs.equals(mine)) differences.add("get_slice key " + hex(key) + ": 3.11 " + theirs + ", Sibyl " + mine);
+        }
         assertEquals(List.of(), differences);
         assertTrue(insert(subject, writes[5]).equals("taken"), "a valid composite name is taken");
     }
@@ -299,6 +304,16 @@ class TypesAgainst311IT {
             client.batch_mutate(Map.of(ByteBuffer.wrap((byte[]) w[1]), Map.of((String) w[0],
                     List.of(new Mutation().setColumn_or_supercolumn(cosc)))), ONE);
             return "taken";
+        } catch (TException e) {
+            return e.getClass().getSimpleName() + ": " + why(e);
+        }
+    }
+
+    /** A read of a key of Checked (LongType keys): its refusal, or how many columns it found. */
+    private static String read(Cassandra.Client client, byte[] key) {
+        try {
+            return client.get_slice(ByteBuffer.wrap(key), new ColumnParent("Checked"), new SlicePredicate().setSlice_range(
+                    new SliceRange(ByteBuffer.allocate(0), ByteBuffer.allocate(0), false, 10)), ONE).size() + " columns";
         } catch (TException e) {
             return e.getClass().getSimpleName() + ": " + why(e);
         }
