@@ -102,8 +102,10 @@ final class ClusterSchema {
                                 sibyl.db.marshal.AbstractType comparator) throws ConfigurationException {
         return CqlType.of(comparator).orElseThrow(() -> new ConfigurationException(conf.file(), element + "/@"
                 + attribute, "comparator " + comparator.className() + " has no CQL type, so the cluster cannot order"
-                + " by it; cluster mode supports BytesType, AsciiType, UTF8Type, LongType, TimeUUIDType and"
-                + " LexicalUUIDType"));
+                + " by it; cluster mode supports BytesType, AsciiType, UTF8Type, LongType, TimeUUIDType,"
+                + " LexicalUUIDType, IntegerType, Int32Type, UUIDType, TimestampType, BooleanType, DoubleType,"
+                + " FloatType, DecimalType, InetAddressType, ShortType, ByteType and SimpleDateType"
+                + " (docs/configuration.md §Cluster)"));
     }
 
     /** What differs between the table the column family needs and the one the cluster has, in words. */

@@ -4,9 +4,13 @@ import java.util.Optional;
 import sibyl.db.marshal.AbstractType;
 
 /**
- * The CQL type that orders and validates column names as a 0.6 comparator does: each keeps 0.6's
- * order and accepts what 0.6 accepts (WriteReadTest runs against both backends). AsciiType is a
+ * The CQL type that orders and validates column names as a comparator does: each keeps its order
+ * and accepts what Sibyl accepts (WriteReadTest runs against both backends). AsciiType is a
  * blob: CQL's ascii refuses bytes above 127, which 0.6 took, and a blob orders as AsciiType did.
+ * The types of 0.7 to 3.11 map to the CQL type of the same class, whose order Cassandra 5 keeps;
+ * those without one here (ReversedType, CompositeType, DynamicCompositeType, DateType, TimeType,
+ * whose range Cassandra 5 checks and 3.11 did not) are refused at start, naming the column family
+ * (docs/configuration.md §Cluster).
  */
 enum CqlType {
     BLOB("org.apache.cassandra.db.marshal.BytesType", "blob"),
@@ -15,7 +19,19 @@ enum CqlType {
     BIGINT("org.apache.cassandra.db.marshal.LongType", "bigint"),
     TIMEUUID("org.apache.cassandra.db.marshal.TimeUUIDType", "timeuuid"),
     LEXICAL_UUID("org.apache.cassandra.db.marshal.LexicalUUIDType",
-            "'org.apache.cassandra.db.marshal.LexicalUUIDType'");
+            "'org.apache.cassandra.db.marshal.LexicalUUIDType'"),
+    VARINT("org.apache.cassandra.db.marshal.IntegerType", "varint"),
+    INT("org.apache.cassandra.db.marshal.Int32Type", "int"),
+    UUID("org.apache.cassandra.db.marshal.UUIDType", "uuid"),
+    TIMESTAMP("org.apache.cassandra.db.marshal.TimestampType", "timestamp"),
+    BOOLEAN("org.apache.cassandra.db.marshal.BooleanType", "boolean"),
+    DOUBLE("org.apache.cassandra.db.marshal.DoubleType", "double"),
+    FLOAT("org.apache.cassandra.db.marshal.FloatType", "float"),
+    DECIMAL("org.apache.cassandra.db.marshal.DecimalType", "decimal"),
+    INET("org.apache.cassandra.db.marshal.InetAddressType", "inet"),
+    SMALLINT("org.apache.cassandra.db.marshal.ShortType", "smallint"),
+    TINYINT("org.apache.cassandra.db.marshal.ByteType", "tinyint"),
+    DATE("org.apache.cassandra.db.marshal.SimpleDateType", "date");
 
     private final String comparatorClass;
     private final String cql;
@@ -30,7 +46,7 @@ enum CqlType {
         return cql;
     }
 
-    /** The type of a 0.6 comparator; empty for a custom comparator, which the cluster cannot order by. */
+    /** The type of a comparator; empty for one the cluster does not order by here. */
     static Optional<CqlType> of(AbstractType comparator) {
         for (CqlType t : values()) {
             if (t.comparatorClass.equals(comparator.className())) return Optional.of(t);

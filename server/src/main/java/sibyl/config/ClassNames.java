@@ -32,6 +32,21 @@ public final class ClassNames {
 
     public static final List<String> COMPARATORS =
             List.of(BYTES_TYPE, ASCII_TYPE, UTF8_TYPE, LONG_TYPE, LEXICAL_UUID_TYPE, TIME_UUID_TYPE);
+    /**
+     * Every type without parameters Sibyl knows (db.marshal.MarshalTypes has them): 0.6's comparators, then those
+     * of 0.7 to 3.11. CounterColumnType validates values only.
+     */
+    public static final List<String> TYPES = List.of(BYTES_TYPE, ASCII_TYPE, UTF8_TYPE, LONG_TYPE, LEXICAL_UUID_TYPE,
+            TIME_UUID_TYPE, MARSHAL_PACKAGE + "IntegerType", MARSHAL_PACKAGE + "Int32Type",
+            MARSHAL_PACKAGE + "UUIDType", MARSHAL_PACKAGE + "DateType", MARSHAL_PACKAGE + "TimestampType",
+            MARSHAL_PACKAGE + "BooleanType", MARSHAL_PACKAGE + "DoubleType", MARSHAL_PACKAGE + "FloatType",
+            MARSHAL_PACKAGE + "DecimalType", MARSHAL_PACKAGE + "InetAddressType", MARSHAL_PACKAGE + "ShortType",
+            MARSHAL_PACKAGE + "ByteType", MARSHAL_PACKAGE + "SimpleDateType", MARSHAL_PACKAGE + "TimeType",
+            MARSHAL_PACKAGE + "CounterColumnType");
+    /** The types that take parameters: {@code CompositeType(UTF8Type,LongType)} and the like. */
+    public static final List<String> PARAMETERISED_TYPES = List.of(MARSHAL_PACKAGE + "CompositeType",
+            MARSHAL_PACKAGE + "DynamicCompositeType", MARSHAL_PACKAGE + "ReversedType");
+    private static final java.util.regex.Pattern TYPE_WORD = java.util.regex.Pattern.compile("[A-Za-z0-9_.]+(?!\\s*=>)");
     public static final List<String> PARTITIONERS =
             List.of(RANDOM_PARTITIONER, ORDER_PRESERVING_PARTITIONER, COLLATING_ORDER_PRESERVING_PARTITIONER,
                     BYTE_ORDERED_PARTITIONER, MURMUR3_PARTITIONER);
@@ -45,6 +60,28 @@ public final class ClassNames {
         return resolve(name, MARSHAL_PACKAGE, COMPARATORS);
     }
 
+    /**
+     * A type string as storage-conf.xml may give it: a name of {@link #TYPES}, short or full (then its full name),
+     * or one of {@link #PARAMETERISED_TYPES} with parameters whose every name is known (then the text as given,
+     * trimmed; its structure is checked where it is parsed). Empty when a name is not known.
+     */
+    public static Optional<String> type(String text) {
+        String trimmed = text.strip();
+        if (trimmed.indexOf('(') < 0) {
+            Optional<String> simple = resolve(trimmed, MARSHAL_PACKAGE, TYPES);
+            return simple.isPresent() ? simple : resolve(trimmed, MARSHAL_PACKAGE, PARAMETERISED_TYPES)
+                    .filter(full -> !full.endsWith("ReversedType"));
+        }
+        java.util.regex.Matcher words = TYPE_WORD.matcher(trimmed);
+        while (words.find()) {
+            String word = words.group();
+            if (resolve(word, MARSHAL_PACKAGE, TYPES).isEmpty() && resolve(word, MARSHAL_PACKAGE, PARAMETERISED_TYPES).isEmpty()) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(trimmed);
+    }
+
     public static Optional<String> partitioner(String name) {
         return resolve(name, DHT_PACKAGE, PARTITIONERS);
     }
@@ -53,8 +90,12 @@ public final class ClassNames {
         return resolve(name, AUTH_PACKAGE, AUTHENTICATORS);
     }
 
-    /** The part after the last dot: {@code UTF8Type} for {@code org.apache.cassandra.db.marshal.UTF8Type}. */
+    /**
+     * The part after the last dot: {@code UTF8Type} for {@code org.apache.cassandra.db.marshal.UTF8Type}; a type
+     * string with parameters without the package of each name in it.
+     */
     public static String shortName(String className) {
+        if (className.indexOf('(') >= 0) return className.replace(MARSHAL_PACKAGE, "");
         return className.substring(className.lastIndexOf('.') + 1);
     }
 

@@ -22,6 +22,7 @@ import java.util.Objects;
  * @param gcGraceSeconds this CF's tombstone grace period, or null to use the global GCGraceSeconds
  * @param readRepairChance probability (0..1) of a read repair, or null when not given
  * @param preloadRowCache whether the row cache is filled from disk at start-up
+ * @param validation the types of keys and values the 0.7+ dialect checks writes against
  */
 public record ColumnFamilyConf(
         String name,
@@ -35,7 +36,8 @@ public record ColumnFamilyConf(
         int keyCacheSavePeriodInSeconds,
         Integer gcGraceSeconds,
         Double readRepairChance,
-        boolean preloadRowCache) {
+        boolean preloadRowCache,
+        ValidationConf validation) {
 
     /** KeysCached when absent ({@link ColumnFamilySettings#KEYS_CACHED}). */
     public static final CacheSize DEFAULT_KEYS_CACHED = CacheSize.parse(ColumnFamilySettings.KEYS_CACHED_ABSENT);
@@ -48,10 +50,21 @@ public record ColumnFamilyConf(
         Objects.requireNonNull(compareWith, "compareWith");
         Objects.requireNonNull(keysCached, "keysCached");
         Objects.requireNonNull(rowsCached, "rowsCached");
+        Objects.requireNonNull(validation, "validation");
         if ((type == ColumnType.SUPER) != (compareSubcolumnsWith != null)) {
             throw new IllegalArgumentException(
                     "compareSubcolumnsWith is given exactly for Super column families: " + name);
         }
+    }
+
+    /** A column family whose keys and values are bytes, nothing checked. */
+    public ColumnFamilyConf(String name, ColumnType type, String compareWith, String compareSubcolumnsWith,
+                            String comment, CacheSize keysCached, CacheSize rowsCached, int rowCacheSavePeriodInSeconds,
+                            int keyCacheSavePeriodInSeconds, Integer gcGraceSeconds, Double readRepairChance,
+                            boolean preloadRowCache) {
+        this(name, type, compareWith, compareSubcolumnsWith, comment, keysCached, rowsCached,
+                rowCacheSavePeriodInSeconds, keyCacheSavePeriodInSeconds, gcGraceSeconds, readRepairChance,
+                preloadRowCache, ValidationConf.NONE);
     }
 
     public boolean isSuper() {

@@ -31,6 +31,9 @@ final class ColumnFamilyReader {
                 read.get(ColumnFamilySettings.KEY_CACHE_SAVE_PERIOD_IN_SECONDS),
                 read.get(ColumnFamilySettings.GC_GRACE_SECONDS),
                 read.get(ColumnFamilySettings.READ_REPAIR_CHANCE),
-                read.get(ColumnFamilySettings.PRELOAD_ROW_CACHE));
+                read.get(ColumnFamilySettings.PRELOAD_ROW_CACHE),
+                new ValidationConf(read.get(ColumnFamilySettings.KEY_VALIDATION_CLASS),
+                        read.get(ColumnFamilySettings.DEFAULT_VALIDATION_CLASS),
+                        read.get(ColumnFamilySettings.COLUMN_METADATA)));
     }
 }

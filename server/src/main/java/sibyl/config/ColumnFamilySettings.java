@@ -3,7 +3,9 @@ package sibyl.config;
 import static sibyl.config.Setting.Absent.unset;
 import static sibyl.config.Setting.Absent.value;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import sibyl.config.ChildSetting.OnChange;
 import org.slf4j.Logger;
@@ -27,6 +29,8 @@ public final class ColumnFamilySettings {
     /** The cache sizes when absent, also {@link ColumnFamilyConf}'s defaults. */
     static final String KEYS_CACHED_ABSENT = "200000";
     static final String ROWS_CACHED_ABSENT = "0";
+    private static final String VALIDATION_AT_START = "the types writes are checked against are read when the node"
+            + " starts";
     private static final String COMPARATOR_FIXED = "stored names are sorted by the comparator, so it cannot change"
             + " under them; add a column family of another name instead";
 
@@ -116,22 +120,70 @@ public final class ColumnFamilySettings {
                 return preload.isPresent() && preload.get().asBoolean();
             }, ColumnFamilyConf::preloadRowCache);
 
+    /** 0.7's key_validation_class: what the 0.7+ dialect checks row keys against. */
+    public static final ChildSetting<ColumnFamilyConf, String> KEY_VALIDATION_CLASS = ChildSetting.attribute(
+            "KeyValidationClass", value("BytesType"), OnChange.restart(VALIDATION_AT_START),
+            (node, earlier) -> type(node.attribute("KeyValidationClass")),
+            (ColumnFamilyConf cf) -> cf.validation().keyValidationClass())
+            .shownAs(ClassNames::shortName);
+    /** 0.7's default_validation_class: what the 0.7+ dialect checks values against. */
+    public static final ChildSetting<ColumnFamilyConf, String> DEFAULT_VALIDATION_CLASS = ChildSetting.attribute(
+            "DefaultValidationClass", value("BytesType"), OnChange.restart(VALIDATION_AT_START),
+            (node, earlier) -> type(node.attribute("DefaultValidationClass")),
+            (ColumnFamilyConf cf) -> cf.validation().defaultValidationClass()).shownAs(ClassNames::shortName);
+    /** 0.7's column_metadata: {@code <Column Name="email" ValidationClass="UTF8Type"/>} for each such column. */
+    public static final ChildSetting<ColumnFamilyConf, Map<String, String>> COLUMN_METADATA = ChildSetting.element(
+            "Column", unset(), OnChange.restart(VALIDATION_AT_START), ColumnFamilySettings::columns,
+            (ColumnFamilyConf cf) -> cf.validation().columns());
+
     /** In the order they are read and compared. */
     public static final List<ChildSetting<ColumnFamilyConf, ?>> ALL = List.of(NAME, COLUMN_TYPE, COMPARE_WITH,
             COMPARE_SUBCOLUMNS_WITH, COMMENT, KEYS_CACHED, ROWS_CACHED, KEY_CACHE_SAVE_PERIOD_IN_SECONDS,
-            ROW_CACHE_SAVE_PERIOD_IN_SECONDS, GC_GRACE_SECONDS, READ_REPAIR_CHANCE, PRELOAD_ROW_CACHE);
+            ROW_CACHE_SAVE_PERIOD_IN_SECONDS, GC_GRACE_SECONDS, READ_REPAIR_CHANCE, PRELOAD_ROW_CACHE,
+            KEY_VALIDATION_CLASS, DEFAULT_VALIDATION_CLASS, COLUMN_METADATA);
 
     private ColumnFamilySettings() {
     }
 
-    /** A comparator class name, short or full; absent means BytesType, as in 0.6. */
+    /**
+     * A comparator: a type string ({@link ClassNames#type}) of a type that orders names; absent means BytesType, as
+     * in 0.6.
+     */
     private static String comparator(Optional<ConfigValue> value) throws ConfigurationException {
+        String type = type(value, "comparator");
+        if (type.endsWith("CounterColumnType")) {
+            throw value.get().error("CounterColumnType validates counter values and orders no names");
+        }
+        return type;
+    }
+
+    private static String type(Optional<ConfigValue> value) throws ConfigurationException {
+        return type(value, "type");
+    }
+
+    private static String type(Optional<ConfigValue> value, String what) throws ConfigurationException {
         if (value.isEmpty()) {
             return ClassNames.BYTES_TYPE;
         }
         String text = value.get().text();
-        return ClassNames.comparator(text).orElseThrow(() -> value.get().error("unknown comparator '" + text
-                + "'; Sibyl supports " + ClassNames.shortNames(ClassNames.COMPARATORS)));
+        return ClassNames.type(text).orElseThrow(() -> value.get().error("unknown " + what + " '" + text
+                + "'; Sibyl supports " + ClassNames.shortNames(ClassNames.TYPES) + " and "
+                + ClassNames.shortNames(ClassNames.PARAMETERISED_TYPES) + " with their parameters"));
+    }
+
+    /** Each {@code <Column>}'s Name and ValidationClass, both required; a name given twice is refused. */
+    private static Map<String, String> columns(ConfigNode node, ChildValues earlier) throws ConfigurationException {
+        Map<String, String> columns = new LinkedHashMap<>();
+        for (ConfigNode column : node.children("Column")) {
+            ConfigValue name = column.attribute("Name")
+                    .orElseThrow(() -> column.error("@Name", "required attribute is missing"));
+            Optional<ConfigValue> validation = column.attribute("ValidationClass");
+            if (validation.isEmpty()) throw column.error("@ValidationClass", "required attribute is missing");
+            if (columns.put(name.text(), type(validation)) != null) {
+                throw name.error("column '" + name.text() + "' is given twice");
+            }
+        }
+        return columns;
     }
 
     private static CacheSize cacheSize(Optional<ConfigValue> value, String absent) throws ConfigurationException {

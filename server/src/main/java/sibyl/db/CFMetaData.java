@@ -14,15 +14,18 @@ import sibyl.db.marshal.AbstractType;
  * @param caches         KeysCached, RowsCached, their save periods and PreloadRowCache
  * @param gcGraceSeconds this column family's own GCGraceSeconds (0.7's per column family
  *                       attribute); empty to use the node's
+ * @param validators     the types the 0.7+ dialect checks keys and values against
  */
 public record CFMetaData(String keyspace, String name, boolean isSuper, AbstractType comparator,
-                         AbstractType subcomparator, String comment, CacheConfig caches, OptionalInt gcGraceSeconds) {
+                         AbstractType subcomparator, String comment, CacheConfig caches, OptionalInt gcGraceSeconds,
+                         Validators validators) {
     public CFMetaData {
         Objects.requireNonNull(keyspace, "keyspace");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(comparator, "comparator");
         Objects.requireNonNull(caches, "caches");
         Objects.requireNonNull(gcGraceSeconds, "gcGraceSeconds");
+        Objects.requireNonNull(validators, "validators");
         if (isSuper && subcomparator == null) {
             throw new IllegalArgumentException("super column family " + keyspace + "." + name + " needs a subcomparator");
         }
@@ -35,7 +38,8 @@ public record CFMetaData(String keyspace, String name, boolean isSuper, Abstract
     /** A column family without caches, whose tombstones age by the node's GCGraceSeconds. */
     public CFMetaData(String keyspace, String name, boolean isSuper, AbstractType comparator,
                       AbstractType subcomparator, String comment) {
-        this(keyspace, name, isSuper, comparator, subcomparator, comment, CacheConfig.NONE, OptionalInt.empty());
+        this(keyspace, name, isSuper, comparator, subcomparator, comment, CacheConfig.NONE, OptionalInt.empty(),
+                Validators.NONE);
     }
 
     public static CFMetaData standard(String keyspace, String name, AbstractType comparator) {
@@ -47,12 +51,19 @@ public record CFMetaData(String keyspace, String name, boolean isSuper, Abstract
     }
 
     public CFMetaData withCaches(CacheConfig caches) {
-        return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds);
+        return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds,
+                validators);
     }
 
     public CFMetaData withGcGraceSeconds(int seconds) {
         if (seconds < 0) throw new IllegalArgumentException("GCGraceSeconds must not be negative: " + seconds);
-        return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, OptionalInt.of(seconds));
+        return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, OptionalInt.of(seconds),
+                validators);
+    }
+
+    public CFMetaData withValidators(Validators validators) {
+        return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds,
+                validators);
     }
 
     /**

@@ -1,6 +1,10 @@
 package sibyl.service;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import sibyl.config.ColumnFamilyConf;
@@ -10,6 +14,10 @@ import sibyl.db.CFMetaData;
 import sibyl.db.CacheConfig;
 import sibyl.db.KSMetaData;
 import sibyl.db.SystemKeyspace;
+import sibyl.config.ValidationConf;
+import sibyl.db.Validators;
+import sibyl.db.marshal.AbstractType;
+import sibyl.db.marshal.MarshalException;
 import sibyl.db.marshal.MarshalTypes;
 
 /**
@@ -26,16 +34,53 @@ public final class ConfiguredSchema {
         for (KeyspaceConf ks : conf.keyspaces()) {
             List<CFMetaData> cfs = new ArrayList<>();
             for (ColumnFamilyConf cf : ks.columnFamilies()) {
-                CFMetaData metadata = new CFMetaData(ks.name(), cf.name(), cf.isSuper(),
-                        MarshalTypes.forName(cf.compareWith()),
-                        cf.isSuper() ? MarshalTypes.forName(cf.compareSubcolumnsWith()) : null,
-                        cf.comment()).withCaches(caches(cf));
+                String where = ks.name() + "." + cf.name();
+                AbstractType comparator = type(where, "CompareWith", cf.compareWith());
+                AbstractType subcomparator = cf.isSuper()
+                        ? type(where, "CompareSubcolumnsWith", cf.compareSubcolumnsWith()) : null;
+                CFMetaData metadata = new CFMetaData(ks.name(), cf.name(), cf.isSuper(), comparator, subcomparator,
+                        cf.comment()).withCaches(caches(cf))
+                        .withValidators(validators(where, cf.validation(), cf.isSuper() ? subcomparator : comparator));
                 cfs.add(cf.gcGraceSeconds() == null ? metadata : metadata.withGcGraceSeconds(cf.gcGraceSeconds()));
             }
             all.add(new KSMetaData(ks.name(), ks.replicationFactor(), cfs));
         }
         all.add(SystemKeyspace.metadata());
         return all;
+    }
+
+    /**
+     * A type string of the configuration, parsed; the configuration has checked its names but not its structure.
+     *
+     * @throws IllegalArgumentException naming the column family and the setting
+     */
+    private static AbstractType type(String where, String setting, String text) {
+        try {
+            return MarshalTypes.forName(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("storage-conf.xml: column family " + where + ": " + setting + " '" + text
+                    + "': " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * KeyValidationClass, DefaultValidationClass and each {@code <Column>}, whose Name's UTF-8 bytes are the name,
+     * which must be one {@code names} (the comparator of the columns' level) takes.
+     */
+    private static Validators validators(String where, ValidationConf conf, AbstractType names) {
+        Map<ByteBuffer, AbstractType> columns = new LinkedHashMap<>();
+        for (Map.Entry<String, String> column : conf.columns().entrySet()) {
+            ByteBuffer name = ByteBuffer.wrap(column.getKey().getBytes(StandardCharsets.UTF_8));
+            try {
+                names.conform(name);
+            } catch (MarshalException e) {
+                throw new IllegalArgumentException("storage-conf.xml: column family " + where + ": Column '"
+                        + column.getKey() + "' is not a name " + names.className() + " takes: " + e.getMessage(), e);
+            }
+            columns.put(name, type(where, "Column '" + column.getKey() + "' ValidationClass", column.getValue()));
+        }
+        return new Validators(type(where, "KeyValidationClass", conf.keyValidationClass()),
+                type(where, "DefaultValidationClass", conf.defaultValidationClass()), columns);
     }
 
     /**

@@ -16,6 +16,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.zip.CRC32C;
 import sibyl.config.StorageConf;
@@ -24,6 +26,8 @@ import sibyl.db.CacheConfig;
 import sibyl.db.KSMetaData;
 import sibyl.db.LogPosition;
 import sibyl.db.SystemKeyspace;
+import sibyl.db.Validators;
+import sibyl.db.marshal.AbstractType;
 import sibyl.db.marshal.MarshalTypes;
 import sibyl.fs.Directories;
 
@@ -41,7 +45,9 @@ import sibyl.fs.Directories;
  *     keyspaces  int, then per keyspace: name (string), replication factor (int), column families (int), then per
  *                column family: name (string), super (byte 0/1), comparator class (string), subcomparator class
  *                (string, empty for a standard one), comment (byte 0/1, then string when 1), gc_grace_seconds
- *                (int, -1 for the node's GCGraceSeconds)
+ *                (int, -1 for the node's GCGraceSeconds), key validation class (string), default validation
+ *                class (string), validated columns (int), then per column: name (int length and bytes),
+ *                validation class (string)
  *     dropped    int, then per column family dropped by API: keyspace (string), name (string), log position when
  *                it was dropped (segment long, offset long)
  *   checksum   int      CRC32C of the body
@@ -152,9 +158,21 @@ public final class SchemaFile {
                 String subcomparator = string(in);
                 String comment = in.readBoolean() ? string(in) : null;
                 int gcGrace = in.readInt();
+                AbstractType keyValidator = MarshalTypes.forName(string(in));
+                AbstractType defaultValidator = MarshalTypes.forName(string(in));
+                int columns = in.readInt();
+                Map<ByteBuffer, AbstractType> validated = new LinkedHashMap<>();
+                for (int v = 0; v < columns; v++) {
+                    int length = in.readInt();
+                    if (length < 0 || length > in.available()) throw new EOFException();
+                    byte[] column = new byte[length];
+                    in.readFully(column);
+                    validated.put(ByteBuffer.wrap(column), MarshalTypes.forName(string(in)));
+                }
                 cfs.add(new CFMetaData(name, cf, isSuper, MarshalTypes.forName(comparator),
                         subcomparator.isEmpty() ? null : MarshalTypes.forName(subcomparator), comment, CacheConfig.NONE,
-                        gcGrace < 0 ? OptionalInt.empty() : OptionalInt.of(gcGrace)));
+                        gcGrace < 0 ? OptionalInt.empty() : OptionalInt.of(gcGrace),
+                        new Validators(keyValidator, defaultValidator, validated)));
             }
             all.add(new KSMetaData(name, replicationFactor, cfs));
         }
@@ -191,6 +209,16 @@ public final class SchemaFile {
                 body.writeBoolean(cf.comment() != null);
                 if (cf.comment() != null) string(body, cf.comment());
                 body.writeInt(cf.gcGraceSeconds().orElse(-1));
+                Validators validators = cf.validators();
+                string(body, validators.key().className());
+                string(body, validators.defaultValue().className());
+                body.writeInt(validators.columns().size());
+                for (Map.Entry<ByteBuffer, AbstractType> c : validators.columns().entrySet()) {
+                    ByteBuffer column = c.getKey().duplicate();
+                    body.writeInt(column.remaining());
+                    while (column.hasRemaining()) body.writeByte(column.get());
+                    string(body, c.getValue().className());
+                }
             }
         }
         body.writeInt(contents.dropped().size());

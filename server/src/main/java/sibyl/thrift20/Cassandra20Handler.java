@@ -211,8 +211,8 @@ final class Cassandra20Handler {
     CompletableFuture<ColumnOrSuperColumn> get(ByteBuffer key, ColumnPath path, ConsistencyLevel cl)
             throws InvalidRequestException, UnavailableException {
         Call call = startCall();
-        call.checks.columnPath(call.keyspace, path);
-        String row = RequestChecks.key(key);
+        CFMetaData cf = call.checks.columnPath(call.keyspace, path);
+        String row = RequestChecks.key(cf, key);
         Consistency level = read(call, cl);
         return StorageFailures.after(storage.readCell(call.keyspace, row, Conversion.path(path), level), DIALECT,
                 cell -> {
@@ -234,7 +234,7 @@ final class Cassandra20Handler {
         Call call = startCall();
         CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
         if (RequestChecks.countsNothing(cf, parent, predicate)) {
-            RequestChecks.key(key);
+            RequestChecks.key(cf, key);
             read(call, cl);
             return CompletableFuture.completedFuture(0);
         }
@@ -248,7 +248,7 @@ final class Cassandra20Handler {
         Call call = startCall();
         CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
         call.checks.predicate(cf, parent, predicate);
-        List<String> rows = distinctKeys(keys);
+        List<String> rows = distinctKeys(cf, keys);
         Consistency level = read(call, cl);
         QueryPath query = Conversion.parent(parent);
         ColumnSelection selection = Conversion.selection(predicate);
@@ -275,9 +275,9 @@ final class Cassandra20Handler {
         });
     }
 
-    private static List<String> distinctKeys(List<ByteBuffer> keys) throws InvalidRequestException {
+    private static List<String> distinctKeys(CFMetaData cf, List<ByteBuffer> keys) throws InvalidRequestException {
         LinkedHashSet<String> rows = new LinkedHashSet<>();
-        for (ByteBuffer key : keys) rows.add(RequestChecks.key(key));
+        for (ByteBuffer key : keys) rows.add(RequestChecks.key(cf, key));
         return List.copyOf(rows);
     }
 
@@ -338,7 +338,7 @@ final class Cassandra20Handler {
             throws InvalidRequestException {
         Call call = startCall();
         CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
-        String row = RequestChecks.key(key);
+        String row = RequestChecks.key(cf, key);
         RequestChecks.insertedColumn(cf, parent, column);
         Consistency level = ConsistencyMapping.forWrite(cl);
         RowMutation.Builder m = RowMutation.builder(call.keyspace, row);
@@ -349,8 +349,8 @@ final class Cassandra20Handler {
     CompletableFuture<Void> remove(ByteBuffer key, ColumnPath path, long timestamp, ConsistencyLevel cl)
             throws InvalidRequestException {
         Call call = startCall();
-        call.checks.removalPath(call.keyspace, path);
-        String row = RequestChecks.key(key);
+        CFMetaData cf = call.checks.removalPath(call.keyspace, path);
+        String row = RequestChecks.key(cf, key);
         Consistency level = ConsistencyMapping.forWrite(cl);
         RowMutation.Builder m = RowMutation.builder(call.keyspace, row);
         Conversion.addRemoval(m, path, timestamp);
@@ -371,6 +371,7 @@ final class Cassandra20Handler {
             RowMutation.Builder m = RowMutation.builder(call.keyspace, RequestChecks.key(row.getKey()));
             for (Map.Entry<String, List<Mutation>> table : row.getValue().entrySet()) {
                 CFMetaData cf = call.checks.table(call.keyspace, table.getKey());
+                RequestChecks.keyConforms(cf, row.getKey());
                 for (Mutation mutation : table.getValue()) {
                     RequestChecks.mutation(cf, mutation);
                     if (mutation.isSetColumn_or_supercolumn()) {

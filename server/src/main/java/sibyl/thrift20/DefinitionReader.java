@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import sibyl.db.CFMetaData;
 import sibyl.db.CacheConfig;
 import sibyl.db.KSMetaData;
+import sibyl.db.Validators;
 import sibyl.db.marshal.AbstractType;
 import sibyl.db.marshal.MarshalTypes;
 import sibyl.iface.v20.CfDef;
@@ -26,6 +28,8 @@ import sibyl.iface.v20.KsDef;
 final class DefinitionReader {
     /** A keyspace or table name as 3.11 allows it. */
     private static final Pattern NAME = Pattern.compile("\\w{1,48}");
+    /** A class name in a type string: a word with dots, before an opening parenthesis, a comma or the end. */
+    private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][\\w$.]*(?=\\s*(\\(|,|\\)|$))");
     private static final String LOCATOR = "org.apache.cassandra.locator.";
     private static final String SIMPLE_STRATEGY = LOCATOR + "SimpleStrategy";
     /** 3.11's default gc_grace_seconds of a table. */
@@ -101,15 +105,18 @@ final class DefinitionReader {
         if ("Standard".equals(columnType)) isSuper = false;
         else if ("Super".equals(columnType)) isSuper = true;
         else throw new InvalidRequestException("Invalid column type " + columnType);
-        AbstractType comparator = type(def.isSetComparator_type() ? def.getComparator_type() : "BytesType");
+        AbstractType comparator = type(def.isSetComparator_type() ? def.getComparator_type() : "BytesType",
+                "comparator");
         AbstractType subcomparator = isSuper
-                ? type(def.isSetSubcomparator_type() ? def.getSubcomparator_type() : "BytesType") : null;
+                ? type(def.isSetSubcomparator_type() ? def.getSubcomparator_type() : "BytesType", "comparator") : null;
         name(def.getName(), "ColumnFamily");
         refuseUnserved(def);
+        // A super column family's column_metadata names its subcolumns.
+        Validators validators = ValidatorDefs.read(def, isSuper ? subcomparator : comparator);
         int gcGrace = def.isSetGc_grace_seconds() ? def.getGc_grace_seconds() : DEFAULT_GC_GRACE_SECONDS;
         if (gcGrace < 0) throw new InvalidRequestException("gc_grace_seconds must be non-negative; found " + gcGrace);
         return new CFMetaData(def.getKeyspace(), def.getName(), isSuper, comparator, subcomparator,
-                def.isSetComment() ? def.getComment() : "", CacheConfig.NONE, OptionalInt.of(gcGrace));
+                def.isSetComment() ? def.getComment() : "", CacheConfig.NONE, OptionalInt.of(gcGrace), validators);
     }
 
     /** The fields that change answers and that Sibyl does not serve yet: refused, naming them. */
@@ -120,19 +127,8 @@ final class DefinitionReader {
                     throw unserved("secondary indexes (index_type of column_metadata)");
                 }
             }
-            if (!def.getColumn_metadata().isEmpty()) throw unserved("column_metadata");
-        }
-        if (def.isSetKey_validation_class() && !isBytes(def.getKey_validation_class())) {
-            throw unserved("key_validation_class " + def.getKey_validation_class());
-        }
-        if (def.isSetDefault_validation_class() && !isBytes(def.getDefault_validation_class())) {
-            throw unserved("default_validation_class " + def.getDefault_validation_class());
         }
         if (def.isSetDefault_time_to_live() && def.getDefault_time_to_live() != 0) throw unserved("default_time_to_live");
-    }
-
-    private static boolean isBytes(String type) {
-        return "BytesType".equals(type) || SchemaDefinitions.BYTES_TYPE.equals(type);
     }
 
     private static InvalidRequestException unserved(String what) {
@@ -140,21 +136,30 @@ final class DefinitionReader {
                 + " (issue #33)");
     }
 
-    /** A comparator by its name; 3.11's text for a name it does not know either. */
-    private static AbstractType type(String name) throws InvalidRequestException {
-        String shortName = name.startsWith(AbstractType.PACKAGE + ".") ? name.substring(AbstractType.PACKAGE.length() + 1)
-                : name;
-        int parameters = shortName.indexOf('(');
-        String base = parameters < 0 ? shortName : shortName.substring(0, parameters);
-        // Only the types of Cassandra's own package: a client's name never loads a class of its choosing.
-        if (base.indexOf('.') >= 0 || !TYPES_OF_311.contains(base)) {
-            throw new InvalidRequestException("Unable to find abstract-type class '"
-                    + (base.indexOf('.') >= 0 ? base : AbstractType.PACKAGE + "." + base) + "'");
+    /**
+     * A comparator or validation class by its name, parameters and all; 3.11's text for a name it does not know
+     * either. Every class named, a parameter's too, must be one of Cassandra's own types: a client's name never loads
+     * a class of its choosing.
+     *
+     * @param what the field's role, for the refusal of a type 3.11 has and Sibyl does not serve yet
+     */
+    static AbstractType type(String name, String what) throws InvalidRequestException {
+        Matcher classes = CLASS_NAME.matcher(name);
+        while (classes.find()) {
+            String named = classes.group();
+            String base = named.startsWith(AbstractType.PACKAGE + ".") ? named.substring(AbstractType.PACKAGE.length() + 1)
+                    : named;
+            if (base.indexOf('.') >= 0 || !TYPES_OF_311.contains(base)) {
+                throw new InvalidRequestException("Unable to find abstract-type class '"
+                        + (base.indexOf('.') >= 0 ? base : AbstractType.PACKAGE + "." + base) + "'");
+            }
         }
         try {
-            return MarshalTypes.forName(shortName);
+            return MarshalTypes.forName(name);
         } catch (IllegalArgumentException e) {
-            throw new InvalidRequestException("Sibyl does not serve comparator " + shortName + " yet (issue #33)");
+            String shortName = name.startsWith(AbstractType.PACKAGE + ".")
+                    ? name.substring(AbstractType.PACKAGE.length() + 1) : name;
+            throw new InvalidRequestException("Sibyl does not serve " + what + " " + shortName + " yet (issue #33)");
         }
     }
 

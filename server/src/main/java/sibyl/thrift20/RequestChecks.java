@@ -5,6 +5,7 @@ import java.util.List;
 import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
 import sibyl.db.marshal.AbstractType;
+import sibyl.db.marshal.MarshalException;
 import sibyl.dht.BinaryKeys;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
@@ -63,6 +64,22 @@ final class RequestChecks {
                     + " bytes of modified UTF-8, and this one takes " + stored + " (issue #33)");
         }
         return text;
+    }
+
+    /** As {@link #key(ByteBuffer)}, and then as {@code cf}'s key_validation_class takes it, as 3.11 checks a key. */
+    static String key(CFMetaData cf, ByteBuffer key) throws InvalidRequestException {
+        String text = key(key);
+        keyConforms(cf, key);
+        return text;
+    }
+
+    /** A key, already checked as a key, against {@code cf}'s key_validation_class, refused in 3.11's words. */
+    static void keyConforms(CFMetaData cf, ByteBuffer key) throws InvalidRequestException {
+        try {
+            cf.validators().key().conform(key);
+        } catch (MarshalException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
     }
 
     KSMetaData keyspace(String keyspace) throws InvalidRequestException {
@@ -294,7 +311,7 @@ final class RequestChecks {
             refuse("missing mandatory super column name for super CF " + cf.name());
         }
         names(cf, parent.super_column, List.of(column.name));
-        columnData(column);
+        columnData(cf, parent.super_column, column);
     }
 
     /** One Mutation of batch_mutate, for table {@code cf}. */
@@ -321,21 +338,33 @@ final class RequestChecks {
             Column c = cosc.getColumn();
             ttl(c);
             columnPath(cf, null, c.name);
-            columnData(c);
+            columnData(cf, null, c);
         } else {
             ByteBuffer superColumn = cosc.getSuper_column().name;
             for (Column c : cosc.getSuper_column().getColumns()) {
                 columnPath(cf, superColumn, c.name);
-                columnData(c);
+                columnData(cf, superColumn, c);
             }
         }
     }
 
-    /** A column's TTL, value and timestamp. */
-    private static void columnData(Column column) throws InvalidRequestException {
+    /**
+     * A column's TTL, value and timestamp, and then its value against its validation class (column_metadata's for
+     * its name, else default_validation_class; in a super column the subcolumn's name decides), refused as 3.11
+     * refuses it: {@code (why) [keyspace][table][name] failed validation}, the name as its comparator prints it.
+     */
+    private static void columnData(CFMetaData cf, ByteBuffer superColumn, Column column)
+            throws InvalidRequestException {
         ttl(column);
         if (!column.isSetValue()) refuse("Column value is required");
         if (!column.isSetTimestamp()) refuse("Column timestamp is required");
+        try {
+            cf.validators().valueOf(column.name).conform(column.value);
+        } catch (MarshalException e) {
+            AbstractType names = superColumn != null && cf.isSuper() ? cf.subcomparator() : cf.comparator();
+            refuse("(" + e.getMessage() + ") [" + cf.keyspace() + "][" + cf.name() + "]["
+                    + names.getString(ThriftConversion.bytes(column.name)) + "] failed validation");
+        }
     }
 
     /** 3.11 takes a TTL of 0 for none; Sibyl refuses any other rather than drop it. */

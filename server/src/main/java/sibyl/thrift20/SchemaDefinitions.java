@@ -17,10 +17,9 @@ import sibyl.service.Schema;
  * The answers of describe_keyspaces and describe_keyspace, and the schema's version, computed once from one
  * schema: each keyspace as a KsDef with the fields Cassandra 3.11 fills that Sibyl knows (docs/thrift-api-0.7.md
  * §What Sibyl serves today). A keyspace replicates as SimpleStrategy with its ReplicationFactor; {@code system} is
- * the node's own (LocalStrategy). Keys and values are bytes to Sibyl: BytesType.
+ * the node's own (LocalStrategy).
  */
 final class SchemaDefinitions {
-    static final String BYTES_TYPE = "org.apache.cassandra.db.marshal.BytesType";
     private static final String SIMPLE_STRATEGY = "org.apache.cassandra.locator.SimpleStrategy";
     private static final String LOCAL_STRATEGY = "org.apache.cassandra.locator.LocalStrategy";
 
@@ -70,9 +69,7 @@ final class SchemaDefinitions {
         def.setComparator_type(cf.comparator().className());
         if (cf.isSuper()) def.setSubcomparator_type(cf.subcomparator().className());
         if (cf.comment() != null) def.setComment(cf.comment());
-        def.setKey_validation_class(BYTES_TYPE);
-        def.setDefault_validation_class(BYTES_TYPE);
-        def.setColumn_metadata(new ArrayList<>());
+        ValidatorDefs.describe(cf, def);
         // 3.11 numbers a table by its UUID; a 0.7-era client wants an int, stable for the table's name.
         def.setId((cf.keyspace() + "." + cf.name()).hashCode());
         cf.gcGraceSeconds().ifPresent(def::setGc_grace_seconds);

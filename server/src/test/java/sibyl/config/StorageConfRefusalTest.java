@@ -206,8 +206,8 @@ class StorageConfRefusalTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"IntegerType", "com.example.MyType", "org.apache.cassandra.db.marshal.ReversedType",
-            "utf8type"})
+    @ValueSource(strings = {"IntegerTyp", "com.example.MyType", "org.apache.cassandra.db.marshal.ReversedType",
+            "utf8type", "CompositeType(UTF8Type,NoSuchType)"})
     void unknownComparator(String comparator) {
         refused(dir, minimalWithColumnFamilies("<ColumnFamily Name=\"C\" CompareWith=\"" + comparator + "\"/>"),
                 CF + "/@CompareWith", "unknown comparator '" + comparator + "'");
@@ -216,8 +216,8 @@ class StorageConfRefusalTest {
     @Test
     void unknownSubcolumnComparator() {
         refused(dir, minimalWithColumnFamilies(
-                "<ColumnFamily Name=\"C\" ColumnType=\"Super\" CompareSubcolumnsWith=\"FloatType\"/>"),
-                CF + "/@CompareSubcolumnsWith", "unknown comparator 'FloatType'");
+                "<ColumnFamily Name=\"C\" ColumnType=\"Super\" CompareSubcolumnsWith=\"RealType\"/>"),
+                CF + "/@CompareSubcolumnsWith", "unknown comparator 'RealType'");
     }
 
     @Test

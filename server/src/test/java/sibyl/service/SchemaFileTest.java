@@ -1,5 +1,10 @@
 package sibyl.service;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import sibyl.db.Validators;
+import sibyl.db.marshal.MarshalTypes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -28,13 +33,28 @@ class SchemaFileTest {
     Path dir;
 
     private static SchemaFile.Contents sample() {
+        Validators validators = new Validators(LongType.instance, UTF8Type.instance, Map.of(
+                ByteBuffer.wrap("age".getBytes(StandardCharsets.UTF_8)), MarshalTypes.forName("IntegerType"),
+                ByteBuffer.wrap(new byte[] {(byte) 0xff, 0}), MarshalTypes.forName("CompositeType(UTF8Type,LongType)")));
         CFMetaData standard = new CFMetaData("Ks", "Std", false, UTF8Type.instance, null, "é comment", CacheConfig.NONE,
-                OptionalInt.of(3600));
+                OptionalInt.of(3600), validators);
         CFMetaData superCf = new CFMetaData("Ks", "Sup", true, LongType.instance, TimeUUIDType.instance, null,
-                CacheConfig.NONE, OptionalInt.empty());
+                CacheConfig.NONE, OptionalInt.empty(), Validators.NONE);
         return new SchemaFile.Contents(List.of(new KSMetaData("Ks", 2, List.of(standard, superCf)),
                 new KSMetaData("Empty", 1, List.of())),
                 List.of(new SchemaFile.Dropped("Ks", "Old", new LogPosition(7, 42))));
+    }
+
+    /** The validators by the names of their types, each column's name in hex. */
+    private static List<String> named(Validators v) {
+        List<String> named = new java.util.ArrayList<>(List.of(v.key().className(), v.defaultValue().className()));
+        for (Map.Entry<ByteBuffer, sibyl.db.marshal.AbstractType> c : v.columns().entrySet()) {
+            byte[] name = new byte[c.getKey().remaining()];
+            c.getKey().duplicate().get(name);
+            named.add(java.util.HexFormat.of().formatHex(name) + "=" + c.getValue().className());
+        }
+        java.util.Collections.sort(named.subList(2, named.size()));
+        return named;
     }
 
     @Test
@@ -50,6 +70,8 @@ class SchemaFileTest {
         assertTrue(std.sameRowsAs(sample().keyspaces().get(0).columnFamily("Std").orElseThrow()));
         assertEquals("é comment", std.comment());
         assertEquals(OptionalInt.of(3600), std.gcGraceSeconds());
+        assertEquals(named(sample().keyspaces().get(0).columnFamily("Std").orElseThrow().validators()),
+                named(std.validators()), "the validation classes, a composite one and a name of bytes among them");
         CFMetaData sup = ks.columnFamily("Sup").orElseThrow();
         assertTrue(sup.isSuper() && sup.subcomparator() == TimeUUIDType.instance && sup.comment() == null);
         assertEquals(OptionalInt.empty(), sup.gcGraceSeconds());

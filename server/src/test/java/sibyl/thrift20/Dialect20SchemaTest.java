@@ -101,6 +101,12 @@ class Dialect20SchemaTest extends Dialect20Connection {
         CfDef foreign = standard(KS, "Foreign", "java.lang.Object");
         assertTrue(assertThrows(InvalidRequestException.class, () -> client.system_add_column_family(foreign))
                 .getWhy().startsWith("Unable to find abstract-type class"), "no class of the client's choosing is loaded");
+        CfDef nested = standard(KS, "Nested", "CompositeType(UTF8Type,java.lang.Object)");
+        assertEquals("Unable to find abstract-type class 'java.lang.Object'", assertThrows(InvalidRequestException.class,
+                () -> client.system_add_column_family(nested)).getWhy(), "nor one named as a parameter");
+        CfDef foreignValidator = standard(KS, "ForeignValidator", "UTF8Type").setKey_validation_class("java.lang.Object");
+        assertEquals("Unable to find abstract-type class 'java.lang.Object'", assertThrows(InvalidRequestException.class,
+                () -> client.system_add_column_family(foreignValidator)).getWhy(), "nor one named as a validator");
         KsDef topology = new KsDef("Topology", "NetworkTopologyStrategy", List.of())
                 .setStrategy_options(Map.of("datacenter1", "1"));
         assertTrue(assertThrows(InvalidRequestException.class, () -> client.system_add_keyspace(topology))
@@ -109,6 +115,28 @@ class Dialect20SchemaTest extends Dialect20Connection {
         assertTrue(assertThrows(InvalidRequestException.class, () -> client.system_add_keyspace(noReplicas))
                 .getWhy().contains("replication_factor 1 or more"));
         assertEquals(List.of(), client.describe_keyspace(KS).getCf_defs());
+    }
+
+    /** The validation classes of a CfDef apply to the 0.7+ dialect's writes and survive in describe_keyspace. */
+    @Test
+    void validationClassesOfACfDefAreKeptAndApplied() throws Exception {
+        client.system_add_keyspace(keyspace(KS));
+        client.set_keyspace(KS);
+        client.system_add_column_family(standard(KS, "Typed", "UTF8Type").setKey_validation_class("LongType")
+                .setDefault_validation_class("UTF8Type")
+                .setColumn_metadata(List.of(new ColumnDef(utf8("age"), "Int32Type"))));
+        CfDef described = client.describe_keyspace(KS).getCf_defs().get(0);
+        assertEquals("org.apache.cassandra.db.marshal.LongType", described.getKey_validation_class());
+        assertEquals("org.apache.cassandra.db.marshal.Int32Type",
+                described.getColumn_metadata().get(0).getValidation_class());
+        ByteBuffer key = ByteBuffer.allocate(8).putLong(0, 7);
+        client.insert(key, new ColumnParent("Typed"), column("name", "Dana"), ConsistencyLevel.ONE);
+        assertTrue(assertThrows(InvalidRequestException.class, () -> client.insert(utf8("abc"),
+                new ColumnParent("Typed"), column("name", "Dana"), ConsistencyLevel.ONE)).getWhy()
+                .contains("Expected 8 or 0 byte long"), "a key LongType refuses");
+        assertTrue(assertThrows(InvalidRequestException.class, () -> client.insert(key, new ColumnParent("Typed"),
+                column("age", "old"), ConsistencyLevel.ONE)).getWhy().endsWith("[" + KS + "][Typed][age] failed"
+                + " validation"), "a value its column's class refuses");
     }
 
     @Test

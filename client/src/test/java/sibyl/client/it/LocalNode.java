@@ -72,6 +72,11 @@ final class LocalNode {
         Files.copy(install.resolve("conf/logback.xml"), conf.resolve("logback.xml"));
     }
 
+    /** The Thrift port of 127.0.0.1 this node serves on. */
+    int thriftPort() {
+        return thriftPort;
+    }
+
     static Path home() {
         return Path.of(System.getProperty("sibyl.home", "..")).toAbsolutePath().normalize();
     }

@@ -41,6 +41,15 @@ public abstract class AbstractType implements Comparator<byte[]> {
         validate(copy);
     }
 
+    /**
+     * Throws {@link MarshalException} with Cassandra 3.11's words when {@code value} (a name, key or value of the
+     * 0.7+ dialect, the remaining bytes of a buffer left as it was) is not valid for this type. The types 0.6 had
+     * check otherwise and say it otherwise there ({@link #validate(byte[])}); the later types check alike in both.
+     */
+    public void conform(ByteBuffer value) throws MarshalException {
+        validate(value);
+    }
+
     /** The name clients and describe_keyspace know this comparator by. */
     public String className() {
         return PACKAGE + "." + getClass().getSimpleName();

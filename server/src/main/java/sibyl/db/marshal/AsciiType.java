@@ -12,6 +12,14 @@ public final class AsciiType extends BytesType {
     private AsciiType() {
     }
 
+    /** 3.11 refuses what 0.6 took: a byte above 127. */
+    @Override
+    public void conform(java.nio.ByteBuffer value) {
+        for (int i = value.position(); i < value.limit(); i++) {
+            if (value.get(i) < 0) throw new MarshalException("Invalid byte for ascii: " + value.get(i));
+        }
+    }
+
     @Override
     public String getString(byte[] name) {
         return new String(name, StandardCharsets.US_ASCII);

@@ -23,6 +23,12 @@ public final class LexicalUUIDType extends AbstractType {
     }
 
     @Override
+    public void conform(java.nio.ByteBuffer value) {
+        int length = value.remaining();
+        if (length != 16 && length != 0) throw new MarshalException(String.format(UUIDType.REFUSAL, length));
+    }
+
+    @Override
     public String getString(byte[] name) {
         if (name.length == 0) return "";
         if (name.length != 16) throw new MarshalException(BAD_LENGTH);

@@ -7,6 +7,7 @@ package sibyl.db.marshal;
 public final class LongType extends AbstractType {
     public static final LongType instance = new LongType();
     static final String BAD_LENGTH = "A long is exactly 8 bytes";
+    static final String REFUSAL_311 = "Expected 8 or 0 byte long (%d)";
 
     private LongType() {
     }
@@ -17,6 +18,12 @@ public final class LongType extends AbstractType {
         if (e != 2) return e;
         int first = Byte.compare(a[0], b[0]);
         return first != 0 ? first : java.util.Arrays.compareUnsigned(a, b);
+    }
+
+    @Override
+    public void conform(java.nio.ByteBuffer value) {
+        int length = value.remaining();
+        if (length != 8 && length != 0) throw new MarshalException(String.format(REFUSAL_311, length));
     }
 
     @Override

@@ -1,14 +1,21 @@
 package sibyl.db.marshal;
 
+import java.nio.ByteBuffer;
+
 /**
- * The descending view of a comparator, used to check the bounds of reversed slices. The empty
- * name still sorts first, because it means "open bound" in either direction.
+ * A comparator's descending order, the empty name still first (it means "open bound" in either direction): both
+ * the view that checks the bounds of reversed slices and 0.7's {@code ReversedType(T)}, a comparator of its own.
  */
 public final class ReversedType extends AbstractType {
     private final AbstractType base;
 
     ReversedType(AbstractType base) {
         this.base = base;
+    }
+
+    /** {@code ReversedType(base)}, as a type string names it. */
+    public static ReversedType of(AbstractType base) {
+        return new ReversedType(base);
     }
 
     public AbstractType base() {
@@ -32,8 +39,18 @@ public final class ReversedType extends AbstractType {
     }
 
     @Override
+    public void validate(ByteBuffer name) {
+        base.validate(name);
+    }
+
+    @Override
+    public void conform(ByteBuffer value) {
+        base.conform(value);
+    }
+
+    @Override
     public String className() {
-        return base.className();
+        return PACKAGE + ".ReversedType(" + base.className() + ")";
     }
 
     @Override

@@ -30,6 +30,15 @@ public final class TimeUUIDType extends AbstractType {
         return Arrays.compareUnsigned(a, b);
     }
 
+    /** The version is the high nibble of byte 6. */
+    @Override
+    public void conform(java.nio.ByteBuffer value) {
+        LexicalUUIDType.instance.conform(value);
+        if (value.remaining() == 16 && (value.get(value.position() + 6) & 0xf0) != 0x10) {
+            throw new MarshalException("Invalid version for TimeUUID type.");
+        }
+    }
+
     @Override
     public String getString(byte[] name) {
         if (name.length == 0) return "";

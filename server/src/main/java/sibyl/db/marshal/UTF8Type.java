@@ -30,6 +30,15 @@ public final class UTF8Type extends BytesType {
         }
     }
 
+    @Override
+    public void conform(ByteBuffer value) {
+        try {
+            validate(value);
+        } catch (MarshalException e) {
+            throw new MarshalException("String didn't validate.");
+        }
+    }
+
     /** Unlike the byte order it inherits, not every name is valid: decoding tells. */
     @Override
     public void validate(byte[] name) throws MarshalException {
