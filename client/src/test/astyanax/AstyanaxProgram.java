@@ -2,6 +2,7 @@ import com.netflix.astyanax.AstyanaxContext;
 import com.netflix.astyanax.Keyspace;
 import com.netflix.astyanax.MutationBatch;
 import com.netflix.astyanax.connectionpool.NodeDiscoveryType;
+import com.netflix.astyanax.connectionpool.exceptions.NotFoundException;
 import com.netflix.astyanax.connectionpool.impl.ConnectionPoolConfigurationImpl;
 import com.netflix.astyanax.connectionpool.impl.ConnectionPoolType;
 import com.netflix.astyanax.connectionpool.impl.CountingConnectionPoolMonitor;
@@ -138,7 +139,13 @@ public final class AstyanaxProgram {
         ks.truncateColumnFamily(EVENTS);
         check("truncated", ks.prepareQuery(EVENTS).getKey("dana").execute().getResult().isEmpty(), true);
         ks.dropKeyspace();
-        check("keyspace dropped", ks.describeKeyspace() == null, true);
+        String described;
+        try {
+            described = "described: " + ks.describeKeyspace().getName();
+        } catch (NotFoundException e) {
+            described = "not found";
+        }
+        check("keyspace dropped", described, "not found");
     }
 
     private static List<String> names(ColumnList<String> columns) {
