@@ -2,6 +2,7 @@ package sibyl.client.it;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -63,6 +64,21 @@ class Cassandra311DifferentialIT {
 
     @Test
     void sibylAnswersAsCassandra311(@TempDir Path dir) throws Exception {
+        compare(dir, null);
+    }
+
+    /**
+     * The same with Sibyl in cluster mode, storing into a Cassandra 5 node ({@link Cassandra5Node}): the 0.7+
+     * dialect's answers over the cluster backend against 3.11's.
+     */
+    @Test
+    void sibylInClusterModeAnswersAsCassandra311(@TempDir Path dir) throws Exception {
+        assumeTrue(!"3.11".equals(setting("c311.subject", "C311_SUBJECT")), "3.11 compared with itself: once is enough");
+        compare(dir, Cassandra5Node.shared());
+    }
+
+    /** @param cluster where Sibyl stores, or null for its embedded engine */
+    private static void compare(Path dir, Cassandra5Node cluster) throws Exception {
         Cassandra311Peer c311 = Cassandra311Peer.shared();
         long seed = setting("c311.seed", "C311_SEED") == null ? new SecureRandom().nextLong()
                 : Long.parseLong(setting("c311.seed", "C311_SEED"));
@@ -70,7 +86,8 @@ class Cassandra311DifferentialIT {
                 : Integer.parseInt(setting("c311.operations", "C311_OPERATIONS"));
         boolean selfCheck = "3.11".equals(setting("c311.subject", "C311_SUBJECT"));
         System.out.println("Cassandra311DifferentialIT: seed " + seed + " (repeat with -Dc311.seed=" + seed + " or C311_SEED="
-                + seed + "), " + operations + " operations, compared with " + (selfCheck ? "3.11 itself" : "Sibyl"));
+                + seed + "), " + operations + " operations, compared with " + (selfCheck ? "3.11 itself"
+                : cluster == null ? "Sibyl" : "Sibyl in cluster mode"));
 
         createKeyspace(c311, Diff07Schema.KEYSPACE);
         LocalNode sibyl = null;
@@ -81,15 +98,16 @@ class Cassandra311DifferentialIT {
             subjectPort = c311.thriftPort();
             subjectKeyspace = TWIN_KEYSPACE;
         } else {
-            sibyl = LocalNode.configuredBy(dir, Diff07Schema.storageConf(
-                    Files.readString(LocalNode.home().resolve("conf/storage-conf.xml"))));
+            String conf = Diff07Schema.storageConf(Files.readString(LocalNode.home().resolve("conf/storage-conf.xml")));
+            sibyl = LocalNode.configuredBy(dir, cluster == null ? conf
+                    : cluster.inCluster(conf, "d07_" + ProcessHandle.current().pid() + "_"));
             sibyl.start("sibyl");
             subjectPort = thriftPort(dir);
             subjectKeyspace = Diff07Schema.KEYSPACE;
         }
         try (V20Server reference = new V20Server("3.11", c311.thriftPort(), Diff07Schema.KEYSPACE);
              V20Server subject = new V20Server(selfCheck ? "3.11 (" + TWIN_KEYSPACE + ")" : "Sibyl", subjectPort, subjectKeyspace)) {
-            Path journalFile = Files.createDirectories(Path.of("target", "cassandra311-differential")).resolve("journal-" + seed + ".txt");
+            Path journalFile = Files.createDirectories(Path.of("target", "cassandra311-differential")).resolve("journal-" + seed + (cluster == null ? "" : "-cluster") + ".txt");
             V20Comparison comparison;
             try (PrintWriter journal = new PrintWriter(Files.newBufferedWriter(journalFile))) {
                 comparison = new V20Comparison(reference, subject, journal, !selfCheck);
