@@ -22,6 +22,7 @@ import java.util.Objects;
  * @param gcGraceSeconds this CF's tombstone grace period, or null to use the global GCGraceSeconds
  * @param readRepairChance probability (0..1) of a read repair, or null when not given
  * @param preloadRowCache whether the row cache is filled from disk at start-up
+ * @param defaultTimeToLive seconds a column written without a ttl lives (0.7+ clients; 0 = it does not expire)
  */
 public record ColumnFamilyConf(
         String name,
@@ -35,7 +36,8 @@ public record ColumnFamilyConf(
         int keyCacheSavePeriodInSeconds,
         Integer gcGraceSeconds,
         Double readRepairChance,
-        boolean preloadRowCache) {
+        boolean preloadRowCache,
+        int defaultTimeToLive) {
 
     /** KeysCached when absent ({@link ColumnFamilySettings#KEYS_CACHED}). */
     public static final CacheSize DEFAULT_KEYS_CACHED = CacheSize.parse(ColumnFamilySettings.KEYS_CACHED_ABSENT);
@@ -52,6 +54,15 @@ public record ColumnFamilyConf(
             throw new IllegalArgumentException(
                     "compareSubcolumnsWith is given exactly for Super column families: " + name);
         }
+    }
+
+    /** A column family whose columns do not expire unless written with a ttl. */
+    public ColumnFamilyConf(String name, ColumnType type, String compareWith, String compareSubcolumnsWith, String comment,
+                            CacheSize keysCached, CacheSize rowsCached, int rowCacheSavePeriodInSeconds,
+                            int keyCacheSavePeriodInSeconds, Integer gcGraceSeconds, Double readRepairChance,
+                            boolean preloadRowCache) {
+        this(name, type, compareWith, compareSubcolumnsWith, comment, keysCached, rowsCached, rowCacheSavePeriodInSeconds,
+                keyCacheSavePeriodInSeconds, gcGraceSeconds, readRepairChance, preloadRowCache, 0);
     }
 
     public boolean isSuper() {

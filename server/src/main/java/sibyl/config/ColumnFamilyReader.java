@@ -31,6 +31,7 @@ final class ColumnFamilyReader {
                 read.get(ColumnFamilySettings.KEY_CACHE_SAVE_PERIOD_IN_SECONDS),
                 read.get(ColumnFamilySettings.GC_GRACE_SECONDS),
                 read.get(ColumnFamilySettings.READ_REPAIR_CHANCE),
-                read.get(ColumnFamilySettings.PRELOAD_ROW_CACHE));
+                read.get(ColumnFamilySettings.PRELOAD_ROW_CACHE),
+                read.get(ColumnFamilySettings.DEFAULT_TIME_TO_LIVE));
     }
 }

@@ -29,7 +29,7 @@ public final class ConfiguredSchema {
                 CFMetaData metadata = new CFMetaData(ks.name(), cf.name(), cf.isSuper(),
                         MarshalTypes.forName(cf.compareWith()),
                         cf.isSuper() ? MarshalTypes.forName(cf.compareSubcolumnsWith()) : null,
-                        cf.comment()).withCaches(caches(cf));
+                        cf.comment()).withCaches(caches(cf)).withDefaultTimeToLive(cf.defaultTimeToLive());
                 cfs.add(cf.gcGraceSeconds() == null ? metadata : metadata.withGcGraceSeconds(cf.gcGraceSeconds()));
             }
             all.add(new KSMetaData(ks.name(), ks.replicationFactor(), cfs));

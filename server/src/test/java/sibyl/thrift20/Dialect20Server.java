@@ -1,6 +1,7 @@
 package sibyl.thrift20;
 
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,9 +37,12 @@ final class Dialect20Server implements AutoCloseable {
     final Partitioner partitioner = Partitioners.forName("org.apache.cassandra.dht.RandomPartitioner");
     /** A keyspace whose ReplicationFactor one node cannot meet at QUORUM. */
     static final String REPLICATED = "Replicated";
-    final LocalStorageService engine = new LocalStorageService(partitioner, List.of(TestSchema.keyspace1(),
-            new KSMetaData(REPLICATED, 3, List.of(CFMetaData.standard(REPLICATED, TestSchema.STD, BytesType.instance)))),
-            128);
+    /**
+     * A keyspace whose tables have a default_time_to_live: Standard1 1000 s, Super1 500 s, and Far 400000000 s, which
+     * expires past 2038 from any write of today.
+     */
+    static final String EXPIRING = "Expiring";
+    final LocalStorageService engine;
     final Cassandra20ProcessorFactory factory;
     private final NetworkLoops network = NetworkLoops.open(1);
     private final ThriftServer server;
@@ -49,6 +53,19 @@ final class Dialect20Server implements AutoCloseable {
      *                  the network thread and answered later, as over a cluster
      */
     Dialect20Server(boolean deferring, Authenticator authenticator) throws InterruptedException {
+        this(deferring, authenticator, Clock.systemUTC());
+    }
+
+    /** @param clock the time the store judges expiring columns by (writes count their ttl from the system clock) */
+    Dialect20Server(boolean deferring, Authenticator authenticator, Clock clock) throws InterruptedException {
+        engine = new LocalStorageService(partitioner, List.of(TestSchema.keyspace1(),
+                new KSMetaData(REPLICATED, 3, List.of(CFMetaData.standard(REPLICATED, TestSchema.STD, BytesType.instance))),
+                new KSMetaData(EXPIRING, 1, List.of(
+                        CFMetaData.standard(EXPIRING, TestSchema.STD, BytesType.instance).withDefaultTimeToLive(1000),
+                        CFMetaData.ofSuper(EXPIRING, TestSchema.SUPER, BytesType.instance, BytesType.instance)
+                                .withDefaultTimeToLive(500),
+                        CFMetaData.standard(EXPIRING, "Far", BytesType.instance).withDefaultTimeToLive(400_000_000)))),
+                128, clock);
         StorageHints hints = deferring ? new StorageHints() {
             @Override
             public boolean countsReplicas() {
