@@ -49,8 +49,18 @@ final class Diff07Schema {
 
     /** Sibyl's shipped storage-conf.xml ({@code shipped}) with only this keyspace, under RandomPartitioner. */
     static String storageConf(String shipped) {
-        StringBuilder keyspaces = new StringBuilder("<Keyspaces>\n    <Keyspace Name=\"" + KEYSPACE + "\">\n");
-        for (Family f : FAMILIES) keyspaces.append(f.xml());
+        StringBuilder families = new StringBuilder();
+        for (Family f : FAMILIES) families.append(f.xml());
+        return storageConf(shipped, KEYSPACE, families.toString());
+    }
+
+    /**
+     * Sibyl's shipped storage-conf.xml ({@code shipped}) with only the keyspace {@code name} of these
+     * {@code <ColumnFamily>} elements, under RandomPartitioner.
+     */
+    static String storageConf(String shipped, String name, String columnFamilies) {
+        StringBuilder keyspaces = new StringBuilder("<Keyspaces>\n    <Keyspace Name=\"" + name + "\">\n");
+        keyspaces.append(columnFamilies);
         keyspaces.append("      <ReplicaPlacementStrategy>org.apache.cassandra.locator.RackUnawareStrategy</ReplicaPlacementStrategy>\n")
                 .append("      <ReplicationFactor>1</ReplicationFactor>\n")
                 .append("      <EndPointSnitch>org.apache.cassandra.locator.EndPointSnitch</EndPointSnitch>\n")
