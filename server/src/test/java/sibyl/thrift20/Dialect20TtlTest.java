@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import sibyl.auth.AllowAllAuthenticator;
@@ -100,7 +101,7 @@ class Dialect20TtlTest extends Dialect20Connection {
 
     @Test
     void describeKeyspaceShowsEachTablesDefaultTimeToLive() throws Exception {
-        Map<String, Integer> defaults = new java.util.TreeMap<>();
+        Map<String, Integer> defaults = new TreeMap<>();
         for (CfDef cf : client.describe_keyspace(EXPIRING).cf_defs) {
             assertEquals(true, cf.isSetDefault_time_to_live(), cf.name);
             defaults.put(cf.name, cf.getDefault_time_to_live());

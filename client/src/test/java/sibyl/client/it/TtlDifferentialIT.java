@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -96,7 +97,7 @@ class TtlDifferentialIT {
 
     /** The calls in the order they run, by a name that says what each checks. */
     private static Map<String, Call> calls() {
-        Map<String, Call> calls = new java.util.LinkedHashMap<>();
+        Map<String, Call> calls = new LinkedHashMap<>();
         ColumnParent s = new ColumnParent("S");
         calls.put("01 describe: default_time_to_live", c -> {
             Map<String, Integer> ttls = new TreeMap<>();
