@@ -69,7 +69,7 @@ public class ColumnFamilyStoreReadBenchmark {
         directory = Files.createTempDirectory("sibyl-store-bench");
         keys = new DecoratedKey[ROWS];
         for (int i = 0; i < ROWS; i++) keys[i] = partitioner.decorateKey("row" + i);
-        store = new ColumnFamilyStore(metadata, partitioner, Runnable::run);
+        store = new ColumnFamilyStore(metadata, partitioner, Runnable::run, java.time.Clock.systemUTC());
         List<SSTableReader> sstables = new ArrayList<>();
         sstables.add(write(1, 1, c -> true));
         sstables.add(write(2, 2, c -> c % 3 == 0));

@@ -24,7 +24,7 @@ import sibyl.db.RowMutation;
  * deletion deletes that clustering row, a super column deletion the rows of that column1 (a
  * range tombstone), a row deletion the partition, each hiding what was written at or before its
  * timestamp. Writes are UPDATEs: they leave no row marker behind, so a row exists exactly while
- * its value does.
+ * its value does; a write with a ttl is one USING TTL, and the cluster expires it.
  */
 final class MutationStatements {
     /** Looks up the table of a column family, refusing unknown ones as the engine does. */
@@ -110,10 +110,11 @@ final class MutationStatements {
             PathShape.COLUMN.check(table.metadata(), w.superColumn() != null, true);
             BoundStatementBuilder b = of.update().prepared(statements).boundStatementBuilder()
                     .setLong(0, w.timestamp())
-                    .setBytesUnsafe(1, ByteBuffer.wrap(w.value()))
-                    .setBytesUnsafe(2, key)
+                    .setInt(1, w.ttl())
+                    .setBytesUnsafe(2, ByteBuffer.wrap(w.value()))
+                    .setBytesUnsafe(3, key)
                     .setConsistencyLevel(level);
-            cell(b, 3, w.superColumn(), w.name());
+            cell(b, 4, w.superColumn(), w.name());
             out.add(b.build());
         } else if (change instanceof Change.DeleteColumn d) {
             PathShape.COLUMN.check(table.metadata(), d.superColumn() != null, true);

@@ -94,14 +94,28 @@ final class Reads {
         return AsyncRows.collect(service.executeAsync(b.build()), new SuperColumnSink(table.metadata(), count));
     }
 
-    /** Columns (or subcolumns) one per row: name, value, timestamp. */
+    /**
+     * A column from the row's {@code at}-th to {@code at + 3}-th values: name, value, writetime and ttl. CQL tells a
+     * cell's time left, not the ttl it was written with, so an expiring column reads back with what is left
+     * (docs/differences.md §The 0.7+ dialect).
+     */
+    private static Column column(Row row, int at) {
+        byte[] name = Values.array(row.getBytesUnsafe(at));
+        byte[] value = Values.array(row.getBytesUnsafe(at + 1));
+        long timestamp = row.getLong(at + 2);
+        if (row.isNull(at + 3)) return Column.live(name, value, timestamp);
+        int left = Math.max(1, row.getInt(at + 3));
+        long now = System.currentTimeMillis() / 1000;
+        return Column.expiring(name, value, timestamp, left, (int) Math.min(Integer.MAX_VALUE, now + left));
+    }
+
+    /** Columns (or subcolumns) one per row: name, value, timestamp, ttl. */
     private static final class ColumnSink implements AsyncRows.Sink<List<Cell>> {
         private final List<Cell> cells = new ArrayList<>();
 
         @Override
         public boolean accept(Row row) {
-            cells.add(Column.live(Values.array(row.getBytesUnsafe(0)), Values.array(row.getBytesUnsafe(1)),
-                    row.getLong(2)));
+            cells.add(column(row, 0));
             return true;
         }
 
@@ -133,8 +147,7 @@ final class Reads {
                 currentName = name;
                 current = SuperColumn.builder(Values.array(name), cf.subcomparator(), 4);
             }
-            current.add(Column.live(Values.array(row.getBytesUnsafe(1)), Values.array(row.getBytesUnsafe(2)),
-                    row.getLong(3)));
+            current.add(column(row, 1));
             return true;
         }
 

@@ -74,18 +74,19 @@ final class TableStatements {
 
     TableStatements(String table, boolean isSuper) {
         String cell = isSuper ? " AND column1 = ? AND column2 = ?" : " AND column1 = ?";
-        update = new Slot("UPDATE " + table + " USING TIMESTAMP ? SET value = ? WHERE key = ?" + cell);
+        // TTL 0 is a cell that does not expire (Sibyl's tables have no default_time_to_live: Sibyl applies its own).
+        update = new Slot("UPDATE " + table + " USING TIMESTAMP ? AND TTL ? SET value = ? WHERE key = ?" + cell);
         deleteRow = new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?");
         deleteColumn = new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ? AND column1 = ?");
         deleteSubcolumn = isSuper ? new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?" + cell) : null;
 
         String name = isSuper ? "column2" : "column1";
-        String columns = "SELECT " + name + ", value, writetime(value) FROM " + table + " WHERE key = ?"
+        String columns = "SELECT " + name + ", value, writetime(value), ttl(value) FROM " + table + " WHERE key = ?"
                 + (isSuper ? " AND column1 = ?" : "");
         readForms(columnReads, columns, name, isSuper ? "column1 %1$s, column2 %1$s" : "column1 %s", true);
         if (isSuper) {
             superColumnReads = new Slot[READ_FORMS];
-            readForms(superColumnReads, "SELECT column1, column2, value, writetime(value) FROM " + table
+            readForms(superColumnReads, "SELECT column1, column2, value, writetime(value), ttl(value) FROM " + table
                     + " WHERE key = ?", "column1", "column1 %1$s, column2 %1$s", false);
             countColumns = new Slot("SELECT COUNT(*) FROM " + table + " WHERE key = ? AND column1 = ?");
             countSuperColumns = new Slot("SELECT column1 FROM " + table + " WHERE key = ? GROUP BY column1");

@@ -28,10 +28,12 @@ import sibyl.db.SuperColumn;
  * Deletion     := markedForDeleteAt:long    Long.MIN_VALUE = none
  *                 localDeletionTime:int     seconds; Integer.MIN_VALUE = none
  * Column       := name
- *                 flags:byte                0 = live, 1 = tombstone; other values are refused
+ *                 flags:byte                0 = live, 1 = tombstone, 2 = expiring; other values are refused
  *                 timestamp:long
  *                 live:      length:int  value:byte[length]
  *                 tombstone: localDeletionTime:int
+ *                 expiring:  ttl:int  localExpirationTime:int  length:int  value:byte[length]
+ *                            (logs written before expiring columns existed hold no flag 2 and read as before)
  * name         := length:unsigned short  bytes[length]   (names are at most 65535 bytes, as in 0.6)
  * </pre>
  * The column family's name and type are not written: the reader supplies the metadata, which
@@ -40,6 +42,7 @@ import sibyl.db.SuperColumn;
 public final class ColumnFamilySerializer {
     private static final int LIVE = 0;
     private static final int TOMBSTONE = 1;
+    private static final int EXPIRING = 2;
     private static final int MAX_NAME_LENGTH = 0xFFFF;
     private static final int DELETION_LENGTH = 8 + 4;
 
@@ -129,16 +132,20 @@ public final class ColumnFamilySerializer {
     }
 
     private static int columnLength(Column c) {
-        return nameLength(c.name()) + 1 + 8 + 4 + (c.isTombstone() ? 0 : c.value().length);
+        return nameLength(c.name()) + 1 + 8 + 4 + (c.isTombstone() ? 0 : c.value().length) + (c.isExpiring() ? 8 : 0);
     }
 
     private static void writeColumn(Column c, ByteBuffer out) {
         writeName(c.name(), out);
-        out.put((byte) (c.isTombstone() ? TOMBSTONE : LIVE));
+        out.put((byte) (c.isTombstone() ? TOMBSTONE : c.isExpiring() ? EXPIRING : LIVE));
         out.putLong(c.timestamp());
         if (c.isTombstone()) {
             out.putInt(c.localDeletionTime());
         } else {
+            if (c.isExpiring()) {
+                out.putInt(c.ttl());
+                out.putInt(c.localExpirationTime());
+            }
             out.putInt(c.value().length);
             out.put(c.value());
         }
@@ -149,10 +156,13 @@ public final class ColumnFamilySerializer {
         int flags = in.readUnsignedByte();
         long timestamp = in.readLong();
         if (flags == TOMBSTONE) return Column.tombstone(name, timestamp, in.readInt());
-        if (flags != LIVE) throw new IOException("unknown column flags " + flags);
+        if (flags != LIVE && flags != EXPIRING) throw new IOException("unknown column flags " + flags);
+        int ttl = flags == EXPIRING ? in.readInt() : Column.NO_TTL;
+        int expiresAt = flags == EXPIRING ? in.readInt() : 0;
+        if (flags == EXPIRING && ttl <= 0) throw new IOException("expiring column with ttl " + ttl);
         byte[] value = new byte[readCount(in, "value byte")];
         in.readFully(value);
-        return Column.live(name, value, timestamp);
+        return flags == EXPIRING ? Column.expiring(name, value, timestamp, ttl, expiresAt) : Column.live(name, value, timestamp);
     }
 
     private static int nameLength(byte[] name) {

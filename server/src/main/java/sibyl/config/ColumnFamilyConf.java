@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param readRepairChance probability (0..1) of a read repair, or null when not given
  * @param preloadRowCache whether the row cache is filled from disk at start-up
  * @param validation the types of keys and values the 0.7+ dialect checks writes against
+ * @param defaultTimeToLive seconds a column written without a ttl lives (0.7+ clients; 0 = it does not expire)
  */
 public record ColumnFamilyConf(
         String name,
@@ -37,7 +38,8 @@ public record ColumnFamilyConf(
         Integer gcGraceSeconds,
         Double readRepairChance,
         boolean preloadRowCache,
-        ValidationConf validation) {
+        ValidationConf validation,
+        int defaultTimeToLive) {
 
     /** KeysCached when absent ({@link ColumnFamilySettings#KEYS_CACHED}). */
     public static final CacheSize DEFAULT_KEYS_CACHED = CacheSize.parse(ColumnFamilySettings.KEYS_CACHED_ABSENT);
@@ -57,14 +59,24 @@ public record ColumnFamilyConf(
         }
     }
 
-    /** A column family whose keys and values are bytes, nothing checked. */
+    /** A column family whose keys and values are bytes, nothing checked, and whose columns do not expire. */
     public ColumnFamilyConf(String name, ColumnType type, String compareWith, String compareSubcolumnsWith,
                             String comment, CacheSize keysCached, CacheSize rowsCached, int rowCacheSavePeriodInSeconds,
                             int keyCacheSavePeriodInSeconds, Integer gcGraceSeconds, Double readRepairChance,
                             boolean preloadRowCache) {
         this(name, type, compareWith, compareSubcolumnsWith, comment, keysCached, rowsCached,
                 rowCacheSavePeriodInSeconds, keyCacheSavePeriodInSeconds, gcGraceSeconds, readRepairChance,
-                preloadRowCache, ValidationConf.NONE);
+                preloadRowCache, ValidationConf.NONE, 0);
+    }
+
+    /** A column family whose keys and values are bytes, nothing checked. */
+    public ColumnFamilyConf(String name, ColumnType type, String compareWith, String compareSubcolumnsWith,
+                            String comment, CacheSize keysCached, CacheSize rowsCached, int rowCacheSavePeriodInSeconds,
+                            int keyCacheSavePeriodInSeconds, Integer gcGraceSeconds, Double readRepairChance,
+                            boolean preloadRowCache, int defaultTimeToLive) {
+        this(name, type, compareWith, compareSubcolumnsWith, comment, keysCached, rowsCached,
+                rowCacheSavePeriodInSeconds, keyCacheSavePeriodInSeconds, gcGraceSeconds, readRepairChance,
+                preloadRowCache, ValidationConf.NONE, defaultTimeToLive);
     }
 
     public boolean isSuper() {

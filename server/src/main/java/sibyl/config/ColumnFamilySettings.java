@@ -135,12 +135,24 @@ public final class ColumnFamilySettings {
     public static final ChildSetting<ColumnFamilyConf, Map<String, String>> COLUMN_METADATA = ChildSetting.element(
             "Column", unset(), OnChange.restart(VALIDATION_AT_START), ColumnFamilySettings::columns,
             (ColumnFamilyConf cf) -> cf.validation().columns());
+    /** 20 years in seconds: the longest time to live 3.11 takes. */
+    static final int MAX_TIME_TO_LIVE = 20 * 365 * 24 * 60 * 60;
+
+    /**
+     * 3.11's default_time_to_live: seconds a column a 0.7+ client inserts without a ttl lives (docs/semantics.md
+     * §Expiring columns); 0, the default, for none. At most 20 years, as in 3.11.
+     */
+    public static final ChildSetting<ColumnFamilyConf, Integer> DEFAULT_TIME_TO_LIVE = ChildSetting.attribute(
+            "DefaultTimeToLive", value("0"), OnChange.live(" (for writes from then on)"), (node, earlier) -> {
+                Optional<ConfigValue> ttl = node.attribute("DefaultTimeToLive");
+                return ttl.isPresent() ? ttl.get().asInt(0, MAX_TIME_TO_LIVE) : 0;
+            }, ColumnFamilyConf::defaultTimeToLive);
 
     /** In the order they are read and compared. */
     public static final List<ChildSetting<ColumnFamilyConf, ?>> ALL = List.of(NAME, COLUMN_TYPE, COMPARE_WITH,
             COMPARE_SUBCOLUMNS_WITH, COMMENT, KEYS_CACHED, ROWS_CACHED, KEY_CACHE_SAVE_PERIOD_IN_SECONDS,
             ROW_CACHE_SAVE_PERIOD_IN_SECONDS, GC_GRACE_SECONDS, READ_REPAIR_CHANCE, PRELOAD_ROW_CACHE,
-            KEY_VALIDATION_CLASS, DEFAULT_VALIDATION_CLASS, COLUMN_METADATA);
+            KEY_VALIDATION_CLASS, DEFAULT_VALIDATION_CLASS, COLUMN_METADATA, DEFAULT_TIME_TO_LIVE);
 
     private ColumnFamilySettings() {
     }

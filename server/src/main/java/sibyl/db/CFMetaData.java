@@ -15,11 +15,20 @@ import sibyl.db.marshal.AbstractType;
  * @param gcGraceSeconds this column family's own GCGraceSeconds (0.7's per column family
  *                       attribute); empty to use the node's
  * @param validators     the types the 0.7+ dialect checks keys and values against
+ * @param defaultTimeToLive seconds a column written without a ttl lives where 3.11 gives it this one
+ *                       (DefaultTimeToLive; docs/semantics.md §Expiring columns); 0 for none
  */
 public record CFMetaData(String keyspace, String name, boolean isSuper, AbstractType comparator,
                          AbstractType subcomparator, String comment, CacheConfig caches, OptionalInt gcGraceSeconds,
-                         Validators validators) {
+                         Validators validators, int defaultTimeToLive) {
+    /** The longest time to live a column, or a column family's default, may have: 20 years, as in 3.11. */
+    public static final int MAX_TTL = 20 * 365 * 24 * 60 * 60;
+
     public CFMetaData {
+        if (defaultTimeToLive < 0 || defaultTimeToLive > MAX_TTL) {
+            throw new IllegalArgumentException("default time to live of " + keyspace + "." + name + " must be from 0 to "
+                    + MAX_TTL + ", not " + defaultTimeToLive);
+        }
         Objects.requireNonNull(keyspace, "keyspace");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(comparator, "comparator");
@@ -35,11 +44,29 @@ public record CFMetaData(String keyspace, String name, boolean isSuper, Abstract
         }
     }
 
+    /** A column family whose columns do not expire unless written with a ttl. */
+    public CFMetaData(String keyspace, String name, boolean isSuper, AbstractType comparator, AbstractType subcomparator,
+                      String comment, CacheConfig caches, OptionalInt gcGraceSeconds, Validators validators) {
+        this(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds, validators, 0);
+    }
+
+    /** A column family that checks no key or value and whose columns do not expire unless written with a ttl. */
+    public CFMetaData(String keyspace, String name, boolean isSuper, AbstractType comparator, AbstractType subcomparator,
+                      String comment, CacheConfig caches, OptionalInt gcGraceSeconds) {
+        this(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds, Validators.NONE, 0);
+    }
+
+    /** As the canonical constructor, checking no key or value. */
+    public CFMetaData(String keyspace, String name, boolean isSuper, AbstractType comparator, AbstractType subcomparator,
+                      String comment, CacheConfig caches, OptionalInt gcGraceSeconds, int defaultTimeToLive) {
+        this(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds, Validators.NONE,
+                defaultTimeToLive);
+    }
+
     /** A column family without caches, whose tombstones age by the node's GCGraceSeconds. */
     public CFMetaData(String keyspace, String name, boolean isSuper, AbstractType comparator,
                       AbstractType subcomparator, String comment) {
-        this(keyspace, name, isSuper, comparator, subcomparator, comment, CacheConfig.NONE, OptionalInt.empty(),
-                Validators.NONE);
+        this(keyspace, name, isSuper, comparator, subcomparator, comment, CacheConfig.NONE, OptionalInt.empty());
     }
 
     public static CFMetaData standard(String keyspace, String name, AbstractType comparator) {
@@ -52,23 +79,29 @@ public record CFMetaData(String keyspace, String name, boolean isSuper, Abstract
 
     public CFMetaData withCaches(CacheConfig caches) {
         return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds,
-                validators);
+                validators, defaultTimeToLive);
     }
 
     public CFMetaData withGcGraceSeconds(int seconds) {
         if (seconds < 0) throw new IllegalArgumentException("GCGraceSeconds must not be negative: " + seconds);
         return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, OptionalInt.of(seconds),
-                validators);
+                validators, defaultTimeToLive);
     }
 
     public CFMetaData withValidators(Validators validators) {
         return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds,
-                validators);
+                validators, defaultTimeToLive);
+    }
+
+    /** This column family with {@code seconds} as its default time to live (0: none). */
+    public CFMetaData withDefaultTimeToLive(int seconds) {
+        return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds,
+                validators, seconds);
     }
 
     /**
      * Whether rows of {@code other} are rows of this column family: the same keyspace, name, type and
-     * comparators. The configured settings (caches, GCGraceSeconds, comment) may differ: a reload of the
+     * comparators. The configured settings (caches, GCGraceSeconds, DefaultTimeToLive, comment) may differ: a reload of the
      * configuration changes them while the rows written before stay what they are.
      */
     public boolean sameRowsAs(CFMetaData other) {

@@ -11,11 +11,30 @@ public sealed interface Change {
     /** The timestamp the change is written at. */
     long timestamp();
 
-    /** Write a column ({@code superColumn} null) or a subcolumn. */
-    record Write(byte[] superColumn, byte[] name, byte[] value, long timestamp) implements Change {
+    /**
+     * Write a column ({@code superColumn} null) or a subcolumn; one that expires {@code ttl} seconds after the
+     * mutation's time ({@link RowMutation#localDeletionTime()}) when {@code ttl} is positive, one that does not
+     * when it is {@link Column#NO_TTL}.
+     */
+    record Write(byte[] superColumn, byte[] name, byte[] value, long timestamp, int ttl) implements Change {
         public Write {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(value, "value");
+            if (ttl < 0) throw new IllegalArgumentException("negative ttl " + ttl);
+        }
+
+        /** A write of a column that does not expire. */
+        public Write(byte[] superColumn, byte[] name, byte[] value, long timestamp) {
+            this(superColumn, name, value, timestamp, Column.NO_TTL);
+        }
+
+        /**
+         * The column this writes when its mutation is applied at {@code localTime} (seconds since the epoch); an
+         * expiration past what an int holds is held at its greatest value.
+         */
+        public Column column(int localTime) {
+            if (ttl == Column.NO_TTL) return Column.live(name, value, timestamp);
+            return Column.expiring(name, value, timestamp, ttl, (int) Math.min(Integer.MAX_VALUE, (long) localTime + ttl));
         }
     }
 

@@ -57,7 +57,10 @@ public final class RowMutation {
         return soleColumnFamily;
     }
 
-    /** Seconds since the epoch, stamped into every tombstone this mutation creates. */
+    /**
+     * Seconds since the epoch, stamped into every tombstone this mutation creates; the time its expiring columns
+     * count their ttl from.
+     */
     public int localDeletionTime() {
         return localDeletionTime;
     }
@@ -104,6 +107,16 @@ public final class RowMutation {
         /** Writes a subcolumn of a super column. */
         public Builder write(String columnFamily, byte[] superColumn, byte[] name, byte[] value, long timestamp) {
             return add(columnFamily, new Change.Write(Objects.requireNonNull(superColumn), name, value, timestamp));
+        }
+
+        /** Writes a column of a standard column family that expires {@code ttl} seconds after the mutation's time. */
+        public Builder write(String columnFamily, byte[] name, byte[] value, long timestamp, int ttl) {
+            return add(columnFamily, new Change.Write(null, name, value, timestamp, ttl));
+        }
+
+        /** Writes a subcolumn that expires {@code ttl} seconds after the mutation's time. */
+        public Builder write(String columnFamily, byte[] superColumn, byte[] name, byte[] value, long timestamp, int ttl) {
+            return add(columnFamily, new Change.Write(Objects.requireNonNull(superColumn), name, value, timestamp, ttl));
         }
 
         /** Tombstones a column of a standard column family. */

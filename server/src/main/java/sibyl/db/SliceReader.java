@@ -19,10 +19,11 @@ public final class SliceReader {
 
     /**
      * The live entries {@code selection} picks at the level {@code superColumn} names (null = the
-     * column family itself), in selection order. A null row reads as an empty one.
+     * column family itself), in selection order, as a reader at {@code nowSeconds} (since the epoch) sees them:
+     * expiring columns past their expiration are left out. A null row reads as an empty one.
      */
-    public static List<Cell> read(ColumnFamily row, byte[] superColumn, ColumnSelection selection) {
-        Level level = level(row, superColumn);
+    public static List<Cell> read(ColumnFamily row, byte[] superColumn, ColumnSelection selection, int nowSeconds) {
+        Level level = level(row, superColumn, nowSeconds);
         if (level == null) return List.of();
         if (selection instanceof ColumnSelection.Names names) return readNames(level, names);
         return readRange(level, (ColumnSelection.Range) selection);
@@ -30,25 +31,25 @@ public final class SliceReader {
 
     /**
      * The live cell at a path: a column, a subcolumn, or a super column with its live
-     * subcolumns; null when there is none.
+     * subcolumns, as a reader at {@code nowSeconds} sees it; null when there is none.
      */
-    public static Cell readOne(ColumnFamily row, byte[] superColumn, byte[] column) {
+    public static Cell readOne(ColumnFamily row, byte[] superColumn, byte[] column, int nowSeconds) {
         if (column == null) {
             if (row == null || superColumn == null) throw new IllegalArgumentException("a path needs a column or a super column");
-            return row.cell(superColumn) instanceof SuperColumn sc ? sc.live(row.deletion()) : null;
+            return row.cell(superColumn) instanceof SuperColumn sc ? sc.live(row.deletion(), nowSeconds) : null;
         }
-        Level level = level(row, superColumn);
+        Level level = level(row, superColumn, nowSeconds);
         return level == null ? null : level.live(level.stored(column));
     }
 
     /**
-     * What a reader sees of a cell stored at a row's top level under the row tombstone {@code rowDeletion}: the
-     * column if it is live, a super column with its live subcolumns if it has one, else null. The one rule of
-     * which cells a read counts and returns.
+     * What a reader at {@code nowSeconds} sees of a cell stored at a row's top level under the row tombstone
+     * {@code rowDeletion}: the column if it is live (and not expired), a super column with its live subcolumns if
+     * it has one, else null. The one rule of which cells a read counts and returns.
      */
-    public static Cell live(Cell stored, Deletion rowDeletion) {
-        if (stored instanceof Column c) return c.isLive(rowDeletion) ? c : null;
-        return ((SuperColumn) stored).live(rowDeletion);
+    public static Cell live(Cell stored, Deletion rowDeletion, int nowSeconds) {
+        if (stored instanceof Column c) return c.isLive(rowDeletion, nowSeconds) ? c : null;
+        return ((SuperColumn) stored).live(rowDeletion, nowSeconds);
     }
 
     private static List<Cell> readNames(Level level, ColumnSelection.Names selection) {
@@ -84,12 +85,12 @@ public final class SliceReader {
     }
 
     /** The level a read works at, or null when the super column it names does not exist. */
-    private static Level level(ColumnFamily row, byte[] superColumn) {
+    private static Level level(ColumnFamily row, byte[] superColumn, int nowSeconds) {
         if (row == null) return null;
-        if (superColumn == null) return new FamilyLevel(row);
+        if (superColumn == null) return new FamilyLevel(row, nowSeconds);
         PathShape.COLUMN.check(row.metadata(), true, true);
         if (!(row.cell(superColumn) instanceof SuperColumn sc)) return null;
-        return new SuperColumnLevel(sc, Deletion.reconcile(row.deletion(), sc.deletion()));
+        return new SuperColumnLevel(sc, Deletion.reconcile(row.deletion(), sc.deletion()), nowSeconds);
     }
 
     /** One level of a row: its stored entries and what of each a reader may see. */
@@ -104,7 +105,7 @@ public final class SliceReader {
         Cell live(Cell stored);
     }
 
-    private record FamilyLevel(ColumnFamily row) implements Level {
+    private record FamilyLevel(ColumnFamily row, int nowSeconds) implements Level {
         @Override
         public AbstractType comparator() {
             return row.metadata().comparator();
@@ -122,12 +123,12 @@ public final class SliceReader {
 
         @Override
         public Cell live(Cell stored) {
-            return stored == null ? null : SliceReader.live(stored, row.deletion());
+            return stored == null ? null : SliceReader.live(stored, row.deletion(), nowSeconds);
         }
     }
 
     /** @param covering the newer of the row's and the super column's tombstones */
-    private record SuperColumnLevel(SuperColumn superColumn, Deletion covering) implements Level {
+    private record SuperColumnLevel(SuperColumn superColumn, Deletion covering, int nowSeconds) implements Level {
         @Override
         public AbstractType comparator() {
             return superColumn.subcomparator();
@@ -145,7 +146,7 @@ public final class SliceReader {
 
         @Override
         public Cell live(Cell stored) {
-            return stored != null && ((Column) stored).isLive(covering) ? stored : null;
+            return stored != null && ((Column) stored).isLive(covering, nowSeconds) ? stored : null;
         }
     }
 }

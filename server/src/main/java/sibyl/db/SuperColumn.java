@@ -82,15 +82,15 @@ public final class SuperColumn extends CellContainer<Column, SuperColumn> implem
     }
 
     /**
-     * What a reader sees under the row tombstone {@code row}: this super column with only its
+     * What a reader at {@code nowSeconds} sees under the row tombstone {@code row}: this super column with only its
      * live subcolumns, or null if none is live (0.6 never returns empty ones).
      */
-    public SuperColumn live(Deletion row) {
+    public SuperColumn live(Deletion row, int nowSeconds) {
         Deletion covering = Deletion.reconcile(row, deletion);
         PersistentSortedMap.Builder<byte[], Column> live =
                 new PersistentSortedMap.Builder<>(cells.comparator(), RECONCILE, cells.size());
         for (Column c : cells) {
-            if (c.isLive(covering)) live.put(c.name(), c);
+            if (c.isLive(covering, nowSeconds)) live.put(c.name(), c);
         }
         if (live.size() == 0) return null;
         return live.size() == cells.size() ? this : new SuperColumn(name, deletion, live.build());

@@ -1,5 +1,6 @@
 package sibyl.engine;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -101,10 +102,15 @@ public final class ColumnFamilyStore {
     private final RowCache rowCache = new RowCache(0);
     private volatile CacheConfig caches = CacheConfig.NONE;
     private final DamageReports damage;
+    private final Clock clock;
 
-    /** @param memtableSorter runs the background folds of its memtables (see {@link Memtable#Memtable(CFMetaData, Executor)}) */
-    public ColumnFamilyStore(CFMetaData metadata, Partitioner partitioner, Executor memtableSorter) {
+    /**
+     * @param memtableSorter runs the background folds of its memtables (see {@link Memtable#Memtable(CFMetaData, Executor)})
+     * @param clock          the time reads judge expiring columns by (docs/semantics.md §Expiring columns)
+     */
+    public ColumnFamilyStore(CFMetaData metadata, Partitioner partitioner, Executor memtableSorter, Clock clock) {
         this.metadata = metadata;
+        this.clock = clock;
         this.partitioner = partitioner;
         this.memtableSorter = memtableSorter;
         this.damage = new DamageReports(metadata.keyspace(), metadata.name());
@@ -393,7 +399,7 @@ public final class ColumnFamilyStore {
             ColumnFamily stored = getRow(key);
             ColumnFamily current = stored == null ? delta.row() : ColumnFamily.merge(stored, delta.row());
             for (Change.DeleteSlice slice : slices) {
-                for (Cell cell : SliceReader.read(current, slice.superColumn(), slice.range())) {
+                for (Cell cell : SliceReader.read(current, slice.superColumn(), slice.range(), localDeletionTime)) {
                     delta.add(cell instanceof SuperColumn
                             ? new Change.DeleteSuperColumn(cell.name(), slice.timestamp())
                             : new Change.DeleteColumn(slice.superColumn(), cell.name(), slice.timestamp()));
@@ -564,8 +570,9 @@ public final class ColumnFamilyStore {
     public List<Cell> getSlice(DecoratedKey key, QueryPath parent, ColumnSelection selection) {
         PathShape.PARENT.check(metadata, parent);
         try {
-            return SliceReader.read(readRow(key, RowRead.of(metadata, parent.superColumn(), selection)), parent.superColumn(),
-                    selection);
+            int now = nowSeconds();
+            return SliceReader.read(readRow(key, RowRead.of(metadata, parent.superColumn(), selection, now)),
+                    parent.superColumn(), selection, now);
         } catch (CorruptSSTableException e) {
             throw damage.report(e);
         }
@@ -576,13 +583,19 @@ public final class ColumnFamilyStore {
         PathShape.COLUMN.check(metadata, path);
         ColumnSelection wanted = ColumnSelection.names(path.superColumn() != null ? path.superColumn() : path.column());
         ColumnFamily row;
+        int now = nowSeconds();
         try {
-            row = readRow(key, RowRead.of(metadata, null, wanted));
+            row = readRow(key, RowRead.of(metadata, null, wanted, now));
         } catch (CorruptSSTableException e) {
             throw damage.report(e);
         }
         return row == null ? Optional.empty()
-                : Optional.ofNullable(SliceReader.readOne(row, path.superColumn(), path.column()));
+                : Optional.ofNullable(SliceReader.readOne(row, path.superColumn(), path.column(), now));
+    }
+
+    /** Seconds since the epoch by the store's clock: what reads judge expiring columns by. */
+    private int nowSeconds() {
+        return (int) Math.min(Integer.MAX_VALUE, clock.instant().getEpochSecond());
     }
 
     /** get_count: live columns, super columns with a live subcolumn, or live subcolumns. */
@@ -599,7 +612,8 @@ public final class ColumnFamilyStore {
         PathShape.PARENT.check(metadata, parent);
         if (count <= 0) throw new IllegalArgumentException("maxRows must be positive");
         List<RowSlice> result = new ArrayList<>();
-        RowRead read = RowRead.of(metadata, parent.superColumn(), selection);
+        int now = nowSeconds();
+        RowRead read = RowRead.of(metadata, parent.superColumn(), selection, now);
         try (ReadView v = new ReadView()) {
             for (Segment segment : segments(range)) {
                 Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = rowsFrom(v, segment.from());
@@ -609,7 +623,7 @@ public final class ColumnFamilyStore {
                     RowRead.Sources sources = read.sources();
                     for (ColumnFamily version : MergingRowIterator.versions(row)) sources.add(version);
                     result.add(new RowSlice(row.getKey().key(),
-                            SliceReader.read(sources.merged(), parent.superColumn(), selection)));
+                            SliceReader.read(sources.merged(), parent.superColumn(), selection, now)));
                 }
                 if (result.size() >= count) break;
             }

@@ -207,7 +207,7 @@ final class Compactor implements AutoCloseable {
                 snapshots.take(UPGRADE_SNAPSHOT_PREFIX + store.metadata().name(), List.of(store));
             }
             result = Compaction.compact(inputs, output, partitioner, now.columnIndexSize(),
-                    now.indexInterval(), now.gcBefore(store.metadata()), all);
+                    now.indexInterval(), now.gcBefore(store.metadata()), now.nowSeconds(), all);
             if (result.output().isPresent()) {
                 reader = Optional.of(SSTableReader.openWritten(result.output().get(), store.metadata(), partitioner,
                         now.indexInterval(), store.keyCache(), now.fileAccess()));

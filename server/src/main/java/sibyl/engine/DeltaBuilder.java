@@ -37,7 +37,7 @@ final class DeltaBuilder {
     void add(Change change) {
         operations++;
         if (change instanceof Change.Write w) {
-            put(w.superColumn(), Column.live(w.name(), w.value(), w.timestamp()));
+            put(w.superColumn(), w.column(localDeletionTime));
         } else if (change instanceof Change.DeleteColumn d) {
             put(d.superColumn(), Column.tombstone(d.name(), d.timestamp(), localDeletionTime));
         } else if (change instanceof Change.DeleteSuperColumn d) {

@@ -105,6 +105,11 @@ public record EngineSettings(List<Path> dataDirectories, int indexInterval, int 
         return (int) Math.min(Integer.MAX_VALUE, clock.instant().getEpochSecond() - grace);
     }
 
+    /** Seconds since the epoch by the engine's clock: when compaction judges expiring columns expired. */
+    public int nowSeconds() {
+        return (int) Math.min(Integer.MAX_VALUE, clock.instant().getEpochSecond());
+    }
+
     /**
      * These settings with what a reloaded configuration changes live: the memtable thresholds and
      * GCGraceSeconds of {@code reloaded}; the rest stays as the engine started with it.

@@ -1,5 +1,6 @@
 package sibyl.engine;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -60,21 +61,22 @@ public final class Keyspace {
      * @param memtableSorter runs the background folds of the stores' memtables (see {@link Memtable})
      */
     public Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log, Executor memtableSorter) {
-        this(metadata, partitioner, log, Persistence.NONE, memtableSorter);
+        this(metadata, partitioner, log, Persistence.NONE, memtableSorter, Clock.systemUTC());
     }
 
     /**
      * @param persistence flushes this keyspace's memtables once full; {@link Persistence#NONE} to keep
      *                    everything in memory
+     * @param clock       the time reads judge expiring columns by
      */
     Keyspace(KSMetaData metadata, Partitioner partitioner, WriteLog log, Persistence persistence,
-             Executor memtableSorter) {
+             Executor memtableSorter, Clock clock) {
         this.partitioner = partitioner;
         this.log = log;
         this.persistence = persistence;
         Map<String, ColumnFamilyStore> stores = new LinkedHashMap<>();
         for (CFMetaData cf : metadata.columnFamilies()) {
-            stores.put(cf.name(), new ColumnFamilyStore(cf, partitioner, memtableSorter));
+            stores.put(cf.name(), new ColumnFamilyStore(cf, partitioner, memtableSorter, clock));
         }
         this.state = new State(metadata, Collections.unmodifiableMap(stores), false);
         for (int i = 0; i < LOCK_STRIPES; i++) rowLocks[i] = new ReentrantLock();

@@ -2,6 +2,7 @@ package sibyl.engine;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -76,6 +77,8 @@ public final class LocalStorageService implements StorageService, StorageHints, 
     private final Persistence persistence;
     /** Runs the background folds of the memtables ({@link Memtable}), those of stores a reload adds included. */
     private final Executor memtableSorter;
+    /** The time reads judge expiring columns by, for the stores a reload adds too. */
+    private final Clock clock;
     private volatile LogReplay lastReplay; // set once by open, before the service is handed out
     private volatile Duration startUp = Duration.ZERO;
     private volatile int sstablesAtStartUp;
@@ -88,21 +91,27 @@ public final class LocalStorageService implements StorageService, StorageHints, 
      * @param indexInterval how many keys one index sample stands for (IndexInterval, default 128)
      */
     public LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval) {
-        this(partitioner, keyspaces, indexInterval, WriteLog.NONE, Persistence.NONE, Runnable::run);
+        this(partitioner, keyspaces, indexInterval, Clock.systemUTC());
+    }
+
+    /** A memory-only store whose reads judge expiring columns by {@code clock} (tests move it instead of sleeping). */
+    public LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval, Clock clock) {
+        this(partitioner, keyspaces, indexInterval, WriteLog.NONE, Persistence.NONE, Runnable::run, clock);
     }
 
     private LocalStorageService(Partitioner partitioner, List<KSMetaData> keyspaces, int indexInterval,
-                                WriteLog writeLog, Persistence persistence, Executor memtableSorter) {
+                                WriteLog writeLog, Persistence persistence, Executor memtableSorter, Clock clock) {
         if (indexInterval <= 0) throw new IllegalArgumentException("IndexInterval must be positive: " + indexInterval);
         this.partitioner = partitioner;
         this.indexInterval = indexInterval;
         this.writeLog = writeLog;
         this.persistence = persistence;
         this.memtableSorter = memtableSorter;
+        this.clock = clock;
         List<Keyspace> open = new ArrayList<>();
-        for (KSMetaData ks : keyspaces) open.add(new Keyspace(ks, partitioner, writeLog, persistence, memtableSorter));
+        for (KSMetaData ks : keyspaces) open.add(new Keyspace(ks, partitioner, writeLog, persistence, memtableSorter, clock));
         if (keyspaces.stream().noneMatch(ks -> ks.name().equals(SystemKeyspace.NAME))) {
-            open.add(new Keyspace(SystemKeyspace.metadata(), partitioner, writeLog, persistence, memtableSorter));
+            open.add(new Keyspace(SystemKeyspace.metadata(), partitioner, writeLog, persistence, memtableSorter, clock));
         }
         this.catalog = SchemaChange.Catalog.of(open);
     }
@@ -138,7 +147,7 @@ public final class LocalStorageService implements StorageService, StorageHints, 
         try {
             recoverable = openRecognised(engine, keyspaces, logOpener);
             service = new LocalStorageService(partitioner, keyspaces, settings.indexInterval(), recoverable.writes(),
-                    engine, engine.memtableSorter());
+                    engine, engine.memtableSorter(), settings.clock());
             int sstables = 0;
             for (Keyspace ks : service.openKeyspaces()) sstables += engine.load(ks);
             LocalStorageService s = service;
@@ -564,8 +573,8 @@ public final class LocalStorageService implements StorageService, StorageHints, 
         SchemaChange change;
         try {
             change = SchemaChange.plan(conf.configFile(), catalog, keyspaces,
-                    ks -> new Keyspace(ks, partitioner, writeLog, persistence, memtableSorter),
-                    cf -> new ColumnFamilyStore(cf, partitioner, memtableSorter));
+                    ks -> new Keyspace(ks, partitioner, writeLog, persistence, memtableSorter, clock),
+                    cf -> new ColumnFamilyStore(cf, partitioner, memtableSorter, clock));
         } catch (IllegalArgumentException e) {
             throw new ConfigurationException(conf.configFile(), ElementPath.global("Keyspaces"), e.getMessage(), e);
         }

@@ -55,9 +55,12 @@ final class RowRead {
     private final Comparator<byte[]> order;
     /** Whether an SSTable older than the versions found can be passed over (named columns of a standard row). */
     private final boolean settles;
+    /** Seconds since the epoch a counted range judges expiring columns by: an expired one does not count. */
+    private final int nowSeconds;
 
     private RowRead(CFMetaData metadata, List<byte[]> names, ColumnSelection.Range range, Comparator<byte[]> order,
-                    boolean settles) {
+                    boolean settles, int nowSeconds) {
+        this.nowSeconds = nowSeconds;
         this.metadata = metadata;
         this.names = names;
         this.named = names == null ? null : ColumnSelection.names(names);
@@ -69,12 +72,13 @@ final class RowRead {
     /**
      * The read of {@code selection} below {@code superColumn} (null = the row's top level).
      *
-     * @param metadata the column family read, whose comparator orders the top level
+     * @param metadata   the column family read, whose comparator orders the top level
+     * @param nowSeconds the time the read sees expiring columns at
      */
-    static RowRead of(CFMetaData metadata, byte[] superColumn, ColumnSelection selection) {
+    static RowRead of(CFMetaData metadata, byte[] superColumn, ColumnSelection selection, int nowSeconds) {
         if (superColumn == null && selection instanceof ColumnSelection.Range r) {
             return new RowRead(metadata, null, r, r.reversed() ? metadata.comparator().reversed() : metadata.comparator(),
-                    false);
+                    false, nowSeconds);
         }
         // Below a super column the sources yield that super column whole.
         List<byte[]> selected = superColumn != null ? List.of(superColumn) : ((ColumnSelection.Names) selection).names();
@@ -84,7 +88,7 @@ final class RowRead {
             sorted.addAll(selected);
             names = List.copyOf(sorted);
         }
-        return new RowRead(metadata, names, null, metadata.comparator(), !metadata.isSuper());
+        return new RowRead(metadata, names, null, metadata.comparator(), !metadata.isSuper(), nowSeconds);
     }
 
     /**
@@ -92,7 +96,8 @@ final class RowRead {
      * source gives its whole version, and they are merged whole.
      */
     static RowRead wholeRow(CFMetaData metadata) {
-        return new RowRead(metadata, null, null, metadata.comparator(), false);
+        // Counts nothing, so it has no use for the time.
+        return new RowRead(metadata, null, null, metadata.comparator(), false, 0);
     }
 
     private boolean isWholeRow() {
@@ -209,7 +214,7 @@ final class RowRead {
                 Cell cell = cells.next();
                 if (finish.length > 0 && order.compare(cell.name(), finish) > 0) break;
                 merged.add(cell); // in the read's order: ascending, or descending when reversed, so built in O(n)
-                if (counted && SliceReader.live(cell, rowDeletion) != null) live++;
+                if (counted && SliceReader.live(cell, rowDeletion, nowSeconds) != null) live++;
             }
             return merged.build();
         }

@@ -13,15 +13,17 @@ import sibyl.db.SuperColumn;
 /**
  * The encoding of one cell inside a data block (see FORMAT.md):
  * <pre>
- * column       := name | flags u8 | timestamp i64 | valueLength i32 | value
+ * column       := name | flags u8 | timestamp i64 | [ttl i32 | localExpirationTime i32] | valueLength i32 | value
  * super column := name | deletion | count i32 | column*
  * name         := length u16 | bytes
  * </pre>
- * flags bit 0 marks a tombstone, whose value is its 4-byte local deletion time; a deletion is the
- * super column's tombstone ({@link DeletionSerializer}).
+ * flags bit 0 marks a tombstone, whose value is its 4-byte local deletion time; bit 1 an expiring column, and only
+ * it has the bracketed fields (files written before expiring columns existed never set it, so they read as they
+ * always did). A deletion is the super column's tombstone ({@link DeletionSerializer}).
  */
 final class CellSerializer {
     static final int TOMBSTONE = 1;
+    static final int EXPIRING = 2;
 
     private CellSerializer() {
     }
@@ -40,8 +42,12 @@ final class CellSerializer {
 
     private static void writeColumn(DataOutput out, Column c) throws IOException {
         writeName(out, c.name());
-        out.writeByte(c.isTombstone() ? TOMBSTONE : 0);
+        out.writeByte(c.isTombstone() ? TOMBSTONE : c.isExpiring() ? EXPIRING : 0);
         out.writeLong(c.timestamp());
+        if (c.isExpiring()) {
+            out.writeInt(c.ttl());
+            out.writeInt(c.localExpirationTime());
+        }
         out.writeInt(c.value().length);
         out.write(c.value());
     }
@@ -73,11 +79,14 @@ final class CellSerializer {
         byte[] name = readName(in);
         int flags = in.get();
         long timestamp = in.getLong();
+        int ttl = flags == EXPIRING ? in.getInt() : Column.NO_TTL;
+        int expiresAt = flags == EXPIRING ? in.getInt() : 0;
         int length = in.getInt();
         if (length < 0 || length > in.remaining()) throw new IllegalArgumentException("value length " + length);
         byte[] value = new byte[length];
         in.get(value);
         if (flags == 0) return Column.live(name, value, timestamp);
+        if (flags == EXPIRING) return Column.expiring(name, value, timestamp, ttl, expiresAt);
         if (flags != TOMBSTONE || length != 4) throw new IllegalArgumentException("column flags " + flags + ", value length " + length);
         return Column.tombstone(name, timestamp, ByteBuffer.wrap(value).getInt());
     }
@@ -109,8 +118,9 @@ final class CellSerializer {
     }
 
     private static void skipColumnAfterName(ByteBuffer in) {
-        in.get();
+        int flags = in.get();
         in.getLong();
+        if (flags == EXPIRING) skip(in, 8);
         skip(in, in.getInt());
     }
 

@@ -43,18 +43,21 @@ public final class Compaction {
      *
      * @param columnIndexSize bytes per column index block (ColumnIndexSizeInKB × 1024)
      * @param gcBefore        seconds since the epoch, now − GCGraceSeconds: older tombstones may go
+     * @param nowSeconds      seconds since the epoch: expiring columns expired by then are written as tombstones
      * @param major           true when {@code inputs} are every SSTable of the column family, the
      *                        only case where purging tombstones is safe (see {@link TombstonePurger})
      * @throws IllegalStateException when an input is already closed
      */
     public static Result compact(List<SSTableReader> inputs, Descriptor output, Partitioner partitioner,
-                                 int columnIndexSize, int gcBefore, boolean major) throws IOException {
-        return compact(inputs, output, partitioner, columnIndexSize, IndexSummaryFile.DEFAULT_INTERVAL, gcBefore, major);
+                                 int columnIndexSize, int gcBefore, int nowSeconds, boolean major) throws IOException {
+        return compact(inputs, output, partitioner, columnIndexSize, IndexSummaryFile.DEFAULT_INTERVAL, gcBefore, nowSeconds,
+                major);
     }
 
     /** As above, writing the output's index summary every {@code indexInterval} keys. */
     public static Result compact(List<SSTableReader> inputs, Descriptor output, Partitioner partitioner,
-                                 int columnIndexSize, int indexInterval, int gcBefore, boolean major) throws IOException {
+                                 int columnIndexSize, int indexInterval, int gcBefore, int nowSeconds, boolean major)
+            throws IOException {
         if (inputs.isEmpty()) throw new IllegalArgumentException("nothing to compact into " + output);
         CFMetaData metadata = inputs.get(0).metadata();
         List<SSTableReader> acquired = new ArrayList<>();
@@ -72,7 +75,7 @@ public final class Compaction {
                 bytesIn += sstable.dataLength();
             }
             return merge(acquired, output, metadata, partitioner, columnIndexSize, indexInterval, expectedKeys, bytesIn,
-                    new TombstonePurger(gcBefore, major));
+                    new TombstonePurger(gcBefore, nowSeconds, major));
         } finally {
             for (SSTableReader sstable : acquired) sstable.release();
         }

@@ -7,7 +7,9 @@ import sibyl.db.Deletion;
 import sibyl.db.SuperColumn;
 
 /**
- * What compaction keeps of a merged row: never a column shadowed by a row or super column
+ * What compaction keeps of a merged row: an expiring column expired by {@code nowSeconds} as a tombstone at its
+ * timestamp dated when it was written (as Cassandra 3.11 turns one; docs/semantics.md §Expiring columns), which
+ * goes like any tombstone; never a column shadowed by a row or super column
  * tombstone (no reader can see it, whatever else exists); and, when tombstones may be purged,
  * no column tombstone whose local deletion time is before {@code gcBefore}. A row or super column
  * tombstone that old goes only with the last of what it holds, as in 0.6
@@ -21,14 +23,17 @@ import sibyl.db.SuperColumn;
  */
 final class TombstonePurger {
     private final int gcBefore;
+    private final int nowSeconds;
     private final boolean purgeTombstones;
 
     /**
      * @param gcBefore        seconds since the epoch: now − GCGraceSeconds
+     * @param nowSeconds      seconds since the epoch: expiring columns expired then are tombstones
      * @param purgeTombstones whether tombstones older than {@code gcBefore} go (see class comment)
      */
-    TombstonePurger(int gcBefore, boolean purgeTombstones) {
+    TombstonePurger(int gcBefore, int nowSeconds, boolean purgeTombstones) {
         this.gcBefore = gcBefore;
+        this.nowSeconds = nowSeconds;
         this.purgeTombstones = purgeTombstones;
     }
 
@@ -62,7 +67,7 @@ final class TombstonePurger {
         if (expired(rowDeletion) && row.cellCount() == 0) return false;
         for (Cell cell : row.cells()) {
             if (cell instanceof Column c) {
-                if (keep(c, rowDeletion) == null) return false;
+                if (keep(c, rowDeletion) != c) return false;
             } else {
                 SuperColumn sc = (SuperColumn) cell;
                 // Rebuilt whenever its tombstone hides nothing beyond the row's, it is empty, or a subcolumn goes
@@ -71,18 +76,21 @@ final class TombstonePurger {
                 if (sc.isEmpty() || (sc.subcolumnCount() == 0 && expired(sc.deletion()))) return false;
                 Deletion covering = Deletion.reconcile(rowDeletion, sc.deletion());
                 for (Column c : sc.subcolumns()) {
-                    if (keep(c, covering) == null) return false;
+                    if (keep(c, covering) != c) return false;
                 }
             }
         }
         return true;
     }
 
-    /** {@code c} unless {@code covering} (the tombstone above it) hides it or it is an expired tombstone. */
+    /**
+     * {@code c} (as a tombstone if it has expired) unless {@code covering} (the tombstone above it) hides it or it is
+     * a tombstone, or an expired column, older than the grace period.
+     */
     private Column keep(Column c, Deletion covering) {
         if (covering.shadows(c.timestamp())) return null;
-        if (purgeTombstones && c.isPurgeable(gcBefore)) return null;
-        return c;
+        if (purgeTombstones && (c.isTombstone() || c.hasExpired(nowSeconds)) && c.isPurgeable(gcBefore)) return null;
+        return c.expiredToTombstone(nowSeconds);
     }
 
     private SuperColumn keep(SuperColumn sc, Deletion rowDeletion) {

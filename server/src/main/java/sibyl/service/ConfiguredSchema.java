@@ -40,7 +40,8 @@ public final class ConfiguredSchema {
                         ? type(where, "CompareSubcolumnsWith", cf.compareSubcolumnsWith()) : null;
                 CFMetaData metadata = new CFMetaData(ks.name(), cf.name(), cf.isSuper(), comparator, subcomparator,
                         cf.comment()).withCaches(caches(cf))
-                        .withValidators(validators(where, cf.validation(), cf.isSuper() ? subcomparator : comparator));
+                        .withValidators(validators(where, cf.validation(), cf.isSuper() ? subcomparator : comparator))
+                        .withDefaultTimeToLive(cf.defaultTimeToLive());
                 cfs.add(cf.gcGraceSeconds() == null ? metadata : metadata.withGcGraceSeconds(cf.gcGraceSeconds()));
             }
             all.add(new KSMetaData(ks.name(), ks.replicationFactor(), cfs));

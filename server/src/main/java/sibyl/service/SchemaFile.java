@@ -47,7 +47,7 @@ import sibyl.fs.Directories;
  *                (string, empty for a standard one), comment (byte 0/1, then string when 1), gc_grace_seconds
  *                (int, -1 for the node's GCGraceSeconds), key validation class (string), default validation
  *                class (string), validated columns (int), then per column: name (int length and bytes),
- *                validation class (string)
+ *                validation class (string); default time to live (int, seconds, 0 for none)
  *     dropped    int, then per column family dropped by API: keyspace (string), name (string), log position when
  *                it was dropped (segment long, offset long)
  *   checksum   int      CRC32C of the body
@@ -172,7 +172,7 @@ public final class SchemaFile {
                 cfs.add(new CFMetaData(name, cf, isSuper, MarshalTypes.forName(comparator),
                         subcomparator.isEmpty() ? null : MarshalTypes.forName(subcomparator), comment, CacheConfig.NONE,
                         gcGrace < 0 ? OptionalInt.empty() : OptionalInt.of(gcGrace),
-                        new Validators(keyValidator, defaultValidator, validated)));
+                        new Validators(keyValidator, defaultValidator, validated), in.readInt()));
             }
             all.add(new KSMetaData(name, replicationFactor, cfs));
         }
@@ -219,6 +219,7 @@ public final class SchemaFile {
                     while (column.hasRemaining()) body.writeByte(column.get());
                     string(body, c.getValue().className());
                 }
+                body.writeInt(cf.defaultTimeToLive());
             }
         }
         body.writeInt(contents.dropped().size());

@@ -339,10 +339,10 @@ final class Cassandra20Handler {
         Call call = startCall();
         CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
         String row = RequestChecks.key(cf, key);
-        RequestChecks.insertedColumn(cf, parent, column);
+        RequestChecks.insertedColumn(cf, parent, column, call.nowSeconds);
         Consistency level = ConsistencyMapping.forWrite(cl);
-        RowMutation.Builder m = RowMutation.builder(call.keyspace, row);
-        Conversion.addInsert(m, parent, column);
+        RowMutation.Builder m = RowMutation.builder(call.keyspace, row).localDeletionTime(call.nowSeconds);
+        Conversion.addInsert(m, cf, parent, column);
         return RowRequests.write(storage, List.of(m.build()), level, call.deadline, DIALECT);
     }
 
@@ -368,12 +368,13 @@ final class Cassandra20Handler {
         Call call = startCall();
         List<RowMutation> mutations = new ArrayList<>(mutationMap.size());
         for (Map.Entry<ByteBuffer, Map<String, List<Mutation>>> row : mutationMap.entrySet()) {
-            RowMutation.Builder m = RowMutation.builder(call.keyspace, RequestChecks.key(row.getKey()));
+            RowMutation.Builder m = RowMutation.builder(call.keyspace, RequestChecks.key(row.getKey()))
+                    .localDeletionTime(call.nowSeconds);
             for (Map.Entry<String, List<Mutation>> table : row.getValue().entrySet()) {
                 CFMetaData cf = call.checks.table(call.keyspace, table.getKey());
                 RequestChecks.keyConforms(cf, row.getKey());
                 for (Mutation mutation : table.getValue()) {
-                    RequestChecks.mutation(cf, mutation);
+                    RequestChecks.mutation(cf, mutation, call.nowSeconds);
                     if (mutation.isSetColumn_or_supercolumn()) {
                         Conversion.addWrite(m, cf.name(), mutation.getColumn_or_supercolumn());
                     } else {
@@ -492,8 +493,11 @@ final class Cassandra20Handler {
 
     // ---- shared steps of the data calls
 
-    /** A data call under way: the keyspace and checks it runs with, and its deadline. */
-    private record Call(String keyspace, RequestChecks checks, Deadline deadline) {
+    /**
+     * A data call under way: the keyspace and checks it runs with, its deadline, and the second it began, which its
+     * writes' tombstones carry and their ttls count from.
+     */
+    private record Call(String keyspace, RequestChecks checks, Deadline deadline, int nowSeconds) {
     }
 
     /**
@@ -514,7 +518,7 @@ final class Cassandra20Handler {
         }
         RequestChecks checks = views.current().checks();
         checks.keyspace(ks);
-        return new Call(ks, checks, new Deadline(shared.rpcTimeoutMillis()));
+        return new Call(ks, checks, new Deadline(shared.rpcTimeoutMillis()), (int) (System.currentTimeMillis() / 1000));
     }
 
     private String currentKeyspace() throws InvalidRequestException {

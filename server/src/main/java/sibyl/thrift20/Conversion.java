@@ -56,24 +56,35 @@ final class Conversion {
         return ThriftConversion.range(r.start, r.finish, r.isReversed(), r.getCount());
     }
 
-    /** insert: a column of a standard table, or a subcolumn of the parent's super column. */
-    static void addInsert(RowMutation.Builder m, ColumnParent parent, Column c) {
+    /**
+     * insert: a column of a standard table, or a subcolumn of the parent's super column. A column without a ttl
+     * takes the table's default_time_to_live, as 3.11's insert gives it (docs/semantics.md §Expiring columns).
+     */
+    static void addInsert(RowMutation.Builder m, CFMetaData cf, ColumnParent parent, Column c) {
+        addColumn(m, parent, c, c.isSetTtl() ? c.getTtl() : cf.defaultTimeToLive());
+    }
+
+    /**
+     * A checked ColumnOrSuperColumn of batch_mutate: a column, or the subcolumns of a super column. A column
+     * without a ttl does not expire: 3.11's batch_mutate leaves the table's default_time_to_live out.
+     */
+    static void addWrite(RowMutation.Builder m, String cf, ColumnOrSuperColumn cosc) {
+        if (cosc.isSetColumn()) {
+            addColumn(m, new ColumnParent(cf), cosc.column, cosc.column.getTtl());
+            return;
+        }
+        ColumnParent parent = new ColumnParent(cf).setSuper_column(cosc.super_column.name);
+        for (Column c : cosc.super_column.getColumns()) addColumn(m, parent, c, c.getTtl());
+    }
+
+    /** A column written with {@code ttl} seconds to live, 0 for ever. */
+    private static void addColumn(RowMutation.Builder m, ColumnParent parent, Column c, int ttl) {
         byte[] superColumn = ThriftConversion.bytes(parent.super_column);
         byte[] name = ThriftConversion.bytes(c.name);
         byte[] value = ThriftConversion.bytes(c.value);
         String cf = parent.getColumn_family();
-        if (superColumn == null) m.write(cf, name, value, c.timestamp);
-        else m.write(cf, superColumn, name, value, c.timestamp);
-    }
-
-    /** A checked ColumnOrSuperColumn of batch_mutate: a column, or the subcolumns of a super column. */
-    static void addWrite(RowMutation.Builder m, String cf, ColumnOrSuperColumn cosc) {
-        if (cosc.isSetColumn()) {
-            addInsert(m, new ColumnParent(cf), cosc.column);
-            return;
-        }
-        ColumnParent parent = new ColumnParent(cf).setSuper_column(cosc.super_column.name);
-        for (Column c : cosc.super_column.getColumns()) addInsert(m, parent, c);
+        if (superColumn == null) m.write(cf, name, value, c.timestamp, ttl);
+        else m.write(cf, superColumn, name, value, c.timestamp, ttl);
     }
 
     /**
@@ -144,6 +155,7 @@ final class Conversion {
         Column out = new Column();
         out.name = ByteBuffer.wrap(c.name());
         out.value = ByteBuffer.wrap(c.value());
+        if (c.isExpiring()) out.setTtl(c.ttl()); // what it was written with, as 3.11 answers, not what is left
         return out.setTimestamp(c.timestamp());
     }
 }

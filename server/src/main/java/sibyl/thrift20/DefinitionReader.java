@@ -115,8 +115,9 @@ final class DefinitionReader {
         Validators validators = ValidatorDefs.read(def, isSuper ? subcomparator : comparator);
         int gcGrace = def.isSetGc_grace_seconds() ? def.getGc_grace_seconds() : DEFAULT_GC_GRACE_SECONDS;
         if (gcGrace < 0) throw new InvalidRequestException("gc_grace_seconds must be non-negative; found " + gcGrace);
-        return new CFMetaData(def.getKeyspace(), def.getName(), isSuper, comparator, subcomparator,
-                def.isSetComment() ? def.getComment() : "", CacheConfig.NONE, OptionalInt.of(gcGrace), validators);
+        return SchemaDefinitions.withTimeToLiveOf(new CFMetaData(def.getKeyspace(), def.getName(), isSuper, comparator,
+                subcomparator, def.isSetComment() ? def.getComment() : "", CacheConfig.NONE, OptionalInt.of(gcGrace),
+                validators), def);
     }
 
     /** The fields that change answers and that Sibyl does not serve yet: refused, naming them. */
@@ -128,7 +129,6 @@ final class DefinitionReader {
                 }
             }
         }
-        if (def.isSetDefault_time_to_live() && def.getDefault_time_to_live() != 0) throw unserved("default_time_to_live");
     }
 
     private static InvalidRequestException unserved(String what) {

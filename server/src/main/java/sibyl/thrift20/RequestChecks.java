@@ -304,26 +304,31 @@ final class RequestChecks {
 
     // ---- writes
 
-    /** insert's Column under {@code parent} (already checked), as 3.11 checks it. */
-    static void insertedColumn(CFMetaData cf, ColumnParent parent, Column column) throws InvalidRequestException {
+    /**
+     * insert's Column under {@code parent} (already checked), as 3.11 checks it; {@code nowSeconds} is the time the
+     * write counts its ttl from.
+     */
+    static void insertedColumn(CFMetaData cf, ColumnParent parent, Column column, int nowSeconds)
+            throws InvalidRequestException {
         // The column of a super table lives in a super column: 3.11 asks for it before it checks the name.
         if (cf.isSuper() && parent.super_column == null) {
             refuse("missing mandatory super column name for super CF " + cf.name());
         }
         names(cf, parent.super_column, List.of(column.name));
-        columnData(cf, parent.super_column, column);
+        columnData(cf, parent.super_column, column, nowSeconds);
     }
 
-    /** One Mutation of batch_mutate, for table {@code cf}. */
-    static void mutation(CFMetaData cf, Mutation mutation) throws InvalidRequestException {
+    /** One Mutation of batch_mutate, for table {@code cf}, whose columns' ttls count from {@code nowSeconds}. */
+    static void mutation(CFMetaData cf, Mutation mutation, int nowSeconds) throws InvalidRequestException {
         if (mutation.isSetColumn_or_supercolumn() == mutation.isSetDeletion()) {
             refuse("mutation must have one and only one of column_or_supercolumn or deletion");
         }
-        if (mutation.isSetColumn_or_supercolumn()) columnOrSuperColumn(cf, mutation.getColumn_or_supercolumn());
+        if (mutation.isSetColumn_or_supercolumn()) columnOrSuperColumn(cf, mutation.getColumn_or_supercolumn(), nowSeconds);
         else deletion(cf, mutation.getDeletion());
     }
 
-    private static void columnOrSuperColumn(CFMetaData cf, ColumnOrSuperColumn cosc) throws InvalidRequestException {
+    private static void columnOrSuperColumn(CFMetaData cf, ColumnOrSuperColumn cosc, int nowSeconds)
+            throws InvalidRequestException {
         int set = (cosc.isSetColumn() ? 1 : 0) + (cosc.isSetSuper_column() ? 1 : 0)
                 + (cosc.isSetCounter_column() ? 1 : 0) + (cosc.isSetCounter_super_column() ? 1 : 0);
         if (set != 1) {
@@ -336,26 +341,27 @@ final class RequestChecks {
         }
         if (cosc.isSetColumn()) {
             Column c = cosc.getColumn();
-            ttl(c);
+            ttl(cf, c, nowSeconds);
             columnPath(cf, null, c.name);
-            columnData(cf, null, c);
+            columnData(cf, null, c, nowSeconds);
         } else {
             ByteBuffer superColumn = cosc.getSuper_column().name;
             for (Column c : cosc.getSuper_column().getColumns()) {
                 columnPath(cf, superColumn, c.name);
-                columnData(cf, superColumn, c);
+                columnData(cf, superColumn, c, nowSeconds);
             }
         }
     }
 
     /**
-     * A column's TTL, value and timestamp, and then its value against its validation class (column_metadata's for
-     * its name, else default_validation_class; in a super column the subcolumn's name decides), refused as 3.11
-     * refuses it: {@code (why) [keyspace][table][name] failed validation}, the name as its comparator prints it.
+     * A column's TTL (counted from {@code nowSeconds}), value and timestamp, and then its value against its
+     * validation class (column_metadata's for its name, else default_validation_class; in a super column the
+     * subcolumn's name decides), refused as 3.11 refuses it: {@code (why) [keyspace][table][name] failed validation},
+     * the name as its comparator prints it.
      */
-    private static void columnData(CFMetaData cf, ByteBuffer superColumn, Column column)
+    private static void columnData(CFMetaData cf, ByteBuffer superColumn, Column column, int nowSeconds)
             throws InvalidRequestException {
-        ttl(column);
+        ttl(cf, column, nowSeconds);
         if (!column.isSetValue()) refuse("Column value is required");
         if (!column.isSetTimestamp()) refuse("Column timestamp is required");
         try {
@@ -367,11 +373,30 @@ final class RequestChecks {
         }
     }
 
-    /** 3.11 takes a TTL of 0 for none; Sibyl refuses any other rather than drop it. */
-    private static void ttl(Column column) throws InvalidRequestException {
-        if (!column.isSetTtl()) return;
-        if (column.getTtl() < 0) refuse("ttl must be greater or equal to 0");
-        if (column.getTtl() > 0) refuse("Sibyl does not serve column TTLs yet (issue #33)");
+    /**
+     * A column's ttl as 3.11 checks it (0 is none): not negative, at most 20 years, and, like the table's default
+     * when the column has none, not expiring after what a 32-bit count of seconds holds (2038-01-19T03:14:07Z),
+     * which 3.11 refuses rather than cap (docs/semantics.md §Expiring columns).
+     */
+    private static void ttl(CFMetaData cf, Column column, int nowSeconds) throws InvalidRequestException {
+        if (!column.isSetTtl()) {
+            expiresWithin2038(cf, cf.defaultTimeToLive(), "default ", nowSeconds);
+            return;
+        }
+        int ttl = column.getTtl();
+        if (ttl < 0) refuse("ttl must be greater or equal to 0");
+        if (ttl > CFMetaData.MAX_TTL) refuse("ttl is too large. requested (" + ttl + ") maximum (" + CFMetaData.MAX_TTL + ")");
+        expiresWithin2038(cf, ttl, "", nowSeconds);
+    }
+
+    private static void expiresWithin2038(CFMetaData cf, int ttl, String which, int nowSeconds)
+            throws InvalidRequestException {
+        if (ttl != 0 && (long) nowSeconds + ttl > Integer.MAX_VALUE) {
+            refuse("Request on table " + cf.keyspace() + "." + cf.name() + " with " + which + "ttl of " + ttl
+                    + " seconds exceeds maximum supported expiration date of 2038-01-19T03:14:06+00:00. In order to"
+                    + " avoid this use a lower TTL, change the expiration date overflow policy or upgrade to a version"
+                    + " where this limitation is fixed. See CASSANDRA-14092 for more details.");
+        }
     }
 
     private static void deletion(CFMetaData cf, Deletion deletion) throws InvalidRequestException {

@@ -10,6 +10,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.KSMetaData;
 import sibyl.db.SystemKeyspace;
 import sibyl.iface.v20.CfDef;
+import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KsDef;
 import sibyl.service.Schema;
 
@@ -73,6 +74,31 @@ final class SchemaDefinitions {
         // 3.11 numbers a table by its UUID; a 0.7-era client wants an int, stable for the table's name.
         def.setId((cf.keyspace() + "." + cf.name()).hashCode());
         cf.gcGraceSeconds().ifPresent(def::setGc_grace_seconds);
+        describeTimeToLive(cf, def);
         return def;
+    }
+
+    // ---- default_time_to_live (CfDef field 40), both ways: the one place it maps
+
+    /** Sets the CfDef's default_time_to_live from the table's DefaultTimeToLive; 3.11 always sets it, 0 for none. */
+    static void describeTimeToLive(CFMetaData cf, CfDef def) {
+        def.setDefault_time_to_live(cf.defaultTimeToLive());
+    }
+
+    /**
+     * {@code cf} with the default_time_to_live a CfDef from a client asks for (unchanged when it has none), refused in
+     * 3.11's words when out of its range; for the schema calls that take a CfDef.
+     */
+    static CFMetaData withTimeToLiveOf(CFMetaData cf, CfDef def) throws InvalidRequestException {
+        if (!def.isSetDefault_time_to_live()) return cf;
+        int ttl = def.getDefault_time_to_live();
+        if (ttl < 0) {
+            throw new InvalidRequestException("default_time_to_live must be greater than or equal to 0 (got " + ttl + ")");
+        }
+        if (ttl > CFMetaData.MAX_TTL) {
+            throw new InvalidRequestException("default_time_to_live must be less than or equal to " + CFMetaData.MAX_TTL
+                    + " (got " + ttl + ")");
+        }
+        return cf.withDefaultTimeToLive(ttl);
     }
 }

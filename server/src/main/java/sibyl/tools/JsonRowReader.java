@@ -193,10 +193,22 @@ final class JsonRowReader {
         long timestamp = tokens.integer("the column timestamp");
         tokens.expect(',', "',' after the column timestamp");
         boolean deleted = tokens.bool("true or false (whether the column is deleted)");
+        if (!deleted && tokens.consumeIf(',')) { // an expiring column: [name, value, timestamp, false, ttl, expiration]
+            long ttl = tokens.integer("the column's ttl (seconds)");
+            long ttlAt = tokens.mark();
+            if (ttl <= 0 || ttl > Integer.MAX_VALUE) throw tokens.errorAt(ttlAt, "a ttl is a positive number of seconds; found " + ttl);
+            tokens.expect(',', "',' after the column's ttl");
+            long expiresAt = tokens.integer("the column's local expiration time (seconds since the epoch)");
+            long expiresAtMark = tokens.mark();
+            if (expiresAt < 0 || expiresAt > Integer.MAX_VALUE) {
+                throw tokens.errorAt(expiresAtMark, "an expiration time is 0 to " + Integer.MAX_VALUE + " seconds; found " + expiresAt);
+            }
+            tokens.expect(']', "']' closing the expiring column");
+            return Column.expiring(name, value, timestamp, (int) ttl, (int) expiresAt);
+        }
         if (!tokens.consumeIf(']')) {
             if (tokens.peek() == ',') {
-                throw tokens.error("a column has four elements [name, value, timestamp, deleted]; this one has more"
-                        + " (0.7's expiring columns are not supported)");
+                throw tokens.error("a deleted column has four elements [name, value, timestamp, true]; this one has more");
             }
             tokens.expect(']', "']' closing the column");
         }

@@ -102,6 +102,9 @@ final class JsonRowWriter {
         HEX.formatHex(line, c.name());
         line.append("\", \"");
         HEX.formatHex(line, c.value());
-        line.append("\", ").append(c.timestamp()).append(", ").append(c.isTombstone()).append(']');
+        line.append("\", ").append(c.timestamp()).append(", ").append(c.isTombstone());
+        // An expiring column (a 0.7+ client's ttl) adds its ttl and local expiration time.
+        if (c.isExpiring()) line.append(", ").append(c.ttl()).append(", ").append(c.localExpirationTime());
+        line.append(']');
     }
 }

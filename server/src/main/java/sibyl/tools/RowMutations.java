@@ -32,7 +32,9 @@ import sibyl.db.SuperColumn;
  * {@code chunkBytes}; a node reconciles the pieces as it would the whole, since timestamps settle everything.
  *
  * <p>What a 0.6 {@code Deletion} cannot carry is a tombstone's local deletion time: the node gives each the
- * time it applies it, so GCGraceSeconds starts again for every tombstone loaded.
+ * time it applies it, so GCGraceSeconds starts again for every tombstone loaded. Nor can a 0.6 Column carry a
+ * ttl: an expiring column (docs/semantics.md §Expiring columns) that has expired is sent as the tombstone
+ * compaction would make of it, and one that has not as a column that does not expire.
  */
 record RowMutations(List<Mutation> mutations, long bytes, int columns, int rowTombstones, int superColumnTombstones,
                     int columnTombstones, int shadowed) {
@@ -74,9 +76,14 @@ record RowMutations(List<Mutation> mutations, long bytes, int columns, int rowTo
         return mutations.isEmpty();
     }
 
-    /** The mutations of {@code row}, a row's versions reconciled. */
+    /** The mutations of {@code row}, a row's versions reconciled, as of now by the system clock. */
     static RowMutations of(ColumnFamily row, int chunkBytes) {
-        Builder b = new Builder(chunkBytes);
+        return of(row, chunkBytes, (int) (System.currentTimeMillis() / 1000));
+    }
+
+    /** The mutations of {@code row}, a row's versions reconciled, expiring columns judged at {@code nowSeconds}. */
+    static RowMutations of(ColumnFamily row, int chunkBytes, int nowSeconds) {
+        Builder b = new Builder(chunkBytes, nowSeconds);
         sibyl.db.Deletion rowDeletion = row.deletion();
         if (rowDeletion.isMarkedForDelete()) {
             b.add(new Mutation().setDeletion(new Deletion().setTimestamp(rowDeletion.markedForDeleteAt())));
@@ -115,8 +122,12 @@ record RowMutations(List<Mutation> mutations, long bytes, int columns, int rowTo
         int columnTombstones;
         int shadowed;
 
-        Builder(int chunkBytes) {
+        /** Seconds since the epoch: an expiring column expired by then is a tombstone. */
+        final int nowSeconds;
+
+        Builder(int chunkBytes, int nowSeconds) {
             this.chunkBytes = chunkBytes;
+            this.nowSeconds = nowSeconds;
         }
 
         void add(Mutation m) {
@@ -125,7 +136,8 @@ record RowMutations(List<Mutation> mutations, long bytes, int columns, int rowTo
         }
 
         /** Files a column (or subcolumn) under live or tombstones, unless {@code covering} shadows it. */
-        void sort(Column c, sibyl.db.Deletion covering, List<Column> live, Map<Long, List<Column>> tombstones) {
+        void sort(Column stored, sibyl.db.Deletion covering, List<Column> live, Map<Long, List<Column>> tombstones) {
+            Column c = stored.expiredToTombstone(nowSeconds);
             if (covering.shadows(c.timestamp())) {
                 shadowed++;
             } else if (c.isTombstone()) {

@@ -51,6 +51,22 @@ class ColumnFamilySerializerTest {
     }
 
     @Test
+    void expiringColumnsKeepTheirTtlAndExpirationAndAreWrittenWithFlags2() throws IOException {
+        Column expiring = Column.expiring(b("e"), b("value e"), 10, 86400, 1_800_086_400);
+        ColumnFamily row = ColumnFamily.empty(STD).withCell(expiring).withCell(Column.live(b("l"), b("v"), 11));
+        byte[] bytes = serialize(row);
+        assertEquals(ColumnFamilySerializer.serializedLength(row), bytes.length);
+        // Deletion (12 bytes), count (4), then the column: name (2 + 1), flags.
+        assertEquals(2, bytes[12 + 4 + 3]);
+        ColumnFamily back = roundTrip(row);
+        assertSameRow(row, back);
+        assertEquals(86400, ((Column) back.cell(b("e"))).ttl());
+        assertEquals(1_800_086_400, ((Column) back.cell(b("e"))).localExpirationTime());
+        SuperColumn sc = SuperColumn.empty(b("sc"), SUPER.subcomparator()).withColumn(expiring);
+        assertSameRow(ColumnFamily.empty(SUPER).withCell(sc), roundTrip(ColumnFamily.empty(SUPER).withCell(sc)));
+    }
+
+    @Test
     void rowTombstoneRoundTripsWithItsDeletionTime() throws IOException {
         ColumnFamily row = ColumnFamily.empty(STD).withDeletion(99, 1_600_000_000)
                 .withCell(Column.live(b("x"), b("after"), 100));

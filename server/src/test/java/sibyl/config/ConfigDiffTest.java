@@ -101,13 +101,15 @@ class ConfigDiffTest {
     @Test
     void cachesAndGraceOfAColumnFamilyChangeLive() throws Exception {
         String reloaded = minimalWithColumnFamilies("<ColumnFamily Name=\"Standard1\" KeysCached=\"50%\""
-                + " RowsCached=\"1000\" KeyCacheSavePeriodInSeconds=\"60\" GCGraceSeconds=\"0\" Comment=\"users\"/>");
+                + " RowsCached=\"1000\" KeyCacheSavePeriodInSeconds=\"60\" GCGraceSeconds=\"0\" Comment=\"users\""
+                + " DefaultTimeToLive=\"3600\"/>");
         assertEquals(List.of(
                 CF + "/Comment: changed (describe_keyspace shows the new text)",
                 CF + "/@KeysCached: changed from 200000 to 50%",
                 CF + "/@RowsCached: changed from 0 to 1000",
                 CF + "/@KeyCacheSavePeriodInSeconds: changed from 0 to 60",
-                CF + "/@GCGraceSeconds: set to 0 (was not set)"), changes(MINIMAL, reloaded));
+                CF + "/@GCGraceSeconds: set to 0 (was not set)",
+                CF + "/@DefaultTimeToLive: changed from 0 to 3600 (for writes from then on)"), changes(MINIMAL, reloaded));
     }
 
     @Test

@@ -219,7 +219,7 @@ class StorageConfLoaderTest {
         String xml = minimalWithColumnFamilies("""
                 <ColumnFamily Name="Standard1" CompareWith="BytesType" KeysCached="1000" RowsCached="100"
                               GCGraceSeconds="3600" ReadRepairChance="0.25" PreloadRowCache="true"
-                              Comment="kept as an attribute"/>
+                              Comment="kept as an attribute" DefaultTimeToLive="86400"/>
                 <ColumnFamily Name="Super1" ColumnType="Super" CompareWith="UTF8Type"
                               CompareSubcolumnsWith="LongType" ReadRepairChance="1.0" PreloadRowCache="false">
                   <Comment>kept as an element</Comment>
@@ -229,6 +229,7 @@ class StorageConfLoaderTest {
         KeyspaceConf ks = conf.keyspace("Keyspace1").orElseThrow();
         ColumnFamilyConf standard = ks.columnFamily("Standard1").orElseThrow();
         assertEquals(3600, standard.gcGraceSeconds());
+        assertEquals(86400, standard.defaultTimeToLive());
         assertEquals(0.25, standard.readRepairChance());
         assertTrue(standard.preloadRowCache());
         assertEquals("kept as an attribute", standard.comment());
@@ -236,6 +237,7 @@ class StorageConfLoaderTest {
         assertEquals(ClassNames.LONG_TYPE, sup.compareSubcolumnsWith());
         assertEquals(1.0, sup.readRepairChance());
         assertFalse(sup.preloadRowCache());
+        assertEquals(0, sup.defaultTimeToLive(), "none unless given");
         assertEquals("kept as an element", sup.comment());
         assertEquals(CommitLogSync.BATCH, conf.commitLogSync());
         assertEquals(1.5, conf.commitLogSyncBatchWindowInMS());

@@ -49,9 +49,9 @@ class DeletionTest {
         assertFalse(Deletion.LIVE.shadows(Long.MIN_VALUE + 1));
         assertTrue(Deletion.LIVE.shadows(Long.MIN_VALUE), "as in 0.6, a write at Long.MIN_VALUE is never seen");
 
-        assertTrue(Column.live(new byte[] {1}, new byte[0], 101).isLive(d));
-        assertFalse(Column.live(new byte[] {1}, new byte[0], 100).isLive(d));
-        assertFalse(Column.tombstone(new byte[] {1}, 101, 1).isLive(d));
+        assertTrue(Column.live(new byte[] {1}, new byte[0], 101).isLive(d, 0));
+        assertFalse(Column.live(new byte[] {1}, new byte[0], 100).isLive(d, 0));
+        assertFalse(Column.tombstone(new byte[] {1}, 101, 1).isLive(d, 0));
     }
 
     @Test

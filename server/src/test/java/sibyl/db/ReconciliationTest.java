@@ -59,7 +59,7 @@ class ReconciliationTest {
         for (SuperColumn merged : new SuperColumn[] {SuperColumn.merge(a, c), SuperColumn.merge(c, a)}) {
             assertEquals(Deletion.of(10, 1), merged.deletion());
             assertEquals("2", TestSchema.s(merged.subcolumn(b("x")).value()));
-            SuperColumn live = merged.live(Deletion.LIVE);
+            SuperColumn live = merged.live(Deletion.LIVE, 0);
             assertEquals(1, live.subcolumnCount());
             assertEquals("y", TestSchema.s(live.subcolumns().iterator().next().name()));
         }

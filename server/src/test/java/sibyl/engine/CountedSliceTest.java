@@ -136,7 +136,7 @@ class CountedSliceTest {
         }
         assertEquals(expected("absent", ColumnSelection.range(E, E, false, 5)),
                 render(db.getSlice(KS, "absent", QueryPath.cf(STD), ColumnSelection.range(E, E, false, 5))));
-        assertEquals(SliceReader.read(store(STD).getRow(partitioner.decorateKey("wide")), null, ColumnSelection.all()).size(),
+        assertEquals(SliceReader.read(store(STD).getRow(partitioner.decorateKey("wide")), null, ColumnSelection.all(), 0).size(),
                 db.getCount(KS, "wide", QueryPath.cf(STD)));
     }
 
@@ -159,7 +159,7 @@ class CountedSliceTest {
             byte[] start = random.nextInt(4) == 0 ? E : name(random.nextInt(70));
             ColumnSelection.Range range = ColumnSelection.range(start, E, random.nextBoolean(), random.nextInt(15));
             List<Cell> actual = db.getSlice(KS, "sup", QueryPath.cf(SUPER), range);
-            List<Cell> whole = SliceReader.read(store(SUPER).getRow(partitioner.decorateKey("sup")), null, range);
+            List<Cell> whole = SliceReader.read(store(SUPER).getRow(partitioner.decorateKey("sup")), null, range, 0);
             assertEquals(render(whole), render(actual), "seed " + seed + " " + range);
         }
     }
@@ -167,7 +167,7 @@ class CountedSliceTest {
     // ---- helpers
 
     private String expected(String key, ColumnSelection.Range range) {
-        return render(SliceReader.read(store(STD).getRow(partitioner.decorateKey(key)), null, range));
+        return render(SliceReader.read(store(STD).getRow(partitioner.decorateKey(key)), null, range, 0));
     }
 
     private ColumnFamilyStore store(String cf) {

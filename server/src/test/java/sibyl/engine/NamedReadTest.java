@@ -189,7 +189,7 @@ class NamedReadTest {
     // ---- helpers
 
     private String expected(String key, ColumnSelection.Names names) {
-        return SliceReader.read(store().getRow(partitioner.decorateKey(key)), null, names).toString();
+        return SliceReader.read(store().getRow(partitioner.decorateKey(key)), null, names, 0).toString();
     }
 
     private ColumnFamilyStore store() {

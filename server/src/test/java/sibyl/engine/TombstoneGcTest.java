@@ -8,10 +8,8 @@ import static sibyl.engine.EngineFixture.b;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -28,34 +26,6 @@ import sibyl.db.RowSlice;
  * passed (on an injected clock, no sleeping), a major compaction drops the tombstones too.
  */
 class TombstoneGcTest {
-    /** A clock the test moves by hand. */
-    private static final class ManualClock extends Clock {
-        private volatile Instant now;
-
-        ManualClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneId.of("UTC");
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     @TempDir
     Path dir;
 

@@ -70,7 +70,7 @@ class Cassandra06ReplacementTest {
                 scans.add(r.rowsFrom(DecoratedKey.startOf(partitioner.getMinimumToken())));
             }
             // What reads see: the merge, less what tombstones shadow (which compaction drops).
-            TombstonePurger shadowed = new TombstonePurger(0, false);
+            TombstonePurger shadowed = new TombstonePurger(0, 0, false);
             List<String> rows = new ArrayList<>();
             Iterator<Map.Entry<DecoratedKey, ColumnFamily>> merged = MergingRowIterator.of(scans);
             while (merged.hasNext()) {
@@ -90,7 +90,7 @@ class Cassandra06ReplacementTest {
         SSTableReader b = SSTableReader.open(second, cf, partitioner, INTERVAL);
         try {
             return Compaction.compact(List.of(a, b), new Descriptor(dir, "Standard1", 3), partitioner, 128,
-                    INTERVAL, 0, false).output().orElseThrow();
+                    INTERVAL, 0, 0, false).output().orElseThrow();
         } finally {
             a.release();
             b.release();

@@ -52,9 +52,9 @@ class CompactionTest {
         if (row != null) {
             for (Cell cell : row.cells()) {
                 if (cell instanceof Column c) {
-                    if (c.isLive(row.deletion())) seen.add(c.toString());
+                    if (c.isLive(row.deletion(), 0)) seen.add(c.toString());
                 } else {
-                    SuperColumn live = ((SuperColumn) cell).live(row.deletion());
+                    SuperColumn live = ((SuperColumn) cell).live(row.deletion(), 0);
                     if (live != null) seen.add(java.util.HexFormat.of().formatHex(live.name()) + toList(live.subcolumns()));
                 }
             }
@@ -129,7 +129,7 @@ class CompactionTest {
                 List<SSTableReader> inputs = randomInputs(cf, random, model);
                 int generation = 10 + (major ? 1 : 0) + (cf.isSuper() ? 2 : 0);
                 Compaction.Result result = Compaction.compact(inputs, new Descriptor(dir, cf.name(), generation), partitioner,
-                        256, GC_BEFORE, major);
+                        256, GC_BEFORE, GC_BEFORE, major);
                 String context = "seed " + SEED + " " + cf.name() + (major ? " major" : " minor");
                 SSTableReader output = SSTableReader.open(result.output().orElseThrow(), cf, partitioner, 8);
                 try {
@@ -180,14 +180,14 @@ class CompactionTest {
                 SSTableReader.open(SSTableFixtures.write(dir, 2, newer, partitioner, 1024), cf, partitioner, 8));
 
         SSTableReader minor = SSTableReader.open(Compaction.compact(inputs, new Descriptor(dir, cf.name(), 3), partitioner,
-                1024, GC_BEFORE, false).output().orElseThrow(), cf, partitioner, 8);
+                1024, GC_BEFORE, GC_BEFORE, false).output().orElseThrow(), cf, partitioner, 8);
         ColumnFamily kept = minor.getRow(key);
         assertEquals(Deletion.of(20, GC_BEFORE - 1), kept.deletion(), "a minor compaction keeps the expired row tombstone");
         assertEquals("[c, d]", names(kept), "a and b were shadowed by it; both column tombstones stay");
         minor.release();
 
         SSTableReader major = SSTableReader.open(Compaction.compact(inputs, new Descriptor(dir, cf.name(), 4), partitioner,
-                1024, GC_BEFORE, true).output().orElseThrow(), cf, partitioner, 8);
+                1024, GC_BEFORE, GC_BEFORE, true).output().orElseThrow(), cf, partitioner, 8);
         ColumnFamily purged = major.getRow(key);
         assertEquals(Deletion.of(20, GC_BEFORE - 1), purged.deletion(),
                 "the expired row tombstone stays while the row holds a column (the tombstone of c), as in 0.6");
@@ -209,7 +209,7 @@ class CompactionTest {
         SSTableReader input = SSTableReader.open(SSTableFixtures.write(dir, 1, memtable, partitioner, 1024), cf, partitioner, 8);
 
         SSTableReader output = SSTableReader.open(Compaction.compact(List.of(input), new Descriptor(dir, cf.name(), 2),
-                partitioner, 1024, GC_BEFORE, true).output().orElseThrow(), cf, partitioner, 8);
+                partitioner, 1024, GC_BEFORE, GC_BEFORE, true).output().orElseThrow(), cf, partitioner, 8);
         ColumnFamily row = output.getRow(key);
         assertEquals("[stays]", names(row));
         SuperColumn sc = (SuperColumn) row.cell(b("stays"));
@@ -229,7 +229,7 @@ class CompactionTest {
                 .withCell(Column.live(b("a"), b("old"), 10)).withCell(Column.live(b("c"), b("1"), 30)), 3);
         SSTableReader input = SSTableReader.open(SSTableFixtures.write(dir, 1, memtable, partitioner, 1024), cf, partitioner, 8);
         SSTableReader output = SSTableReader.open(Compaction.compact(List.of(input), new Descriptor(dir, cf.name(), 2),
-                partitioner, 1024, GC_BEFORE, true).output().orElseThrow(), cf, partitioner, 8);
+                partitioner, 1024, GC_BEFORE, GC_BEFORE, true).output().orElseThrow(), cf, partitioner, 8);
         ColumnFamily compacted = output.getRow(key);
         assertEquals("[c]", names(compacted));
 
@@ -237,7 +237,7 @@ class CompactionTest {
         // 0.6 kept the deletion time while the row held columns, so it stays hidden.
         ColumnFamily late = ColumnFamily.empty(cf).withCell(Column.live(b("a"), b("late"), 15));
         ColumnFamily read = ColumnFamily.merge(compacted, late);
-        assertEquals(List.of("c"), SliceReader.read(read, null, ColumnSelection.all()).stream()
+        assertEquals(List.of("c"), SliceReader.read(read, null, ColumnSelection.all(), 0).stream()
                 .map(cell -> new String(cell.name(), StandardCharsets.UTF_8)).toList());
         output.release();
         input.release();
@@ -251,7 +251,7 @@ class CompactionTest {
                 .withCell(Column.live(b("a"), b("1"), 4)), 2);
         SSTableReader input = SSTableReader.open(SSTableFixtures.write(dir, 1, memtable, partitioner, 1024), cf, partitioner, 8);
         Compaction.Result result = Compaction.compact(List.of(input), new Descriptor(dir, cf.name(), 2), partitioner, 1024,
-                GC_BEFORE, true);
+                GC_BEFORE, GC_BEFORE, true);
         assertTrue(result.output().isEmpty());
         assertEquals(0, result.rowsOut());
         try (Stream<Path> files = Files.list(dir)) {
@@ -267,7 +267,7 @@ class CompactionTest {
         SSTableReader input = SSTableReader.open(SSTableFixtures.write(dir, 1, memtable, partitioner, 1024), cf, partitioner, 8);
         input.release();
         assertThrows(IllegalStateException.class, () -> Compaction.compact(List.of(input), new Descriptor(dir, cf.name(), 2),
-                partitioner, 1024, GC_BEFORE, true));
+                partitioner, 1024, GC_BEFORE, GC_BEFORE, true));
         assertNull(SSTableDirectory.list(dir, cf.name()).stream().filter(d -> d.generation() == 2).findAny().orElse(null));
     }
 

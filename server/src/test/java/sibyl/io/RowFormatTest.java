@@ -63,6 +63,29 @@ class RowFormatTest {
         assertEquals(SSTableFixtures.render(row), SSTableFixtures.render(read(SUPER, expected)));
     }
 
+    @Test
+    void anExpiringColumnCarriesItsTtlAndExpirationAfterFlags2() throws IOException {
+        ColumnFamily row = ColumnFamily.empty(STANDARD)
+                .withCell(Column.expiring(b("a"), b("v"), 7, 3600, 1_800_003_600))
+                .withCell(Column.live(b("b"), b("w"), 8));
+
+        Bytes cells = new Bytes();
+        name(cells, "a");
+        cells.out.writeByte(2);
+        cells.out.writeLong(7);
+        cells.out.writeInt(3600);
+        cells.out.writeInt(1_800_003_600);
+        cells.out.writeInt(1);
+        cells.out.write(b("v"));
+        column(cells, "b", 0, 8, b("w"));
+        byte[] expected = row("key", Long.MIN_VALUE, Integer.MIN_VALUE, 2, cells.toByteArray());
+
+        assertArrayEquals(expected, written("key", row));
+        ColumnFamily back = read(STANDARD, expected);
+        assertEquals(Column.expiring(b("a"), b("v"), 7, 3600, 1_800_003_600), back.cell(b("a")));
+        assertEquals(Column.live(b("b"), b("w"), 8), back.cell(b("b")));
+    }
+
     private static byte[] written(String key, ColumnFamily row) throws IOException {
         RowSerializer serializer = new RowSerializer(64 * 1024);
         int length = serializer.serialize(key, row);

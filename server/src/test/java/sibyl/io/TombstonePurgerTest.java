@@ -22,7 +22,7 @@ class TombstonePurgerTest {
         for (CFMetaData cf : List.of(SSTableFixtures.standard(UTF8Type.instance),
                 SSTableFixtures.ofSuper(BytesType.instance, UTF8Type.instance))) {
             for (boolean major : List.of(false, true)) {
-                TombstonePurger purger = new TombstonePurger(GC_BEFORE, major);
+                TombstonePurger purger = new TombstonePurger(GC_BEFORE, GC_BEFORE, major);
                 for (int i = 0; i < 2000; i++) {
                     ColumnFamily row = SSTableFixtures.randomRow(cf, random, i % 2 == 0 ? 3 : 12);
                     ColumnFamily rebuilt = purger.rebuild(row);

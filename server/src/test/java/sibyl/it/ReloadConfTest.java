@@ -261,6 +261,32 @@ class ReloadConfTest {
         });
     }
 
+    /** A reloaded DefaultTimeToLive applies to the next insert of a 0.7+ client, and describe_keyspace shows it. */
+    @Test
+    void aDefaultTimeToLiveTakesEffectForTheNextWrite() throws Exception {
+        start(TestNode.Backend.EMBEDDED);
+        sibyl.iface.v20.Cassandra.Client c = new sibyl.iface.v20.Cassandra.Client(
+                new org.apache.thrift.protocol.TBinaryProtocol(node.client().getInputProtocol().getTransport()));
+        c.set_keyspace("Keyspace1");
+        sibyl.iface.v20.ColumnParent standard2 = new sibyl.iface.v20.ColumnParent("Standard2");
+        c.insert(b("before"), standard2, new sibyl.iface.v20.Column(b("c")).setValue(b("v")).setTimestamp(1),
+                sibyl.iface.v20.ConsistencyLevel.ONE);
+
+        edit(replaceOnce("<ColumnFamily Name=\"Standard2\" CompareWith=\"UTF8Type\"",
+                "<ColumnFamily Name=\"Standard2\" DefaultTimeToLive=\"3600\" CompareWith=\"UTF8Type\""));
+        assertEquals(List.of(KS1 + "/ColumnFamily[@Name='Standard2']/@DefaultTimeToLive: changed from 0 to 3600 (for writes"
+                + " from then on)"), reload());
+
+        c.insert(b("after"), standard2, new sibyl.iface.v20.Column(b("c")).setValue(b("v")).setTimestamp(1),
+                sibyl.iface.v20.ConsistencyLevel.ONE);
+        sibyl.iface.v20.ColumnPath column = new sibyl.iface.v20.ColumnPath("Standard2").setColumn(b("c"));
+        assertEquals(3600, c.get(b("after"), column, sibyl.iface.v20.ConsistencyLevel.ONE).getColumn().getTtl());
+        assertFalse(c.get(b("before"), column, sibyl.iface.v20.ConsistencyLevel.ONE).getColumn().isSetTtl(),
+                "written before the reload: it does not expire");
+        assertTrue(c.describe_keyspace("Keyspace1").getCf_defs().stream()
+                .anyMatch(cf -> cf.getName().equals("Standard2") && cf.getDefault_time_to_live() == 3600));
+    }
+
     @Test
     void memtableThresholdsTakeEffectOnTheNextWrite() throws Exception {
         Cassandra.Client c = start(TestNode.Backend.EMBEDDED);

@@ -23,9 +23,9 @@ import sibyl.testing.TestConf;
 /** Each column family's own settings travel with its metadata, to whichever backend stores it. */
 class ConfiguredSchemaTest {
     @Test
-    void cachesAndGraceTravelWithTheColumnFamily() {
+    void cachesGraceAndDefaultTimeToLiveTravelWithTheColumnFamily() {
         ColumnFamilyConf cached = new ColumnFamilyConf("Cached", ColumnType.STANDARD, ClassNames.BYTES_TYPE, null, null,
-                CacheSize.ofCount(1000), CacheSize.ofFraction(0.5), 60, 30, 3600, null, true);
+                CacheSize.ofCount(1000), CacheSize.ofFraction(0.5), 60, 30, 3600, null, true, 86400);
         ColumnFamilyConf plain = new ColumnFamilyConf("Plain", ColumnType.SUPER, ClassNames.BYTES_TYPE,
                 ClassNames.BYTES_TYPE, null, ColumnFamilyConf.DEFAULT_KEYS_CACHED, ColumnFamilyConf.DEFAULT_ROWS_CACHED,
                 0, 0, null, null, false);
@@ -42,11 +42,13 @@ class ConfiguredSchemaTest {
         assertEquals(Duration.ofSeconds(60), c.caches().rowSavePeriod());
         assertTrue(c.caches().preloadRows());
         assertEquals(OptionalInt.of(3600), c.gcGraceSeconds());
+        assertEquals(86400, c.defaultTimeToLive());
 
         CFMetaData p = keyspaces.get(0).columnFamily("Plain").orElseThrow();
         assertEquals(200_000, p.caches().keys().entriesFor(10));
         assertEquals(0, p.caches().rows().entriesFor(10));
         assertFalse(p.caches().preloadRows());
         assertEquals(OptionalInt.empty(), p.gcGraceSeconds(), "the node's GCGraceSeconds applies");
+        assertEquals(0, p.defaultTimeToLive(), "no default time to live");
     }
 }

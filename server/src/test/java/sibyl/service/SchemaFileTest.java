@@ -37,7 +37,7 @@ class SchemaFileTest {
                 ByteBuffer.wrap("age".getBytes(StandardCharsets.UTF_8)), MarshalTypes.forName("IntegerType"),
                 ByteBuffer.wrap(new byte[] {(byte) 0xff, 0}), MarshalTypes.forName("CompositeType(UTF8Type,LongType)")));
         CFMetaData standard = new CFMetaData("Ks", "Std", false, UTF8Type.instance, null, "é comment", CacheConfig.NONE,
-                OptionalInt.of(3600), validators);
+                OptionalInt.of(3600), validators, 86400);
         CFMetaData superCf = new CFMetaData("Ks", "Sup", true, LongType.instance, TimeUUIDType.instance, null,
                 CacheConfig.NONE, OptionalInt.empty(), Validators.NONE);
         return new SchemaFile.Contents(List.of(new KSMetaData("Ks", 2, List.of(standard, superCf)),
@@ -70,6 +70,8 @@ class SchemaFileTest {
         assertTrue(std.sameRowsAs(sample().keyspaces().get(0).columnFamily("Std").orElseThrow()));
         assertEquals("é comment", std.comment());
         assertEquals(OptionalInt.of(3600), std.gcGraceSeconds());
+        assertEquals(86400, std.defaultTimeToLive());
+        assertEquals(0, ks.columnFamily("Sup").orElseThrow().defaultTimeToLive());
         assertEquals(named(sample().keyspaces().get(0).columnFamily("Std").orElseThrow().validators()),
                 named(std.validators()), "the validation classes, a composite one and a name of bytes among them");
         CFMetaData sup = ks.columnFamily("Sup").orElseThrow();

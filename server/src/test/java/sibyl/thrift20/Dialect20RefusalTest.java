@@ -1,7 +1,6 @@
 package sibyl.thrift20;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static sibyl.db.TestSchema.KS;
 import static sibyl.db.TestSchema.LONGS;
@@ -36,7 +35,7 @@ import sibyl.iface.v20.UnavailableException;
 
 /**
  * What the 0.7+ dialect refuses, over a real socket: the calls Sibyl does not serve yet, what it cannot store
- * (a TTL, some consistency levels), and bad requests, each with its InvalidRequestException text.
+ * (some consistency levels), and bad requests, each with its InvalidRequestException text.
  */
 class Dialect20RefusalTest extends Dialect20Connection {
     private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
@@ -86,22 +85,6 @@ class Dialect20RefusalTest extends Dialect20Connection {
                 () -> client.execute_prepared_cql3_query(1, List.of(), ONE));
         // The connection is still good after all of them.
         assertEquals("20.1.0", client.describe_version());
-    }
-
-    @Test
-    void aTtlIsRefusedRatherThanDropped() throws Exception {
-        ColumnParent parent = new ColumnParent(STD);
-        refused("Sibyl does not serve column TTLs yet (issue #33)",
-                () -> client.insert(b("k"), parent, column("c").setTtl(60), ONE));
-        Mutation withTtl = new Mutation().setColumn_or_supercolumn(new ColumnOrSuperColumn()
-                .setColumn(column("c").setTtl(60)));
-        refused("Sibyl does not serve column TTLs yet (issue #33)",
-                () -> client.batch_mutate(Map.of(b("k"), Map.of(STD, List.of(withTtl))), ONE));
-        refused("ttl must be greater or equal to 0", () -> client.insert(b("k"), parent, column("c").setTtl(-1), ONE));
-        assertEquals(0, client.get_count(b("k"), parent, all(), ONE), "nothing of a refused call is written");
-        // 3.11 reads a TTL of 0 as none.
-        client.insert(b("k"), parent, column("c").setTtl(0), ONE);
-        assertFalse(client.get(b("k"), new ColumnPath(STD).setColumn(b("c")), ONE).column.isSetTtl());
     }
 
     @Test

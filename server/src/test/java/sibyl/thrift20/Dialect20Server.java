@@ -2,6 +2,7 @@ package sibyl.thrift20;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,14 +43,23 @@ final class Dialect20Server implements AutoCloseable {
     final Partitioner partitioner = Partitioners.forName("org.apache.cassandra.dht.RandomPartitioner");
     /** A keyspace whose ReplicationFactor one node cannot meet at QUORUM. */
     static final String REPLICATED = "Replicated";
+    /**
+     * A keyspace whose tables have a default_time_to_live: Standard1 1000 s, Super1 500 s, and Far 400000000 s, which
+     * expires past 2038 from any write of today.
+     */
+    static final String EXPIRING = "Expiring";
     /** The keyspaces "of the file": the API may not change them. */
     final List<KSMetaData> configured = List.of(TestSchema.keyspace1(),
             new KSMetaData(REPLICATED, 3, List.of(CFMetaData.standard(REPLICATED, TestSchema.STD, BytesType.instance))),
+            new KSMetaData(EXPIRING, 1, List.of(
+                    CFMetaData.standard(EXPIRING, TestSchema.STD, BytesType.instance).withDefaultTimeToLive(1000),
+                    CFMetaData.ofSuper(EXPIRING, TestSchema.SUPER, BytesType.instance, BytesType.instance)
+                            .withDefaultTimeToLive(500),
+                    CFMetaData.standard(EXPIRING, "Far", BytesType.instance).withDefaultTimeToLive(400_000_000))),
             SystemKeyspace.metadata());
-    final LocalStorageService engine = new LocalStorageService(partitioner, configured, 128);
+    final LocalStorageService engine;
     /** Takes the schema calls; keeps nothing on disk, as the store. */
-    final NodeSchema schema = new NodeSchema(TestConf.builder(Path.of("target", "dialect20")).build(), configured,
-            SchemaFile.Contents.EMPTY, engine, Optional.empty());
+    final NodeSchema schema;
     final Cassandra20ProcessorFactory factory;
     private final NetworkLoops network = NetworkLoops.open(1);
     private final ThriftServer server;
@@ -60,6 +70,14 @@ final class Dialect20Server implements AutoCloseable {
      *                  the network thread and answered later, as over a cluster
      */
     Dialect20Server(boolean deferring, Authenticator authenticator) throws InterruptedException {
+        this(deferring, authenticator, Clock.systemUTC());
+    }
+
+    /** @param clock the time the store judges expiring columns by (writes count their ttl from the system clock) */
+    Dialect20Server(boolean deferring, Authenticator authenticator, Clock clock) throws InterruptedException {
+        engine = new LocalStorageService(partitioner, configured, 128, clock);
+        schema = new NodeSchema(TestConf.builder(Path.of("target", "dialect20")).build(), configured,
+                SchemaFile.Contents.EMPTY, engine, Optional.empty());
         StorageHints hints = deferring ? new StorageHints() {
             @Override
             public boolean countsReplicas() {

@@ -139,7 +139,9 @@ class JsonRowsTest {
         "{\"k\": [[\"\", \"00\", 1, false]]}|x.json:1:9: row \"k\": column name must not be empty",
         "{\"k\": [[\"61\", \"00\", 1.5, false]]}|x.json:1:21: row \"k\": the column timestamp: a whole number was expected, found a fraction or exponent",
         "{\"k\": [[\"61\", \"00\", 1, true]]}|x.json:1:15: row \"k\": a deleted column's value is its local deletion time, 4 bytes; found 1",
-        "{\"k\": [[\"61\", \"00\", 1, false, 2, 3]]}|x.json:1:29: row \"k\": a column has four elements [name, value, timestamp, deleted]; this one has more (0.7's expiring columns are not supported)",
+        "{\"k\": [[\"61\", \"00\", 1, true, 2, 3]]}|x.json:1:28: row \"k\": a deleted column has four elements [name, value, timestamp, true]; this one has more",
+        "{\"k\": [[\"61\", \"00\", 1, false, 0, 3]]}|x.json:1:31: row \"k\": a ttl is a positive number of seconds; found 0",
+        "{\"k\": [[\"61\", \"00\", 1, false, 2]]}|x.json:1:32: row \"k\": expected ',' after the column's ttl, found ']'",
         "{\"k\": [[\"61\", \"00\", 99999999999999999999, false]]}|x.json:1:21: row \"k\": the column timestamp: a number out of the range of a long",
         "{\"k\": [[\"61\", \"00\", 1, no]]}|x.json:1:24: row \"k\": expected true or false (whether the column is deleted), found 'n'",
         "{\"k\": {\"deletedAt\": 1, \"extra\": 2}}|x.json:1:24: row \"k\": unknown field \"extra\": a row of a standard column family is an array of columns, or {\"deletedAt\", \"localDeletionTime\", \"columns\"}",
@@ -253,8 +255,12 @@ class JsonRowsTest {
     private static Column randomColumn(Random random) {
         byte[] value = new byte[random.nextInt(20)];
         random.nextBytes(value);
-        return random.nextInt(4) == 0 ? Column.tombstone(randomName(random), random.nextLong(), random.nextInt())
-                : Column.live(randomName(random), value, random.nextLong());
+        return switch (random.nextInt(6)) {
+            case 0 -> Column.tombstone(randomName(random), random.nextLong(), random.nextInt());
+            case 1 -> Column.expiring(randomName(random), value, random.nextLong(), 1 + random.nextInt(Integer.MAX_VALUE - 1),
+                    random.nextInt(Integer.MAX_VALUE));
+            default -> Column.live(randomName(random), value, random.nextLong());
+        };
     }
 
     private static byte[] randomName(Random random) {

@@ -288,9 +288,9 @@ class RingLoadTest {
                 sibyl.db.Deletion rowDeletion = row.getValue().deletion();
                 for (sibyl.db.Cell cell : row.getValue().cells()) {
                     if (cell instanceof sibyl.db.Column c) {
-                        if (c.isLive(rowDeletion)) cells.append(column(c)).append('\n');
+                        if (c.isLive(rowDeletion, 0)) cells.append(column(c)).append('\n');
                     } else {
-                        sibyl.db.SuperColumn live = ((sibyl.db.SuperColumn) cell).live(rowDeletion);
+                        sibyl.db.SuperColumn live = ((sibyl.db.SuperColumn) cell).live(rowDeletion, 0);
                         if (live == null) continue;
                         cells.append("S ").append(HEX.formatHex(live.name())).append('\n');
                         for (sibyl.db.Column c : live.subcolumns()) cells.append("  ").append(column(c)).append('\n');

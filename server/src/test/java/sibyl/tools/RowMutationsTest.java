@@ -111,6 +111,18 @@ class RowMutationsTest {
     }
 
     @Test
+    void anExpiredColumnIsSentAsATombstoneAndOneStillLivingAsAColumn() {
+        ColumnFamily row = ColumnFamily.builder(STD, 2)
+                .add(Column.expiring(b("a"), b("gone"), 5, 100, NOW))
+                .add(Column.expiring(b("b"), b("kept"), 6, 100, NOW + 1))
+                .build();
+        RowMutations m = RowMutations.of(row, 1 << 20, NOW);
+        assertEquals(List.of("column b=kept @6", "delete [a] @5"), describe(m));
+        assertEquals(1, m.columns());
+        assertEquals(1, m.columnTombstones());
+    }
+
+    @Test
     void rowsWithNothingToSendAreEmpty() {
         ColumnFamily readRepair = ColumnFamily.builder(SUPER, 1).add(SuperColumn.empty(b("sc"), BytesType.instance)).build();
         assertTrue(RowMutations.of(readRepair, 1 << 20).isEmpty());

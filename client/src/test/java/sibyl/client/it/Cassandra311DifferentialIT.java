@@ -214,7 +214,7 @@ class Cassandra311DifferentialIT {
     }
 
     /** The ThriftPort LocalNode gave the node it configured in {@code dir}. */
-    private static int thriftPort(Path dir) throws IOException {
+    static int thriftPort(Path dir) throws IOException {
         Matcher m = Pattern.compile("<ThriftPort>(\\d+)</ThriftPort>").matcher(Files.readString(dir.resolve("conf/storage-conf.xml")));
         if (!m.find()) throw new IllegalStateException("no ThriftPort in " + dir.resolve("conf/storage-conf.xml"));
         return Integer.parseInt(m.group(1));
