@@ -110,7 +110,7 @@ class Cassandra311DifferentialIT {
             Path journalFile = Files.createDirectories(Path.of("target", "cassandra311-differential")).resolve("journal-" + seed + (cluster == null ? "" : "-cluster") + ".txt");
             V20Comparison comparison;
             try (PrintWriter journal = new PrintWriter(Files.newBufferedWriter(journalFile))) {
-                comparison = new V20Comparison(reference, subject, journal, !selfCheck);
+                comparison = new V20Comparison(reference, subject, journal, !selfCheck, cluster != null);
                 run(comparison, reference, new Random(seed), operations);
             }
             System.out.println("Cassandra311DifferentialIT: " + comparison.tallies() + "; every call in " + journalFile.toAbsolutePath());

@@ -26,7 +26,10 @@ import java.util.regex.Pattern;
  * <li>a column newer than every deletion over it that 3.11 leaves out where two or more range deletions of its row
  *     overlap at its name (a fault of 3.11's, docs/differences.md §Where 3.11 fails, Sibyl answers);</li>
  * <li>two values written to one column at one timestamp: Sibyl answers the greater in unsigned byte order, 3.11 the
- *     greater in signed byte order, of exactly the values the ledger has at that timestamp.</li>
+ *     greater in signed byte order, of exactly the values the ledger has at that timestamp;</li>
+ * <li>in cluster mode only, a row that holds nothing live, which 3.11 lists empty in a key range and Sibyl over a
+ *     cluster does not list (README, "Where Sibyl differs from 0.6"), shown so by 3.11 itself answering the whole
+ *     row empty ({@link #emptyIn311}); and the rows Sibyl answers instead at the end of the range.</li>
  * </ul>
  *
  * Anything else, and any answer that does not parse, stays a difference.
@@ -64,10 +67,23 @@ final class Diff07KnownDifferences {
     private static final Pattern CELL = Pattern.compile("S\\((\\S+) \\[([^\\]]*)\\]\\)|C\\(([^=]+)=(\\S*) @(-?\\d+)\\)");
     private static final Pattern COLUMN = Pattern.compile("C\\(([^=]+)=(\\S*) @(-?\\d+)\\)");
 
+    /** Whether 3.11 holds nothing live in a row of a family (its key's bytes); asked in cluster mode only. */
+    interface EmptyRow {
+        boolean in311(String family, ByteBuffer key);
+    }
+
     private final Diff07Ledger ledger;
+    /** Null unless Sibyl stores in a cluster. */
+    private final EmptyRow emptyIn311;
 
     Diff07KnownDifferences(Diff07Ledger ledger) {
+        this(ledger, null);
+    }
+
+    /** @param emptyIn311 3.11's answer on rows Sibyl in cluster mode does not list; null when Sibyl is embedded */
+    Diff07KnownDifferences(Diff07Ledger ledger, EmptyRow emptyIn311) {
         this.ledger = ledger;
+        this.emptyIn311 = emptyIn311;
     }
 
     /** Why {@code call}'s answers differ, when they differ only as documented; empty otherwise. */
@@ -122,11 +138,16 @@ final class Diff07KnownDifferences {
         List<String> referenceKeys = new ArrayList<>(reference.keySet());
         int ghosts = 0;
         for (String key : reference.keySet()) {
-            if (!sibyl.containsKey(key) && reference.get(key).equals("[]") && ledger.rangeDeleted(family, key)) {
-                referenceKeys.remove(key);
-                ghosts++;
+            if (sibyl.containsKey(key) || !reference.get(key).equals("[]")) continue;
+            if (ledger.rangeDeleted(family, key)) {
                 reasons.add("3.11 lists a row only a range tombstone is left in");
+            } else if (emptyIn311 != null && ledger.key(key).map(k -> emptyIn311.in311(family, k)).orElse(false)) {
+                reasons.add("Sibyl over a cluster does not list a row that holds nothing live");
+            } else {
+                continue;
             }
+            referenceKeys.remove(key);
+            ghosts++;
         }
         List<String> sibylKeys = new ArrayList<>(sibyl.keySet());
         // Rows of Sibyl's past 3.11's last: the places 3.11's empty rows took, in a range of a counted number of rows.

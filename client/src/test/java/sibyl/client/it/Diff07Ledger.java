@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import sibyl.client.it.Diff07Schema.Family;
 
@@ -58,6 +59,17 @@ final class Diff07Ledger {
                 rangeDeletions.add(new Taken<>(r, sequence));
             }
         }
+    }
+
+    /** The bytes of a row key written or range-deleted, by the text answers give it (long keys are shortened). */
+    Optional<ByteBuffer> key(String text) {
+        for (Taken<Written> t : writes) {
+            if (V20Call.hex(t.effect().key()).equals(text)) return Optional.of(t.effect().key());
+        }
+        for (Taken<RangeDeleted> t : rangeDeletions) {
+            if (V20Call.hex(t.effect().key()).equals(text)) return Optional.of(t.effect().key());
+        }
+        return Optional.empty();
     }
 
     /** Whether a deletion by a slice range was taken in row {@code key} of {@code family}. */

@@ -1,12 +1,17 @@
 package sibyl.client.it;
 
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.thrift.TException;
+import sibyl.iface.v20.ColumnParent;
+import sibyl.iface.v20.ConsistencyLevel;
+import sibyl.iface.v20.SlicePredicate;
+import sibyl.iface.v20.SliceRange;
 
 /**
  * The same 0.7+ calls made through a reference server (a real Cassandra 3.11) and through the server under test,
@@ -35,10 +40,25 @@ final class V20Comparison {
 
     /** {@code documented}: whether differences docs/differences.md documents are set apart from the others. */
     V20Comparison(V20Server reference, V20Server subject, PrintWriter journal, boolean documented) {
+        this(reference, subject, journal, documented, false);
+    }
+
+    /** @param cluster whether Sibyl stores in a cluster, whose documented differences are set apart too */
+    V20Comparison(V20Server reference, V20Server subject, PrintWriter journal, boolean documented, boolean cluster) {
         this.reference = reference;
         this.subject = subject;
         this.journal = journal;
-        this.known = documented ? new Diff07KnownDifferences(ledger) : null;
+        this.known = !documented ? null : new Diff07KnownDifferences(ledger, cluster ? this::emptyIn311 : null);
+    }
+
+    /** Whether 3.11 answers the whole row empty: none of its top-level names is live. */
+    private boolean emptyIn311(String family, ByteBuffer key) {
+        try {
+            return reference.client().get_count(key, new ColumnParent(family), new SlicePredicate().setSlice_range(
+                    new SliceRange(ByteBuffer.allocate(0), ByteBuffer.allocate(0), false, 1)), ConsistencyLevel.ONE) == 0;
+        } catch (TException e) {
+            return false;
+        }
     }
 
     /** Names the differences found from now on (a phase of the run). */
