@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static sibyl.db.TestSchema.KS;
 import static sibyl.db.TestSchema.STD;
+import static sibyl.db.TestSchema.SUPER;
 import static sibyl.thrift20.Text.b;
 import static sibyl.thrift20.Text.s;
 
@@ -69,6 +70,28 @@ class Dialect20PagedSliceTest {
                     () -> c.get_paged_slice("Nope", tokens, b(""), ONE)).getWhy());
             assertEquals("maxRows must be positive", assertThrows(InvalidRequestException.class,
                     () -> c.get_paged_slice(STD, whole(0), b(""), ONE)).getWhy());
+        }
+    }
+
+    /** A super column family's rows come back with their super columns, each with its subcolumns. */
+    @ParameterizedTest(name = "deferring={0}")
+    @ValueSource(booleans = {false, true})
+    void superColumnsComeWhole(boolean deferring) throws Exception {
+        try (Dialect20Server server = new Dialect20Server(deferring, new AllowAllAuthenticator())) {
+            Cassandra.Client c = server.client();
+            c.set_keyspace(KS);
+            for (String key : List.of("k1", "k2")) {
+                for (String sc : List.of("s1", "s2")) {
+                    c.insert(b(key), new ColumnParent(SUPER).setSuper_column(b(sc)),
+                            new Column(b("c")).setValue(b("v")).setTimestamp(1), ONE);
+                }
+            }
+            List<KeySlice> rows = c.get_paged_slice(SUPER, whole(10), b(""), ONE);
+            assertEquals(2, rows.size());
+            for (KeySlice row : rows) {
+                assertEquals(2, row.columns.size(), s(row.key) + " has its two super columns");
+                assertEquals(1, row.columns.get(0).super_column.columns.size());
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package sibyl.client.it;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,6 +104,12 @@ final class Diff07KnownDifferences {
         }
     }
 
+    /** A row key's bytes from its text in an answer: a short key's hex, a shortened long one's from the ledger. */
+    private Optional<ByteBuffer> keyBytes(String text) {
+        if (text.startsWith("0x")) return Optional.of(ByteBuffer.wrap(HexFormat.of().parseHex(text.substring(2))));
+        return ledger.key(text);
+    }
+
     /** An exception other than get's NotFoundException, which answers no column. */
     private static boolean refused(String answer) {
         return answer.startsWith("!") && !answer.equals("!NotFoundException");
@@ -141,7 +148,7 @@ final class Diff07KnownDifferences {
             if (sibyl.containsKey(key) || !reference.get(key).equals("[]")) continue;
             if (ledger.rangeDeleted(family, key)) {
                 reasons.add("3.11 lists a row only a range tombstone is left in");
-            } else if (emptyIn311 != null && ledger.key(key).map(k -> emptyIn311.in311(family, k)).orElse(false)) {
+            } else if (emptyIn311 != null && keyBytes(key).map(k -> emptyIn311.in311(family, k)).orElse(false)) {
                 reasons.add("Sibyl over a cluster does not list a row that holds nothing live");
             } else {
                 continue;
