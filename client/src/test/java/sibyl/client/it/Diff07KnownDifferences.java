@@ -47,6 +47,8 @@ final class Diff07KnownDifferences {
         static final Where311Fails TOKEN_NOT_A_NUMBER = new Where311Fails("a KeyRange token that is not a number", "!closed:",
                 a -> a.startsWith("!InvalidRequestException: invalid start token 'not a number'"));
         static final Where311Fails NO_KEYS = new Where311Fails("multiget_slice of no keys", "!closed:", a -> a.equals("0 keys"));
+        static final Where311Fails REVERSED_MULTI_SLICE = new Where311Fails(
+                "a reversed get_multi_slice that selects a column", "!TimedOutException", a -> !a.startsWith("!"));
 
         /**
          * get_count of a super column's subcolumns by a slice range of {@code count}, which 3.11 fails on when the

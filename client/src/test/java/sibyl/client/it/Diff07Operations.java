@@ -204,7 +204,9 @@ final class Diff07Operations {
         }
         return new V20Call("get_multi_slice(" + f.name() + ", key " + hex(request.key) + ", " + shown
                 + (request.reversed ? " reversed" : "") + ", count=" + request.count + ")",
-                s -> V20Call.cells(s.client().get_multi_slice(request)), Diff07Shape.read(f.name(), null, request.key));
+                s -> V20Call.cells(s.client().get_multi_slice(request)), request.reversed
+                        ? Diff07Shape.failing311(Diff07KnownDifferences.Where311Fails.REVERSED_MULTI_SLICE)
+                        : Diff07Shape.read(f.name(), null, request.key));
     }
 
     private V20Call get() {
