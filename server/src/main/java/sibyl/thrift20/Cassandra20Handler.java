@@ -289,10 +289,7 @@ final class Cassandra20Handler {
         call.checks.predicate(cf, parent, predicate);
         call.checks.keyRange(range);
         Consistency level = read(call, cl);
-        RowRange rows = range.isSetStart_key()
-                ? RowRange.keys(BinaryKeys.decode(range.start_key), BinaryKeys.decode(range.end_key))
-                : RowRange.tokens(call.checks.token("start", range.getStart_token()),
-                        call.checks.token("end", range.getEnd_token()));
+        RowRange rows = rows(call, range);
         return StorageFailures.after(storage.scan(call.keyspace, Conversion.parent(parent),
                 Conversion.selection(predicate), rows, range.getCount(), level), DIALECT, found -> {
                     call.deadline.check(DIALECT);
@@ -322,10 +319,8 @@ final class Cassandra20Handler {
         CFMetaData cf = call.checks.table(call.keyspace, cfName);
         call.checks.keyRange(range);
         Consistency level = read(call, cl);
-        String startKey = range.isSetStart_key() ? BinaryKeys.decode(range.start_key) : null;
-        RowRange rows = startKey != null ? RowRange.keys(startKey, BinaryKeys.decode(range.end_key))
-                : RowRange.tokens(call.checks.token("start", range.getStart_token()),
-                        call.checks.token("end", range.getEnd_token()));
+        RowRange rows = rows(call, range);
+        String startKey = rows instanceof RowRange.Keys keys ? keys.startKey() : null;
         byte[] from = startColumn == null ? new byte[0] : ThriftConversion.bytes(startColumn);
         return StorageFailures.after(PagedSlice.read(storage, call.keyspace, new QueryPath(cf.name(), null, null),
                 rows, startKey, from, range.getCount(), level), DIALECT, found -> {
@@ -492,6 +487,14 @@ final class Cassandra20Handler {
     }
 
     // ---- shared steps of the data calls
+
+    /** The rows a checked KeyRange names: from key to key, or from token to token. */
+    private static RowRange rows(Call call, KeyRange range) throws InvalidRequestException {
+        return range.isSetStart_key()
+                ? RowRange.keys(BinaryKeys.decode(range.start_key), BinaryKeys.decode(range.end_key))
+                : RowRange.tokens(call.checks.token("start", range.getStart_token()),
+                        call.checks.token("end", range.getEnd_token()));
+    }
 
     /**
      * A data call under way: the keyspace and checks it runs with, its deadline, and the second it began, which its
