@@ -123,7 +123,7 @@ final class Diff07Operations {
         return new V20Call(description.toString(), s -> {
             s.client().batch_mutate(mutations, ONE);
             return DONE;
-        }, Diff07Shape.write(effects));
+        }, Diff07Shape.write(Diff07Ledger.inOneBatch(effects)));
     }
 
     /** The columns a mutation writes and the range it deletes by a slice range, for the ledger. */
