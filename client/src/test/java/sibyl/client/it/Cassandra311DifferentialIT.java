@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.thrift.TException;
@@ -42,6 +43,8 @@ import sibyl.iface.v20.SliceRange;
  *     page (each page starts at the last key of the one before).</li>
  * <li>truncate of a table that is not there and of a random one, then the scans again, more random calls, and a
  *     last scan of the truncated table.</li>
+ * <li>Expiry: columns with a TTL of two seconds, some over older values and some under newer ones, read once the
+ *     TTL has passed. (One random write in eight carries a TTL longer than any run.)</li>
  * </ol>
  *
  * <p>A difference docs/differences.md §The 0.7+ dialect documents is set apart, listed in the output and the journal
@@ -65,6 +68,8 @@ class Cassandra311DifferentialIT {
      */
     private static final long CI_SEED = 7783733564466687779L;
     private static final long CI_CLUSTER_SEED = 2562024189499532600L;
+    /** The TTL of the columns of the expiry round that expire, in seconds. */
+    private static final int EXPIRY_TTL = 2;
     /** The keyspace that stands in for Sibyl when 3.11 is compared with itself. */
     private static final String TWIN_KEYSPACE = "Diff07Twin";
     /** Differences listed per round in the failure message; the test's output lists every one. */
@@ -185,6 +190,23 @@ class Cassandra311DifferentialIT {
         for (Family f : Diff07Schema.FAMILIES) scan(comparison, reference, new ColumnParent(f.name()), whole, 100);
         for (int i = 0; i < operations / 10; i++) comparison.compare(random.nextBoolean() ? ops.write() : ops.read());
         scan(comparison, reference, new ColumnParent(truncated.name()), whole, 100);
+
+        comparison.round("expiry");
+        List<ByteBuffer> keys = words.keys(3);
+        for (V20Call call : ops.expiringWrites(keys, Diff07Vocabulary.pastEveryTimestamp(), EXPIRY_TTL)) comparison.compare(call);
+        // Both servers expire a column at the second they took it plus its TTL, counted in whole seconds; past that,
+        // the state compared is settled.
+        long expired = System.nanoTime() + TimeUnit.SECONDS.toNanos(EXPIRY_TTL + 1) + TimeUnit.MILLISECONDS.toNanos(200);
+        for (long left; (left = expired - System.nanoTime()) > 0; ) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the expiry round's columns expire", e);
+            }
+        }
+        for (V20Call read : Diff07Operations.wholeRows(keys)) comparison.compare(read);
+        for (Family f : Diff07Schema.FAMILIES) scan(comparison, reference, new ColumnParent(f.name()), whole, 100);
     }
 
     /**

@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  *     greater in signed byte order, of exactly the values the ledger has at that timestamp;</li>
  * <li>in cluster mode only, a row that holds nothing live, which 3.11 lists empty in a key range and Sibyl over a
  *     cluster does not list (README, "Where Sibyl differs from 0.6"), shown so by 3.11 itself answering the whole
- *     row empty ({@link #emptyIn311}); and the rows Sibyl answers instead at the end of the range.</li>
+ *     row empty ({@link #emptyIn311}); and the rows Sibyl answers instead at the end of the range; and a column's
+ *     TTL, which Sibyl over a cluster answers as the time it has left, no more than 3.11's TTL as written.</li>
  * </ul>
  *
  * Anything else, and any answer that does not parse, stays a difference.
@@ -68,7 +69,7 @@ final class Diff07KnownDifferences {
     }
 
     /** One column of an answer: its super column's text (or null), name, value and timestamp. */
-    private record Entry(String superColumn, String name, String value, long timestamp) {
+    private record Entry(String superColumn, String name, String value, long timestamp, int ttl) {
         String place() {
             return (superColumn == null ? "" : superColumn + "/") + name;
         }
@@ -79,8 +80,8 @@ final class Diff07KnownDifferences {
         }
     }
 
-    private static final Pattern CELL = Pattern.compile("S\\((\\S+) \\[([^\\]]*)\\]\\)|C\\(([^=]+)=(\\S*) @(-?\\d+)\\)");
-    private static final Pattern COLUMN = Pattern.compile("C\\(([^=]+)=(\\S*) @(-?\\d+)\\)");
+    private static final Pattern CELL = Pattern.compile("S\\((\\S+) \\[([^\\]]*)\\]\\)|C\\(([^=]+)=(\\S*) @(-?\\d+)(?: ttl (\\d+))?\\)");
+    private static final Pattern COLUMN = Pattern.compile("C\\(([^=]+)=(\\S*) @(-?\\d+)(?: ttl (\\d+))?\\)");
 
     /** Whether 3.11 holds nothing live in a row of a family (its key's bytes); asked in cluster mode only. */
     interface EmptyRow {
@@ -270,6 +271,11 @@ final class Diff07KnownDifferences {
             Entry a = inReference.get(place);
             Entry b = inSibyl.get(place);
             if (a.equals(b)) continue;
+            if (emptyIn311 != null && a.ttl() > 0 && b.ttl() > 0 && b.ttl() <= a.ttl()
+                    && a.equals(new Entry(b.superColumn(), b.name(), b.value(), b.timestamp(), a.ttl()))) {
+                reasons.add("Sibyl over a cluster answers the time a column has left, not the TTL it was written with");
+                continue;
+            }
             if (a.timestamp() != b.timestamp() || !tie(family, key, a, b)) return false;
             reasons.add("a tie of two values at one timestamp: Sibyl keeps the greater unsigned, 3.11 the greater signed");
         }
@@ -291,6 +297,11 @@ final class Diff07KnownDifferences {
         return copy;
     }
 
+    /** A column's TTL as an answer shows it; 0 for none. */
+    private static int ttl(String shown) {
+        return shown == null ? 0 : Integer.parseInt(shown);
+    }
+
     /** A row's entries in the answer's order, subcolumns with their super column (the read's, when it reads under one). */
     private static List<Entry> entries(Diff07Shape shape, String cells) {
         String parent = shape.superColumn() == null ? null : V20Call.hex(shape.superColumn());
@@ -300,9 +311,9 @@ final class Diff07KnownDifferences {
         while (m.find()) {
             if (m.group(1) != null) {
                 Matcher c = COLUMN.matcher(m.group(2));
-                while (c.find()) entries.add(new Entry(m.group(1), c.group(1), c.group(2), Long.parseLong(c.group(3))));
+                while (c.find()) entries.add(new Entry(m.group(1), c.group(1), c.group(2), Long.parseLong(c.group(3)), ttl(c.group(4))));
             } else {
-                entries.add(new Entry(parent, m.group(3), m.group(4), Long.parseLong(m.group(5))));
+                entries.add(new Entry(parent, m.group(3), m.group(4), Long.parseLong(m.group(5)), ttl(m.group(6))));
             }
         }
         return entries;

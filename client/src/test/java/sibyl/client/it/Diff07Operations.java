@@ -70,8 +70,77 @@ final class Diff07Operations {
         return new Diff07Ledger.Written(f.name(), key, superColumn, c.bufferForName(), c.bufferForValue(), c.getTimestamp());
     }
 
+    /** A column at a random timestamp; one in eight with a TTL long enough that no run outlives it. */
     private Column column(ByteBuffer name) {
-        return new Column(name).setValue(words.value()).setTimestamp(words.timestamp());
+        Column c = new Column(name).setValue(words.value()).setTimestamp(words.timestamp());
+        if (random.nextInt(8) == 0) c.setTtl(3600 + random.nextInt(86400));
+        return c;
+    }
+
+    // ---- expiry
+
+    /**
+     * The writes of the expiry round, in two batch_mutate calls over {@code keys} and every family, at timestamps past
+     * every random write's ({@code base} and {@code base + 1}): per row, one column that expires ({@code ttl} seconds);
+     * one written without a TTL, then newer with one, which expires and hides the older value; one written with a
+     * TTL, then newer without, which stays; one with a TTL longer than any run.
+     */
+    List<V20Call> expiringWrites(List<ByteBuffer> keys, long base, int ttl) {
+        List<Map<ByteBuffer, Map<String, List<Mutation>>>> batches = List.of(new HashMap<>(), new HashMap<>());
+        List<List<Diff07Ledger.Effect>> effects = List.of(new ArrayList<>(), new ArrayList<>());
+        for (ByteBuffer key : keys) {
+            for (Family f : Diff07Schema.FAMILIES) {
+                List<ByteBuffer> names = distinctNames(f, 4);
+                ByteBuffer superColumn = f.isSuper() ? words.name(f) : null;
+                long[][] versions = {{ttl}, {0, ttl}, {ttl, 0}, {86400}};
+                for (int n = 0; n < versions.length; n++) {
+                    for (int v = 0; v < versions[n].length; v++) {
+                        Column c = new Column(names.get(n)).setValue(words.value()).setTimestamp(base + v);
+                        if (versions[n][v] > 0) c.setTtl((int) versions[n][v]);
+                        ColumnOrSuperColumn cosc = superColumn == null ? new ColumnOrSuperColumn().setColumn(c)
+                                : new ColumnOrSuperColumn().setSuper_column(new SuperColumn(superColumn, List.of(c)));
+                        batches.get(v).computeIfAbsent(key, k -> new HashMap<>()).computeIfAbsent(f.name(), k -> new ArrayList<>())
+                                .add(new Mutation().setColumn_or_supercolumn(cosc));
+                        effects.get(v).add(written(f, key, superColumn, c));
+                    }
+                }
+            }
+        }
+        List<V20Call> calls = new ArrayList<>();
+        for (int v = 0; v < 2; v++) {
+            Map<ByteBuffer, Map<String, List<Mutation>>> batch = batches.get(v);
+            StringBuilder description = new StringBuilder("batch_mutate(");
+            batch.forEach((key, byFamily) -> byFamily.forEach((family, list) -> description.append(hex(key)).append('/')
+                    .append(family).append(": ").append(list.stream().map(V20Call::mutation).toList()).append("; ")));
+            calls.add(new V20Call(description.append(')').toString(), s -> {
+                s.client().batch_mutate(batch, ONE);
+                return DONE;
+            }, Diff07Shape.write(effects.get(v))));
+        }
+        return calls;
+    }
+
+    /** Every row of {@code keys} in every family, whole. */
+    static List<V20Call> wholeRows(List<ByteBuffer> keys) {
+        List<V20Call> reads = new ArrayList<>();
+        SlicePredicate all = new SlicePredicate().setSlice_range(new SliceRange(ByteBuffer.allocate(0), ByteBuffer.allocate(0), false, 100));
+        for (Family f : Diff07Schema.FAMILIES) {
+            ColumnParent parent = new ColumnParent(f.name());
+            reads.add(new V20Call("multiget_slice(" + V20Call.keys(keys) + ", " + parent(parent) + ", " + predicate(all) + ")",
+                    s -> V20Call.byKey(s.client().multiget_slice(keys, parent, all, ONE), V20Call::cells),
+                    Diff07Shape.read(f.name(), null, null)));
+        }
+        return reads;
+    }
+
+    private List<ByteBuffer> distinctNames(Family f, int n) {
+        List<ByteBuffer> names = new ArrayList<>();
+        for (int tries = 0; names.size() < n; tries++) {
+            ByteBuffer name = f.isSuper() ? words.subname(f) : words.name(f);
+            if (!names.contains(name)) names.add(name);
+            if (tries > 1000) throw new IllegalStateException(f.name() + " has fewer than " + n + " names");
+        }
+        return names;
     }
 
     private V20Call removeColumn() {

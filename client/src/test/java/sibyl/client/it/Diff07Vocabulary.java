@@ -108,6 +108,11 @@ final class Diff07Vocabulary {
         return ByteBuffer.wrap(v);
     }
 
+    /** A timestamp later than every one {@link #timestamp} gives. */
+    static long pastEveryTimestamp() {
+        return BASE_TIMESTAMP + 100;
+    }
+
     /** A timestamp in a window of 60 microseconds. */
     long timestamp() {
         return BASE_TIMESTAMP + random.nextInt(60);
