@@ -206,7 +206,7 @@ public final class SibylNode implements AutoCloseable {
         // Both dialects on the one port, each call in its own (docs/thrift-api-0.7.md §Both dialects on one port).
         DialectSwitchFactory dialects = new DialectSwitchFactory(processors,
                 new Cassandra20ProcessorFactory(description::get, rpcTimeout, metered, hints, authenticator,
-                        processors.authRefusals(), schema),
+                        processors.authRefusals(), schema, conf.thriftApiVersion()),
                 ThriftDialect.named(conf.thriftDialect()).orElseThrow());
 
         TransportLimits limits = new TransportLimits(conf.thriftMaxMessageLengthInMB() * 1024 * 1024,

@@ -75,6 +75,18 @@ public final class NodeSettings {
                 }
                 return value.text();
             });
+    /**
+     * What describe_version answers on connections of the 0.7+ dialect: 3.11's 20.1.0, or an older API version for
+     * a client that wants the one of Cassandra 0.7 to 2.2 (19.x.y). See docs/thrift-api-0.7.md §Describe calls.
+     */
+    public static final Setting<String> THRIFT_API_VERSION = Setting.parsed("ThriftApiVersion", value("20.1.0"),
+            AppliesTo.FRONT_END, (value, install) -> {
+                if (!value.text().matches("(19|20)\\.(0|[1-9]\\d{0,3})\\.(0|[1-9]\\d{0,3})")) {
+                    throw value.error("'" + value.text() + "' is not an API version of the 0.7+ dialect; expected"
+                            + " 19.x.y (Cassandra 0.7 to 2.2) or 20.x.y (3.0 to 3.11), such as 20.1.0");
+                }
+                return value.text();
+            });
     public static final Setting<Integer> THRIFT_MAX_MESSAGE_LENGTH_IN_MB = Setting.integer(
             "ThriftMaxMessageLengthInMB", value("16"), AppliesTo.FRONT_END, 1, MAX_MESSAGE_LENGTH_IN_MB);
     public static final Setting<Integer> THRIFT_MAX_CONNECTIONS =
@@ -147,8 +159,8 @@ public final class NodeSettings {
     private static List<Setting<?>> all() {
         List<Setting<?>> all = new ArrayList<>(List.of(CLUSTER_NAME, PARTITIONER, AUTHENTICATOR, INITIAL_TOKEN,
                 SAVED_CACHES_DIRECTORY, COMMIT_LOG_DIRECTORY, DATA_FILE_DIRECTORIES,
-                LISTEN_ADDRESS, THRIFT_ADDRESS, THRIFT_PORT, THRIFT_DIALECT, THRIFT_MAX_MESSAGE_LENGTH_IN_MB,
-                THRIFT_MAX_CONNECTIONS, THRIFT_NETWORK_THREADS, THRIFT_IDLE_TIMEOUT_IN_SECONDS, JMX_PORT, METRICS_PORT,
+                LISTEN_ADDRESS, THRIFT_ADDRESS, THRIFT_PORT, THRIFT_DIALECT, THRIFT_API_VERSION,
+                THRIFT_MAX_MESSAGE_LENGTH_IN_MB, THRIFT_MAX_CONNECTIONS, THRIFT_NETWORK_THREADS, THRIFT_IDLE_TIMEOUT_IN_SECONDS, JMX_PORT, METRICS_PORT,
                 DISK_ACCESS_MODE, INDEX_INTERVAL, COMMIT_LOG_ROTATION_THRESHOLD_IN_MB, COLUMN_INDEX_SIZE_IN_KB,
                 MEMTABLE_THROUGHPUT_IN_MB, MEMTABLE_OPERATIONS_IN_MILLIONS, MEMTABLE_FLUSH_AFTER_MINUTES,
                 CONCURRENT_READS, CONCURRENT_WRITES, GC_GRACE_SECONDS, SNAPSHOT_BEFORE_COMPACTION,

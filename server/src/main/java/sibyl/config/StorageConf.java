@@ -116,6 +116,11 @@ public final class StorageConf {
         return get(NodeSettings.THRIFT_DIALECT);
     }
 
+    /** ThriftApiVersion: what describe_version answers on connections of the 0.7+ dialect. */
+    public String thriftApiVersion() {
+        return get(NodeSettings.THRIFT_API_VERSION);
+    }
+
     /** DiskAccessMode. */
     public DiskAccessMode diskAccessMode() {
         return get(NodeSettings.DISK_ACCESS_MODE);

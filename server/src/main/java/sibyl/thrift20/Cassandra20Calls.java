@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.apache.thrift.TBase;
 import sibyl.iface.v20.Cassandra;
-import sibyl.iface.v20.cassandra_0_7Constants;
 import sibyl.thrift.ThriftCalls;
 
 /**
@@ -64,7 +63,7 @@ final class Cassandra20Calls {
             now("describe_cluster_name", Cassandra.describe_cluster_name_args::new,
                     Cassandra.describe_cluster_name_result::new, (h, a) -> h.node().clusterName()),
             now("describe_version", Cassandra.describe_version_args::new, Cassandra.describe_version_result::new,
-                    (h, a) -> cassandra_0_7Constants.VERSION),
+                    (h, a) -> h.apiVersion()),
             now("describe_partitioner", Cassandra.describe_partitioner_args::new,
                     Cassandra.describe_partitioner_result::new, (h, a) -> h.node().partitioner()),
             now("describe_snitch", Cassandra.describe_snitch_args::new, Cassandra.describe_snitch_result::new,

@@ -148,6 +148,11 @@ final class Cassandra20Handler {
         return node.get();
     }
 
+    /** What describe_version answers: ThriftApiVersion, 20.1.0 unless set. */
+    String apiVersion() {
+        return shared.apiVersion();
+    }
+
     Map<String, List<String>> describe_schema_versions() {
         return Map.of(views.current().definitions().version(), node.get().ringEndpoints());
     }

@@ -5,8 +5,9 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.thrift.TProcessor;
 import sibyl.auth.Authenticator;
-import sibyl.service.StorageHints;
+import sibyl.iface.v20.cassandra_0_7Constants;
 import sibyl.service.SchemaEditor;
+import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 import sibyl.thrift.AuthRefusals;
 import sibyl.thrift.ConnectionSession;
@@ -46,20 +47,22 @@ public final class Cassandra20ProcessorFactory implements ProcessorFactory {
      */
     public Cassandra20ProcessorFactory(Supplier<NodeDescription> node, Duration rpcTimeout, StorageService storage,
                                        StorageHints hints, Authenticator authenticator, SchemaEditor schemaEditor) {
-        this(node, rpcTimeout, storage, hints, authenticator, new AuthRefusals(), schemaEditor);
+        this(node, rpcTimeout, storage, hints, authenticator, new AuthRefusals(), schemaEditor,
+                cassandra_0_7Constants.VERSION);
     }
 
     /**
      * @param refusals     counts this dialect's refusals, with the 0.6 dialect's when the node shares one
      * @param schemaEditor takes the schema calls (system_add_keyspace and the like)
+     * @param apiVersion   what describe_version answers (ThriftApiVersion)
      */
     public Cassandra20ProcessorFactory(Supplier<NodeDescription> node, Duration rpcTimeout, StorageService storage,
                                        StorageHints hints, Authenticator authenticator, AuthRefusals refusals,
-                                       SchemaEditor schemaEditor) {
+                                       SchemaEditor schemaEditor, String apiVersion) {
         SchemaCache<SchemaView> views = new SchemaCache<>(storage, schema -> SchemaView.of(schema,
                 storage.partitioner()));
         this.shared = new HandlerContext(views, node, authenticator, storage, hints, rpcTimeout.toMillis(),
-                refusals, schemaEditor);
+                refusals, schemaEditor, apiVersion);
     }
 
     /** Calls of this dialect refused by authentication and access control, over every connection it served. */

@@ -286,6 +286,13 @@ class StorageConfRefusalTest {
     }
 
     @Test
+    void thriftApiVersionOfNoDialect() {
+        refused(dir, minimalPlus("<ThriftApiVersion>2.2.0</ThriftApiVersion>"), "Storage/ThriftApiVersion",
+                "'2.2.0' is not an API version of the 0.7+ dialect; expected 19.x.y (Cassandra 0.7 to 2.2) or 20.x.y"
+                        + " (3.0 to 3.11), such as 20.1.0");
+    }
+
+    @Test
     void unknownCommitLogSync() {
         refused(dir, minimalWith("<CommitLogSync>periodic</CommitLogSync>", "<CommitLogSync>always</CommitLogSync>"),
                 "Storage/CommitLogSync", "unknown commit log sync mode 'always'");
