@@ -64,7 +64,7 @@ class Cassandra311DifferentialIT {
     /**
      * The seeds CI runs, each checked to pass, so that CI fails for a change of Sibyl's and not for a fresh seed that
      * meets a fault of 3.11's nobody has described yet (seed 1181238168285894054 was one: a deletion of one name that
-     * 3.11 drops, now in docs/differences.md); a run off CI draws a random seed.
+     * 3.11 drops, now in docs/differences.md and no longer sent); a run off CI draws a random seed.
      */
     private static final long CI_SEED = 7783733564466687779L;
     private static final long CI_CLUSTER_SEED = 2562024189499532600L;

@@ -2,14 +2,12 @@ package sibyl.client.it;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,17 +26,13 @@ import java.util.regex.Pattern;
  *     that is higher in Sibyl by no more than such columns;</li>
  * <li>a column newer than every deletion over it that 3.11 leaves out where two or more range deletions of its row
  *     overlap at its name (a fault of 3.11's, docs/differences.md §Where 3.11 fails, Sibyl answers);</li>
- * <li>a column 3.11 answers and Sibyl does not, which a range deletion of one name covers that 3.11 lost because it
- *     followed, in the same batch_mutate's list of its row and family, a range deletion of one greater name
- *     ({@link Diff07Ledger#revivedBy311}, another fault of 3.11's); the columns Sibyl answers after it instead, at
- *     the end of a slice its count cut; a row 3.11 lists with only such columns; a count that is higher in 3.11 by
- *     no more than such columns;</li>
  * <li>two values written to one column at one timestamp: Sibyl answers the greater in unsigned byte order, 3.11 the
  *     greater in signed byte order, of exactly the values the ledger has at that timestamp;</li>
  * <li>in cluster mode only, a row that holds nothing live, which 3.11 lists empty in a key range and Sibyl over a
  *     cluster does not list (README, "Where Sibyl differs from 0.6"), shown so by 3.11 itself answering the whole
  *     row empty ({@link #emptyIn311}); and the rows Sibyl answers instead at the end of the range; and a column's
- *     TTL, which Sibyl over a cluster answers as the time it has left, no more than 3.11's TTL as written.</li>
+ *     TTL, which Sibyl over a cluster answers as the time it has left, no more than 3.11's TTL as written; and a tie
+ *     at one timestamp that Cassandra 5 gives to a value the ledger shows written with a TTL.</li>
  * </ul>
  *
  * Anything else, and any answer that does not parse, stays a difference.
@@ -72,11 +66,6 @@ final class Diff07KnownDifferences {
     private record Entry(String superColumn, String name, String value, long timestamp, int ttl) {
         String place() {
             return (superColumn == null ? "" : superColumn + "/") + name;
-        }
-
-        /** The name at the top level of its row: its super column's, or its own in a standard family. */
-        String top() {
-            return superColumn == null ? name : superColumn;
         }
     }
 
@@ -160,11 +149,8 @@ final class Diff07KnownDifferences {
         List<String> referenceKeys = new ArrayList<>(reference.keySet());
         int ghosts = 0;
         for (String key : reference.keySet()) {
-            if (sibyl.containsKey(key)) continue;
-            if (!reference.get(key).equals("[]")) {
-                if (!allRevived(shape, key, reference.get(key))) continue;
-                reasons.add("3.11 lists a row only because it lost a deletion that followed one of a greater name in the same batch");
-            } else if (ledger.rangeDeleted(family, key)) {
+            if (sibyl.containsKey(key) || !reference.get(key).equals("[]")) continue;
+            if (ledger.rangeDeleted(family, key)) {
                 reasons.add("3.11 lists a row only a range tombstone is left in");
             } else if (emptyIn311 != null && keyBytes(key).map(k -> emptyIn311.in311(family, k)).orElse(false)) {
                 reasons.add("Sibyl over a cluster does not list a row that holds nothing live");
@@ -186,14 +172,8 @@ final class Diff07KnownDifferences {
             if (a.equals(b)) continue;
             if (a.matches("\\d+") && b.matches("\\d+")) {
                 int more = Integer.parseInt(b) - Integer.parseInt(a);
-                String superColumn = shape.superColumn() == null ? null : V20Call.hex(shape.superColumn());
-                if (more > 0 && more <= ledger.hideable(family, key, superColumn)) {
-                    reasons.add("Sibyl counts columns 3.11's range tombstones hide");
-                } else if (more < 0 && -more <= ledger.revivable(family, key, superColumn)) {
-                    reasons.add("3.11 counts columns of a deletion it lost, which followed one of a greater name in the same batch");
-                } else {
-                    return false;
-                }
+                if (more <= 0 || more > ledger.hideable(family, key, shape.superColumn() == null ? null : V20Call.hex(shape.superColumn()))) return false;
+                reasons.add("Sibyl counts columns 3.11's range tombstones hide");
             } else if (!entriesDiffer(family, key, entries(shape, a), entries(shape, b), reasons)) {
                 return false;
             }
@@ -201,56 +181,23 @@ final class Diff07KnownDifferences {
         return true;
     }
 
-    /** Whether every entry of a row 3.11 answers is one it answers only because it lost a deletion of it. */
-    private boolean allRevived(Diff07Shape shape, String key, String cells) {
-        if (cells.matches("\\d+")) return false;
-        List<Entry> entries = entries(shape, cells);
-        return !entries.isEmpty() && entries.stream()
-                .allMatch(e -> ledger.revivedBy311(shape.family(), key, e.superColumn(), e.name(), e.timestamp()));
-    }
-
     /** Whether one row's entries differ only as documented. */
     private boolean entriesDiffer(String family, String key, List<Entry> reference, List<Entry> sibyl, List<String> reasons) {
-        Map<String, Entry> inSibyl = new LinkedHashMap<>();
-        for (Entry e : sibyl) inSibyl.put(e.place(), e);
-        // The columns 3.11 answers only because it lost a deletion of them leave the comparison; Sibyl may answer
-        // others instead at the end of a slice its count cut.
-        Set<String> revivedTops = new HashSet<>();
-        List<Entry> kept = new ArrayList<>();
-        for (Entry e : reference) {
-            if (!inSibyl.containsKey(e.place()) && ledger.revivedBy311(family, key, e.superColumn(), e.name(), e.timestamp())) {
-                reasons.add("3.11 lost a deletion of one name that followed one of a greater name in the same batch");
-                revivedTops.add(e.top());
-            } else {
-                kept.add(e);
-            }
-        }
-        reference = kept;
         Map<String, Entry> inReference = new LinkedHashMap<>();
         for (Entry e : reference) inReference.put(e.place(), e);
+        Map<String, Entry> inSibyl = new LinkedHashMap<>();
+        for (Entry e : sibyl) inSibyl.put(e.place(), e);
         int hidden = 0;
-        Set<String> instead = new HashSet<>();
-        boolean commonAfterInstead = false;
         for (Entry e : sibyl) {
-            if (inReference.containsKey(e.place())) {
-                if (!instead.isEmpty()) commonAfterInstead = true;
-                continue;
-            }
+            if (inReference.containsKey(e.place())) continue;
             if (ledger.hiddenBy311(family, key, e.superColumn(), e.name(), e.timestamp())) {
                 reasons.add("3.11's range tombstone hides a column written after it with an older timestamp");
-                hidden++;
             } else if (ledger.rangesCovering(family, key, e.superColumn(), e.name()) >= 2) {
                 reasons.add("3.11 leaves out a column newer than the overlapping range tombstones over it");
-                hidden++;
-            } else if (!revivedTops.isEmpty()) {
-                instead.add(e.top());
             } else {
                 return false;
             }
-        }
-        if (!instead.isEmpty()) {
-            if (commonAfterInstead || instead.size() > revivedTops.size()) return false;
-            reasons.add("Sibyl answers columns past those 3.11 answers in the place of the deleted ones, within the slice's count");
+            hidden++;
         }
         // The entries both answer, in the same order, and 3.11's others only after them all.
         List<String> common = new ArrayList<>();
@@ -276,10 +223,26 @@ final class Diff07KnownDifferences {
                 reasons.add("Sibyl over a cluster answers the time a column has left, not the TTL it was written with");
                 continue;
             }
-            if (a.timestamp() != b.timestamp() || !tie(family, key, a, b)) return false;
+            if (a.timestamp() != b.timestamp()) return false;
+            if (emptyIn311 != null && clusterTie(family, key, a, b)) {
+                reasons.add("a tie of two values at one timestamp, which Cassandra 5 gives to the one that expires");
+                continue;
+            }
+            if (!tie(family, key, a, b)) return false;
             reasons.add("a tie of two values at one timestamp: Sibyl keeps the greater unsigned, 3.11 the greater signed");
         }
         return true;
+    }
+
+    /**
+     * Whether Sibyl over a cluster answers {@code b} where 3.11 answers {@code a} as Cassandra 5 decides a tie
+     * (docs/differences.md §The 0.7+ dialect): both values written at their timestamp, Sibyl's with a TTL, which
+     * Cassandra 5 prefers to a value without one, and of two with one, the later to expire, before the values count.
+     */
+    private boolean clusterTie(String family, String key, Entry a, Entry b) {
+        List<ByteBuffer> values = ledger.valuesAt(family, key, a.superColumn(), a.name(), a.timestamp());
+        return b.ttl() > 0 && values.stream().anyMatch(v -> V20Call.value(v).equals(a.value()))
+                && ledger.expiringAt(family, key, b.superColumn(), b.name(), b.timestamp(), b.value());
     }
 
     /** Whether 3.11's {@code a} and Sibyl's {@code b} are the signed and unsigned greatest of the values written at their timestamp. */

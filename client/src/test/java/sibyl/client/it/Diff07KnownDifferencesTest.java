@@ -67,51 +67,6 @@ class Diff07KnownDifferencesTest {
     }
 
     @Test
-    void aColumn311AnswersIsSetApartOnlyWhereALostDeletionOfOneNameCoversIt() {
-        write("StdLong", longName(-347), bytes(1), 35);
-        write("StdLong", longName(740), bytes(2), 35);
-        write("StdLong", longName(900), bytes(3), 35);
-        String both = "[C(0x0000000000000384=0x03 @35)]";
-        String revived = "[C(0xfffffffffffffea5=0x01 @35), C(0x0000000000000384=0x03 @35)]";
-        // In batch order, one name, then a smaller one: 3.11 loses the second (-347 sorts before 740 as a long,
-        // after it as bytes).
-        ledger.took(Diff07Ledger.inOneBatch(List.of(
-                new Diff07Ledger.RangeDeleted("StdLong", KEY, longName(740), longName(740), 40),
-                new Diff07Ledger.RangeDeleted("StdLong", KEY, longName(-347), longName(-347), 40))));
-        assertTrue(known.explain(read("StdLong", KEY), revived, both).isPresent());
-        // A column the kept deletion covers is not explained.
-        assertEquals(Optional.empty(), known.explain(read("StdLong", KEY),
-                "[C(0x00000000000002e4=0x02 @35), C(0x0000000000000384=0x03 @35)]", both));
-        // A count higher in 3.11 by the one revived column, and no more.
-        assertTrue(known.explain(read("StdLong", KEY), "2", "1").isPresent());
-        assertEquals(Optional.empty(), known.explain(read("StdLong", KEY), "3", "1"));
-        // Sibyl answers a column in its place past the end of a slice of one column; not before a common one.
-        write("StdLong", longName(1000), bytes(4), 35);
-        assertTrue(known.explain(read("StdLong", KEY), "[C(0xfffffffffffffea5=0x01 @35)]",
-                "[C(0x0000000000000384=0x03 @35)]").isPresent());
-        assertEquals(Optional.empty(), known.explain(read("StdLong", KEY), "[C(0xfffffffffffffea5=0x01 @35), C(0x00000000000003e8=0x04 @35)]",
-                "[C(0x0000000000000384=0x03 @35), C(0x00000000000003e8=0x04 @35)]"));
-    }
-
-    @Test
-    void aDeletionOfOneNameIsLostOnlyAfterOneOfAGreaterNameInTheSameList() {
-        List<Diff07Ledger.Effect> marked = Diff07Ledger.inOneBatch(List.of(
-                new Diff07Ledger.RangeDeleted("StdBytes", KEY, bytes(0x20), bytes(0x20), 1),
-                new Diff07Ledger.RangeDeleted("StdBytes", KEY, bytes(0x30), bytes(0x30), 1),
-                new Diff07Ledger.RangeDeleted("StdBytes", KEY, bytes(0x05), bytes(0x40), 1),
-                new Diff07Ledger.RangeDeleted("StdBytes", bytes(0x01), bytes(0x10), bytes(0x10), 1),
-                new Diff07Ledger.RangeDeleted("StdUTF8", KEY, bytes(0x10), bytes(0x10), 1),
-                new Diff07Ledger.RangeDeleted("StdBytes", KEY, bytes(0x30), bytes(0x30), 1),
-                new Diff07Ledger.RangeDeleted("StdBytes", KEY, bytes(0x25), bytes(0x25), 1)));
-        assertEquals(List.of(false, false, false, false, false, false, true),
-                marked.stream().map(e -> ((Diff07Ledger.RangeDeleted) e).lostIn311()).toList());
-    }
-
-    private static ByteBuffer longName(long v) {
-        return ByteBuffer.allocate(8).putLong(0, v);
-    }
-
-    @Test
     void columnsInAnotherOrderAreNeverSetApart() {
         deleteRange("StdBytes", bytes(), bytes(), 50);
         write("StdBytes", bytes(0x15), bytes(1), 40);

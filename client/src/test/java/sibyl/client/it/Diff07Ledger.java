@@ -22,55 +22,22 @@ final class Diff07Ledger {
     sealed interface Effect permits Written, RangeDeleted {
     }
 
-    /** A column written: {@code superColumn} is null in a standard family. */
-    record Written(String family, ByteBuffer key, ByteBuffer superColumn, ByteBuffer name, ByteBuffer value, long timestamp)
-            implements Effect {
+    /** A column written: {@code superColumn} is null in a standard family; {@code ttl} 0 for none. */
+    record Written(String family, ByteBuffer key, ByteBuffer superColumn, ByteBuffer name, ByteBuffer value, long timestamp,
+                   int ttl) implements Effect {
+        Written(String family, ByteBuffer key, ByteBuffer superColumn, ByteBuffer name, ByteBuffer value, long timestamp) {
+            this(family, key, superColumn, name, value, timestamp, 0);
+        }
     }
 
     /**
      * A Deletion by a slice range at the top level of a row (columns of a standard family, super columns of a super
      * one); an empty bound is open.
-     *
-     * @param lostIn311 whether 3.11 drops this deletion: a range of one name that follows, in the same batch's list
-     *                  of mutations of its row and family, a range of one greater name (docs/differences.md §Where
-     *                  3.11 fails, Sibyl answers); {@link #inOneBatch} tells
      */
-    record RangeDeleted(String family, ByteBuffer key, ByteBuffer start, ByteBuffer finish, long timestamp, boolean lostIn311)
-            implements Effect {
-        RangeDeleted(String family, ByteBuffer key, ByteBuffer start, ByteBuffer finish, long timestamp) {
-            this(family, key, start, finish, timestamp, false);
-        }
-
-        /** Whether it names one column (or super column): a start and an equal finish. */
-        boolean onOneName() {
-            return start.hasRemaining() && start.equals(finish);
-        }
-
+    record RangeDeleted(String family, ByteBuffer key, ByteBuffer start, ByteBuffer finish, long timestamp) implements Effect {
         boolean covers(Comparator<ByteBuffer> order, ByteBuffer name) {
             return (!start.hasRemaining() || order.compare(start, name) <= 0) && (!finish.hasRemaining() || order.compare(name, finish) <= 0);
         }
-    }
-
-    /**
-     * The effects of one batch_mutate, in the order of its lists of mutations, with each range deletion that 3.11
-     * loses marked so: one of a single name that follows, in its row's and family's list, one of a greater name.
-     */
-    static List<Effect> inOneBatch(List<Effect> effects) {
-        Map<String, ByteBuffer> greatest = new HashMap<>();
-        List<Effect> marked = new ArrayList<>();
-        for (Effect e : effects) {
-            if (!(e instanceof RangeDeleted r) || !r.onOneName()) {
-                marked.add(e);
-                continue;
-            }
-            Comparator<ByteBuffer> order = order(r.family());
-            String list = r.family() + "/" + V20Call.hex(r.key());
-            ByteBuffer before = greatest.get(list);
-            boolean lost = before != null && order.compare(r.start(), before) < 0;
-            if (before == null || order.compare(r.start(), before) > 0) greatest.put(list, r.start());
-            marked.add(new RangeDeleted(r.family(), r.key(), r.start(), r.finish(), r.timestamp(), lost));
-        }
-        return marked;
     }
 
     /** An effect and when it was taken. */
@@ -110,8 +77,7 @@ final class Diff07Ledger {
 
     /** Whether a deletion by a slice range was taken in row {@code key} of {@code family}. */
     boolean rangeDeleted(String family, String key) {
-        return rangeDeletions.stream().anyMatch(t -> !t.effect().lostIn311() && t.effect().family().equals(family)
-                && V20Call.hex(t.effect().key()).equals(key));
+        return rangeDeletions.stream().anyMatch(t -> t.effect().family().equals(family) && V20Call.hex(t.effect().key()).equals(key));
     }
 
     /**
@@ -125,39 +91,7 @@ final class Diff07Ledger {
         Comparator<ByteBuffer> order = order(family);
         for (Taken<RangeDeleted> t : rangeDeletions) {
             RangeDeleted r = t.effect();
-            if (!r.lostIn311() && r.family().equals(family) && V20Call.hex(r.key()).equals(key) && r.timestamp() >= timestamp
-                    && r.covers(order, topName)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Whether 3.11 answers the column {@code name} (of super column {@code superColumn}, null in a standard family)
-     * at {@code timestamp} only because it lost a deletion of it: a range deletion {@link RangeDeleted#lostIn311
-     * lost in 3.11} covers it (its super column in a super family), taken after it was written, with a timestamp at
-     * least its own.
-     */
-    boolean revivedBy311(String family, String key, String superColumn, String name, long timestamp) {
-        ByteBuffer topName = names.get(superColumn != null ? superColumn : name);
-        if (topName == null) return false;
-        Comparator<ByteBuffer> order = order(family);
-        for (Taken<Written> w : writes) {
-            Written c = w.effect();
-            if (!c.family().equals(family) || c.timestamp() != timestamp || !V20Call.hex(c.key()).equals(key)
-                    || !V20Call.hex(c.name()).equals(name)
-                    || (superColumn == null) != (c.superColumn() == null)
-                    || (superColumn != null && !V20Call.hex(c.superColumn()).equals(superColumn))) {
-                continue;
-            }
-            for (Taken<RangeDeleted> t : rangeDeletions) {
-                RangeDeleted r = t.effect();
-                if (r.lostIn311() && t.sequence() > w.sequence() && r.key().equals(c.key()) && r.family().equals(family)
-                        && r.timestamp() >= timestamp && r.covers(order, topName)) {
-                    return true;
-                }
-            }
+            if (r.family().equals(family) && V20Call.hex(r.key()).equals(key) && r.timestamp() >= timestamp && r.covers(order, topName)) return true;
         }
         return false;
     }
@@ -174,7 +108,7 @@ final class Diff07Ledger {
         int covering = 0;
         for (Taken<RangeDeleted> t : rangeDeletions) {
             RangeDeleted r = t.effect();
-            if (!r.lostIn311() && r.family().equals(family) && V20Call.hex(r.key()).equals(key) && r.covers(order, topName)) covering++;
+            if (r.family().equals(family) && V20Call.hex(r.key()).equals(key) && r.covers(order, topName)) covering++;
         }
         return covering;
     }
@@ -194,7 +128,7 @@ final class Diff07Ledger {
             ByteBuffer top = superFamily ? c.superColumn() : c.name();
             for (Taken<RangeDeleted> t : rangeDeletions) {
                 RangeDeleted r = t.effect();
-                if (!r.lostIn311() && t.sequence() < w.sequence() && r.family().equals(family) && r.key().equals(c.key()) && r.timestamp() >= c.timestamp()
+                if (t.sequence() < w.sequence() && r.family().equals(family) && r.key().equals(c.key()) && r.timestamp() >= c.timestamp()
                         && r.covers(order, top)) {
                     entries.add(V20Call.hex(superFamily && superColumn == null ? c.superColumn() : c.name()));
                 }
@@ -203,29 +137,17 @@ final class Diff07Ledger {
         return entries.size();
     }
 
-    /**
-     * How many entries a count of row {@code key} (under {@code superColumn}, or null) may count in 3.11 and not in
-     * Sibyl: the distinct names written before a range deletion 3.11 lost that covers them, at a timestamp no later
-     * than its.
-     */
-    int revivable(String family, String key, String superColumn) {
-        Comparator<ByteBuffer> order = order(family);
-        boolean superFamily = family(family).isSuper();
-        Set<String> entries = new HashSet<>();
+    /** Whether the value shown as {@code value} was written to a column at exactly {@code timestamp} with a TTL. */
+    boolean expiringAt(String family, String key, String superColumn, String name, long timestamp, String value) {
         for (Taken<Written> w : writes) {
             Written c = w.effect();
-            if (!c.family().equals(family) || !V20Call.hex(c.key()).equals(key)) continue;
-            if (superColumn != null && (c.superColumn() == null || !V20Call.hex(c.superColumn()).equals(superColumn))) continue;
-            ByteBuffer top = superFamily ? c.superColumn() : c.name();
-            for (Taken<RangeDeleted> t : rangeDeletions) {
-                RangeDeleted r = t.effect();
-                if (r.lostIn311() && t.sequence() > w.sequence() && r.family().equals(family) && r.key().equals(c.key())
-                        && r.timestamp() >= c.timestamp() && r.covers(order, top)) {
-                    entries.add(V20Call.hex(superFamily && superColumn == null ? c.superColumn() : c.name()));
-                }
+            if (c.ttl() > 0 && c.family().equals(family) && c.timestamp() == timestamp && V20Call.hex(c.key()).equals(key)
+                    && V20Call.hex(c.name()).equals(name) && V20Call.value(c.value()).equals(value)
+                    && (superColumn == null ? c.superColumn() == null : c.superColumn() != null && V20Call.hex(c.superColumn()).equals(superColumn))) {
+                return true;
             }
         }
-        return entries.size();
+        return false;
     }
 
     /** Every value written to a column at exactly {@code timestamp}, each once. */

@@ -9,6 +9,7 @@ import static sibyl.client.it.V20Call.predicate;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,8 @@ final class Diff07Operations {
     }
 
     private static Diff07Ledger.Written written(Family f, ByteBuffer key, ByteBuffer superColumn, Column c) {
-        return new Diff07Ledger.Written(f.name(), key, superColumn, c.bufferForName(), c.bufferForValue(), c.getTimestamp());
+        return new Diff07Ledger.Written(f.name(), key, superColumn, c.bufferForName(), c.bufferForValue(), c.getTimestamp(),
+                c.isSetTtl() ? c.getTtl() : 0);
     }
 
     /** A column at a random timestamp; one in eight with a TTL long enough that no run outlives it. */
@@ -179,7 +181,7 @@ final class Diff07Operations {
                 Family f = words.family();
                 List<Mutation> list = byFamily.computeIfAbsent(f.name(), k -> new ArrayList<>());
                 for (int m = 1 + random.nextInt(4); m > 0; m--) {
-                    Mutation mutation = mutation(f);
+                    Mutation mutation = avoidingALostDeletion(f, list, mutation(f));
                     list.add(mutation);
                     effects.addAll(effects(f, key, mutation));
                 }
@@ -192,7 +194,37 @@ final class Diff07Operations {
         return new V20Call(description.toString(), s -> {
             s.client().batch_mutate(mutations, ONE);
             return DONE;
-        }, Diff07Shape.write(Diff07Ledger.inOneBatch(effects)));
+        }, Diff07Shape.write(effects));
+    }
+
+    /**
+     * {@code m}, unless it deletes one name by a slice range after a mutation of {@code before} that deletes a greater
+     * one so: then the same deletion by the name. 3.11 drops such a deletion, and its row answers wrongly after it (a
+     * later write at a newer timestamp lost; docs/differences.md §Where 3.11 fails, Sibyl answers), so no comparison
+     * with it tells anything; Dialect20RoundTripTest checks Sibyl's answer.
+     */
+    private static Mutation avoidingALostDeletion(Family f, List<Mutation> before, Mutation m) {
+        ByteBuffer name = oneNameOfARange(m);
+        if (name == null) return m;
+        Comparator<ByteBuffer> order = Diff07Vocabulary.order(f.names());
+        for (Mutation earlier : before) {
+            ByteBuffer other = oneNameOfARange(earlier);
+            if (other != null && order.compare(name, other) < 0) {
+                m.getDeletion().setPredicate(new SlicePredicate().setColumn_names(List.of(name)));
+                break;
+            }
+        }
+        return m;
+    }
+
+    /** The name a top-level deletion by a slice range of one name deletes; null for any other mutation. */
+    private static ByteBuffer oneNameOfARange(Mutation m) {
+        if (!m.isSetDeletion() || m.getDeletion().isSetSuper_column() || !m.getDeletion().isSetPredicate()
+                || !m.getDeletion().getPredicate().isSetSlice_range()) {
+            return null;
+        }
+        SliceRange r = m.getDeletion().getPredicate().getSlice_range();
+        return r.bufferForStart().hasRemaining() && r.bufferForStart().equals(r.bufferForFinish()) ? r.bufferForStart() : null;
     }
 
     /** The columns a mutation writes and the range it deletes by a slice range, for the ledger. */
@@ -274,7 +306,7 @@ final class Diff07Operations {
         return new V20Call("get_multi_slice(" + f.name() + ", key " + hex(request.key) + ", " + shown
                 + (request.reversed ? " reversed" : "") + ", count=" + request.count + ")",
                 s -> V20Call.cells(s.client().get_multi_slice(request)), request.reversed
-                        ? Diff07Shape.failing311(Diff07KnownDifferences.Where311Fails.REVERSED_MULTI_SLICE)
+                        ? Diff07Shape.read(f.name(), null, request.key).failing311Too(Diff07KnownDifferences.Where311Fails.REVERSED_MULTI_SLICE)
                         : Diff07Shape.read(f.name(), null, request.key));
     }
 
