@@ -90,6 +90,9 @@ final class CliSession07 implements Shell {
         close();
         connection = Connection07.open(hosts, timeoutMillis);
         HostAddress h = connection.host();
+        // describe_snitch exists only in the 0.7+ dialect: a server that serves both on one port (Sibyl) then
+        // answers the calls alike in both (describe_version, describe_keyspaces...) in this one.
+        connection.call(c -> c.describe_snitch());
         String name = connection.call(c -> c.describe_cluster_name());
         out.println("Connected to: \"" + name + "\" on " + h.host() + "/" + h.port());
         if (initialUse != null) {
@@ -196,6 +199,7 @@ final class CliSession07 implements Shell {
             throw new CliError(cf.name() + " is a standard column family: set " + cf.name() + "['key']['column'] = "
                     + "VALUE, got " + path);
         }
+        ByteBuffer key = key(cf, path);
         byte[] name = name(cf, path, path.depth());
         ColumnParent parent = new ColumnParent(cf.name());
         if (path.depth() == 2) {
@@ -206,7 +210,6 @@ final class CliSession07 implements Shell {
         if (s.ttl() != null) {
             column.setTtl(s.ttl());
         }
-        ByteBuffer key = key(cf, path);
         connection().call(c -> {
             c.insert(key, parent, column, CL);
             return null;
