@@ -273,13 +273,19 @@ final class CliType {
         }
     }
 
-    /** Milliseconds since the epoch, or a date (UTC) as yyyy-MM-dd, with HH:mm[:ss] after a space or T. */
+    /**
+     * Milliseconds since the epoch, or a date as yyyy-MM-dd, with HH:mm[:ss] after a space or T, in UTC unless
+     * an offset (+hhmm) follows, as printed.
+     */
     private static long millis(String text) {
         String s = text.strip();
         if (s.matches("-?\\d+")) {
             return Long.parseLong(s);
         }
         try {
+            if (s.matches(".*[+-]\\d{4}")) {
+                return java.time.OffsetDateTime.parse(s, DATE_OUT.withZone(null)).toInstant().toEpochMilli();
+            }
             if (s.length() == 10) {
                 return LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
             }
