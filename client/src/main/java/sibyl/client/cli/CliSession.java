@@ -251,11 +251,7 @@ final class CliSession implements Shell {
     }
 
     private static void checkDepth(ColumnFamilyInfo cf, CellPath path) {
-        int max = cf.isSuper() ? 2 : 1;
-        if (path.depth() > max) {
-            throw new CliError(cf.name() + " is a " + cf.kind() + " column family: at most "
-                    + (cf.isSuper() ? "['key']['super column']['column']" : "['key']['column']") + ", got " + path);
-        }
+        CliError.checkDepth(cf.name(), cf.isSuper(), path.depth(), path);
     }
 
     private static String key(CellPath path) {

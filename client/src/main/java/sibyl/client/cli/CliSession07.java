@@ -423,11 +423,7 @@ final class CliSession07 implements Shell {
     }
 
     private static void checkDepth(ColumnFamily07 cf, Path path) {
-        int max = cf.isSuper() ? 2 : 1;
-        if (path.depth() > max) {
-            throw new CliError(cf.name() + " is a " + cf.kind() + " column family: at most "
-                    + (cf.isSuper() ? "['key']['super column']['column']" : "['key']['column']") + ", got " + path);
-        }
+        CliError.checkDepth(cf.name(), cf.isSuper(), path.depth(), path);
     }
 
     private static SlicePredicate all(int count) {

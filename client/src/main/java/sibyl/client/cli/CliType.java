@@ -15,9 +15,8 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
-import java.util.regex.Pattern;
 import sibyl.client.Bytes;
+import sibyl.client.NameType;
 
 /**
  * A type of Cassandra 0.7–3.11 (a comparator, key or value validator named by its class) as the 0.7+ cli
@@ -32,8 +31,6 @@ final class CliType {
         DECIMAL, INET, COMPOSITE
     }
 
-    private static final Pattern CANONICAL_UUID =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final DateTimeFormatter DATE_OUT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ssZ")
             .withZone(ZoneOffset.UTC);
 
@@ -139,20 +136,11 @@ final class CliType {
             case BYTES:
                 return hex(text);
             case ASCII:
-                for (int i = 0; i < text.length(); i++) {
-                    if (text.charAt(i) > 127) {
-                        throw new IllegalArgumentException("'" + text + "' is not ASCII (AsciiType)");
-                    }
-                }
-                return text.getBytes(StandardCharsets.US_ASCII);
+                return NameType.ASCII.parse(text);
             case UTF8:
                 return Bytes.utf8(text);
             case LONG:
-                try {
-                    return ByteBuffer.allocate(8).putLong(Long.parseLong(text.strip())).array();
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("'" + text + "' is not a 64-bit integer (" + name + ")");
-                }
+                return NameType.LONG.parse(text);
             case INT32:
                 try {
                     return ByteBuffer.allocate(4).putInt(Integer.parseInt(text.strip())).array();
@@ -167,15 +155,9 @@ final class CliType {
                 }
             case LEXICAL_UUID:
             case UUID:
-                return uuidBytes(uuid(text));
-            case TIME_UUID: {
-                java.util.UUID u = uuid(text);
-                if (u.version() != 1) {
-                    throw new IllegalArgumentException("'" + text + "' is a version " + u.version()
-                            + " UUID; TimeUUIDType wants a version 1 (time-based) UUID");
-                }
-                return uuidBytes(u);
-            }
+                return NameType.LEXICAL_UUID.parse(text);
+            case TIME_UUID:
+                return NameType.TIME_UUID.parse(text);
             case BOOLEAN:
                 if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
                     return new byte[] {(byte) (text.equalsIgnoreCase("true") ? 1 : 0)};
@@ -249,15 +231,6 @@ final class CliType {
                     + "utf8('" + text + "'))");
         }
         return Bytes.fromHex(digits);
-    }
-
-    private java.util.UUID uuid(String text) {
-        String s = text.strip();
-        if (!CANONICAL_UUID.matcher(s).matches()) {
-            throw new IllegalArgumentException("'" + text + "' is not a UUID of the form "
-                    + "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (" + name + ")");
-        }
-        return java.util.UUID.fromString(s.toLowerCase(Locale.ROOT));
     }
 
     private static byte[] uuidBytes(java.util.UUID u) {

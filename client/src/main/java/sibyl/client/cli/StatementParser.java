@@ -76,17 +76,24 @@ final class StatementParser {
         return s;
     }
 
-    /** HOST/PORT is not made of the language's tokens (dots, colons, slashes), so connect is parsed apart. */
     private static Statement connect(String rest) {
+        return new Statement.Connect(connectTarget(rest, "connect HOST/PORT"));
+    }
+
+    /**
+     * The HOST/PORT of a connect statement (either dialect), given the text after {@code connect}. It is not made
+     * of the statements' tokens (dots, colons, slashes), so it is parsed apart.
+     */
+    static HostAddress connectTarget(String rest, String form) {
         String target = rest.strip();
         while (target.endsWith(";")) {
             target = target.substring(0, target.length() - 1).strip();
         }
         if (target.isEmpty()) {
-            throw new CliError("connect needs a host and port: connect HOST/PORT");
+            throw new CliError("connect needs a host and port: " + form);
         }
         try {
-            return new Statement.Connect(HostAddress.parse(target, HostAddress.DEFAULT_PORT));
+            return HostAddress.parse(target, HostAddress.DEFAULT_PORT);
         } catch (IllegalArgumentException e) {
             throw new CliError("connect: " + e.getMessage() + " (expected HOST/PORT)");
         }
@@ -102,17 +109,26 @@ final class StatementParser {
     }
 
     private Statement show() {
+        return switch (showTarget(tokens)) {
+            case "keyspaces" -> new Statement.ShowKeyspaces();
+            case "cluster name" -> new Statement.ShowClusterName();
+            default -> new Statement.ShowApiVersion();
+        };
+    }
+
+    /** What a show statement (either dialect) shows: "keyspaces", "cluster name" or "api version". */
+    static String showTarget(TokenCursor tokens) {
         Token what = tokens.next("what to show: keyspaces, cluster name or api version");
         if (what.isWord("keyspaces")) {
-            return new Statement.ShowKeyspaces();
+            return "keyspaces";
         }
         if (what.isWord("cluster")) {
             tokens.expectWord("name", "show cluster name");
-            return new Statement.ShowClusterName();
+            return "cluster name";
         }
         if (what.isWord("api")) {
             tokens.expectWord("version", "show api version");
-            return new Statement.ShowApiVersion();
+            return "api version";
         }
         throw new CliError("cannot show " + what.display() + "; try show keyspaces, show cluster name "
                 + "or show api version");

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import sibyl.client.HostAddress;
 import sibyl.client.cli.Statement07.Array;
 import sibyl.client.cli.Statement07.Attribute;
 import sibyl.client.cli.Statement07.AttributeValue;
@@ -154,17 +153,8 @@ final class StatementParser07 {
         return s;
     }
 
-    /** HOST/PORT is not made of the language's tokens, so connect is parsed apart (as in the 0.6 cli). */
     private static Statement07 connect(String rest) {
-        String target = rest.strip();
-        if (target.isEmpty()) {
-            throw new CliError("connect needs a host and port: connect HOST/PORT;");
-        }
-        try {
-            return new Statement07.Connect(HostAddress.parse(target, HostAddress.DEFAULT_PORT));
-        } catch (IllegalArgumentException e) {
-            throw new CliError("connect: " + e.getMessage() + " (expected HOST/PORT)");
-        }
+        return new Statement07.Connect(StatementParser.connectTarget(rest, "connect HOST/PORT;"));
     }
 
     private Statement07 use() {
@@ -251,20 +241,11 @@ final class StatementParser07 {
     }
 
     private Statement07 show() {
-        Token what = tokens.next("what to show: keyspaces, cluster name or api version");
-        if (what.isWord("keyspaces")) {
-            return new Statement07.ShowKeyspaces();
-        }
-        if (what.isWord("cluster")) {
-            tokens.expectWord("name", "show cluster name");
-            return new Statement07.ShowClusterName();
-        }
-        if (what.isWord("api")) {
-            tokens.expectWord("version", "show api version");
-            return new Statement07.ShowApiVersion();
-        }
-        throw new CliError("cannot show " + what.display() + "; try show keyspaces, show cluster name "
-                + "or show api version");
+        return switch (StatementParser.showTarget(tokens)) {
+            case "keyspaces" -> new Statement07.ShowKeyspaces();
+            case "cluster name" -> new Statement07.ShowClusterName();
+            default -> new Statement07.ShowApiVersion();
+        };
     }
 
     private Statement07 assume() {

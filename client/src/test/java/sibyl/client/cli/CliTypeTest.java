@@ -55,10 +55,10 @@ class CliTypeTest {
     @CsvSource(delimiter = '|', value = {
         "BytesType|hello|cannot parse 'hello' as hex bytes",
         "BytesType|abc|cannot parse 'abc' as hex bytes",
-        "LongType|ten|'ten' is not a 64-bit integer (LongType)",
+        "LongType|ten|'ten' is not a decimal 64-bit number (LongType)",
         "Int32Type|3000000000|'3000000000' is not a 32-bit integer",
         "AsciiType|é|is not ASCII",
-        "TimeUUIDType|123e4567-e89b-42d3-a456-426614174000|version 4 UUID; TimeUUIDType wants a version 1",
+        "TimeUUIDType|123e4567-e89b-42d3-a456-426614174000|version 4 UUID; TimeUUIDType names must be version 1",
         "UUIDType|not-a-uuid|is not a UUID",
         "BooleanType|yes|is not true or false",
         "DateType|tomorrow|neither milliseconds since the epoch nor a date",

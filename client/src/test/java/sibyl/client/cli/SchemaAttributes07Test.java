@@ -64,7 +64,7 @@ class SchemaAttributes07Test {
         CliError name = assertThrows(CliError.class, () -> SchemaAttributes07.apply(cf,
                 attributes("create column family U with comparator = LongType and column_metadata = "
                         + "[{column_name: age, validation_class: LongType}]")));
-        assertTrue(name.getMessage().contains("bad column_name: 'age' is not a 64-bit integer"), name.getMessage());
+        assertTrue(name.getMessage().contains("bad column_name: 'age' is not a decimal 64-bit number"), name.getMessage());
         CliError ks = assertThrows(CliError.class, () -> SchemaAttributes07.newKeyspace("K",
                 attributes("create keyspace K with replicas = 3")));
         assertTrue(ks.getMessage().startsWith("unknown keyspace attribute 'replicas'"), ks.getMessage());

@@ -249,19 +249,20 @@ class Cli07IT {
         Cassandra.Client client = Cassandra311Peer.framedClient(node.thriftPort());
         try {
             client.set_keyspace("CliTypes");
-            ByteBuffer key = ByteBuffer.allocate(8).putLong(0, 7);
             assertEquals(ByteBuffer.wrap(new java.math.BigInteger("12345678901234567890").toByteArray()),
-                    client.get(key, new ColumnPath("Scores").setColumn(ByteBuffer.allocate(8).putLong(0, 1)),
-                            ConsistencyLevel.ONE).getColumn().bufferForValue());
-            assertEquals(ByteBuffer.wrap("two".getBytes(StandardCharsets.UTF_8)),
-                    client.get(key, new ColumnPath("Scores").setColumn(ByteBuffer.allocate(8).putLong(0, 2)),
-                            ConsistencyLevel.ONE).getColumn().bufferForValue());
-            assertEquals(ByteBuffer.allocate(8).putLong(0, -1),
-                    client.get(key, new ColumnPath("Scores").setColumn(ByteBuffer.allocate(8).putLong(0, 3)),
-                            ConsistencyLevel.ONE).getColumn().bufferForValue());
+                    value(client, 1));
+            assertEquals(ByteBuffer.wrap("two".getBytes(StandardCharsets.UTF_8)), value(client, 2));
+            assertEquals(ByteBuffer.allocate(8).putLong(0, -1), value(client, 3));
         } finally {
             Cassandra311Peer.close(client);
         }
+    }
+
+    /** The value of column {@code name} (LongType) of row 7 (LongType) of CliTypes.Scores. */
+    private static ByteBuffer value(Cassandra.Client client, long name) throws Exception {
+        return client.get(ByteBuffer.allocate(8).putLong(0, 7),
+                new ColumnPath("Scores").setColumn(ByteBuffer.allocate(8).putLong(0, name)), ConsistencyLevel.ONE)
+                .getColumn().bufferForValue();
     }
 
     @Test
@@ -280,7 +281,7 @@ class Cli07IT {
                 set Typed['k']['after'] = utf8('never');
                 """);
         assertEquals(1, badLiteral.status());
-        assertTrue(badLiteral.err().contains(":2: error: bad value 'ten': 'ten' is not a 64-bit integer (LongType)"),
+        assertTrue(badLiteral.err().contains(":2: error: bad value 'ten': 'ten' is not a decimal 64-bit number (LongType)"),
                 badLiteral.err());
 
         Result unknown = script("use CliErrors;\n\nfrobnicate Typed;\nset Typed['k']['after'] = utf8('never');\n");
