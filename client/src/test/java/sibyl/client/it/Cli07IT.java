@@ -51,10 +51,15 @@ class Cli07IT {
         }
     }
 
-    /** bin/cli --dialect 0.7 with {@code arguments}, {@code stdin} as its input. */
+    /** bin/cli --dialect 0.7 against the node with {@code arguments}, {@code stdin} as its input. */
     private static Result cli(String stdin, String... arguments) throws Exception {
+        return cli(node.thriftPort(), stdin, arguments);
+    }
+
+    /** bin/cli --dialect 0.7 against the Thrift port {@code port} of 127.0.0.1. */
+    private static Result cli(int port, String stdin, String... arguments) throws Exception {
         List<String> command = new ArrayList<>(List.of(LocalNode.home().resolve("bin/cli").toString(), "--dialect",
-                "0.7", "-h", "127.0.0.1", "-p", String.valueOf(node.thriftPort())));
+                "0.7", "-h", "127.0.0.1", "-p", String.valueOf(port)));
         command.addAll(List.of(arguments));
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
@@ -66,8 +71,12 @@ class Cli07IT {
     }
 
     private static Result script(String text) throws Exception {
+        return script(node.thriftPort(), text);
+    }
+
+    private static Result script(int port, String text) throws Exception {
         Path file = Files.writeString(Files.createTempFile(dir, "script", ".txt"), text);
-        return cli("", "-f", file.toString());
+        return cli(port, "", "-f", file.toString());
     }
 
     @Test
@@ -316,6 +325,51 @@ class Cli07IT {
         assertTrue(r.err().contains("error: bad key 'k': cannot parse 'k' as hex bytes"), r.err());
         assertTrue(r.out().contains("[default@Keyspace1] ...\tReturned 0 results.\n"), r.out());
         assertTrue(!r.out().contains("20.1.0"), "quit ends the session: " + r.out());
+    }
+
+    /**
+     * The same script through a real Cassandra 3.11 and through Sibyl prints the same, but for the line saying
+     * where it connected (describe is left out: 3.11's CfDefs carry settings Sibyl's do not).
+     */
+    @Test
+    void aScriptPrintsTheSameOnCassandra311() throws Exception {
+        String text = """
+                create keyspace CliAlike with placement_strategy = 'SimpleStrategy'
+                    and strategy_options = {replication_factor:1};
+                use CliAlike;
+                create column family Users with comparator = UTF8Type and key_validation_class = UTF8Type
+                    and default_validation_class = UTF8Type
+                    and column_metadata = [{column_name: age, validation_class: LongType}];
+                set Users['jsmith']['first'] = 'John'; set Users['jsmith']['age'] = 42;
+                set Users['jsmith']['coupon'] = 'SAVE20' with ttl = 86400;
+                set Users['adoe']['first'] = 'Ann';
+                get Users['jsmith']; get Users['jsmith']['age']; get Users['jsmith']['missing'];
+                count Users['jsmith'];
+                create column family Posts with column_type = Super and comparator = LongType
+                    and subcomparator = UTF8Type and default_validation_class = UTF8Type;
+                set Posts[utf8('jsmith')][1]['title'] = 'Hello'; set Posts[utf8('jsmith')][2]['title'] = 'Again';
+                get Posts[utf8('jsmith')]; count Posts[utf8('jsmith')][1];
+                del Posts[utf8('jsmith')][2]; get Posts[utf8('jsmith')];
+                create column family Raw;
+                set Raw['cafe']['beef'] = '00ff'; set Raw[timeuuid()][long(1)] = utf8('x');
+                count Raw['cafe'];
+                list Users; list Users limit 1;
+                del Users['jsmith']['first']; del Users['adoe']; get Users['jsmith']; get Users['adoe'];
+                truncate Raw; get Raw['cafe'];
+                drop column family Raw; drop keyspace CliAlike;
+                """;
+        Cassandra311Peer reference = Cassandra311Peer.shared();
+        Result expected = script(reference.thriftPort(), text);
+        Result actual = script(text);
+        assertEquals(0, expected.status(), expected.err());
+        assertEquals(0, actual.status(), actual.err());
+        System.out.println("Cli07IT: Cassandra 3.11 printed:\n" + expected.out());
+        assertEquals(afterConnecting(expected.normalized()), afterConnecting(actual.normalized()));
+    }
+
+    private static String afterConnecting(String out) {
+        assertTrue(out.startsWith("Connected to: "), out);
+        return out.substring(out.indexOf('\n') + 1);
     }
 
     @Test
