@@ -38,6 +38,19 @@ class Cli07LoopTest {
     }
 
     @Test
+    void aNodeThatRefusesTheConnectionEndsABatchRunWithStatus1() throws java.io.IOException {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        CliRunner r = CliRunner.run("help;\n", "--dialect", "0.7", "-h", "127.0.0.1", "-p", String.valueOf(port),
+                "--batch");
+        assertEquals(1, r.status());
+        assertTrue(r.err().startsWith("cli: cannot connect: 127.0.0.1/" + port + ": "), r.err());
+        assertEquals("", r.out());
+    }
+
+    @Test
     void theDialectOption() {
         CliRunner unknown = CliRunner.run("", "--dialect", "0.8");
         assertEquals(2, unknown.status());

@@ -372,6 +372,42 @@ class Cli07IT {
         return out.substring(out.indexOf('\n') + 1);
     }
 
+    /**
+     * Under SimpleAuthenticator: {@code use KS USER 'PASSWORD';} and {@code -k KS -u USER -pw PASSWORD} log in (the
+     * shipped passwd.properties and access.properties let dilbert use Keyspace1); a wrong password is refused.
+     */
+    @Test
+    void useWithCredentialsLogsIn(@TempDir Path authDir) throws Exception {
+        String conf = Files.readString(LocalNode.home().resolve("conf/storage-conf.xml"))
+                .replaceFirst("<Authenticator>[^<]*</Authenticator>",
+                        "<Authenticator>org.apache.cassandra.auth.SimpleAuthenticator</Authenticator>");
+        LocalNode secured = LocalNode.configuredBy(authDir, conf);
+        for (String file : List.of("passwd.properties", "access.properties")) {
+            Files.copy(LocalNode.home().resolve("conf").resolve(file), authDir.resolve("conf").resolve(file));
+        }
+        secured.start("secured");
+        try {
+            int port = secured.thriftPort();
+            Result ok = script(port, "use Keyspace1 dilbert 'nomoovertime';\nget Standard2[utf8('k')];\n");
+            assertEquals(0, ok.status(), ok.err());
+            assertTrue(ok.out().endsWith("Authenticated to keyspace: Keyspace1\nReturned 0 results.\n"), ok.out());
+
+            Path empty = Files.writeString(Files.createTempFile(dir, "script", ".txt"), "get Standard2[utf8('k')];\n");
+            Result options = cli(port, "", "-k", "Keyspace1", "-u", "dilbert", "-pw", "nomoovertime", "-f",
+                    empty.toString());
+            assertEquals(0, options.status(), options.err());
+            assertTrue(options.out().endsWith("Authenticated to keyspace: Keyspace1\nReturned 0 results.\n"),
+                    options.out());
+
+            Result wrong = script(port, "use Keyspace1 dilbert 'guess';\nget Standard2[utf8('k')];\n");
+            assertEquals(1, wrong.status(), wrong.out());
+            assertTrue(wrong.err().contains(":1: error: authentication failed: "), wrong.err());
+            assertTrue(!wrong.out().contains("Returned"), wrong.out());
+        } finally {
+            secured.stop();
+        }
+    }
+
     @Test
     void helpListsTheStatementsAndTheOptionNamesTheDialect() throws Exception {
         Result help = script("help;\n");
