@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import sibyl.client.HostAddress;
 import sibyl.client.cli.Statement07.Path;
-import sibyl.client.cli.Statement07.Term;
 import sibyl.iface.v20.AuthenticationRequest;
 import sibyl.iface.v20.CfDef;
 import sibyl.iface.v20.Column;
@@ -22,7 +21,6 @@ import sibyl.iface.v20.KeySlice;
 import sibyl.iface.v20.KsDef;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
-import sibyl.iface.v20.SuperColumn;
 
 /**
  * Carries out the 0.7+ cli's statements over one framed 0.7+ connection and prints their results in the
@@ -37,6 +35,7 @@ final class CliSession07 implements Shell {
     private static final ConsistencyLevel CL = ConsistencyLevel.ONE;
 
     private final PrintStream out;
+    private final RowPrinter07 rows;
     private final int timeoutMillis;
     private final Statement07.Use initialUse;
     private final Map<String, KsDef> definitions = new HashMap<>();
@@ -49,6 +48,7 @@ final class CliSession07 implements Shell {
     /** @param initialUse the keyspace (and login) to use on connecting, from the command line; null for none */
     CliSession07(PrintStream out, int timeoutMillis, Statement07.Use initialUse) {
         this.out = out;
+        this.rows = new RowPrinter07(out);
         this.timeoutMillis = timeoutMillis;
         this.initialUse = initialUse;
     }
@@ -199,13 +199,13 @@ final class CliSession07 implements Shell {
             throw new CliError(cf.name() + " is a standard column family: set " + cf.name() + "['key']['column'] = "
                     + "VALUE, got " + path);
         }
-        ByteBuffer key = key(cf, path);
-        byte[] name = name(cf, path, path.depth());
+        ByteBuffer key = cf.key(path);
+        byte[] name = cf.name(path, path.depth());
         ColumnParent parent = new ColumnParent(cf.name());
         if (path.depth() == 2) {
-            parent.setSuper_column(name(cf, path, 1));
+            parent.setSuper_column(cf.name(path, 1));
         }
-        byte[] value = convert(s.value(), cf.valueType(name), "value");
+        byte[] value = ColumnFamily07.convert(s.value(), cf.valueType(name), "value");
         Column column = new Column(ByteBuffer.wrap(name)).setValue(value).setTimestamp(micros());
         if (s.ttl() != null) {
             column.setTtl(s.ttl());
@@ -221,31 +221,31 @@ final class CliSession07 implements Shell {
         Path path = g.path();
         ColumnFamily07 cf = columnFamily(path.columnFamily());
         checkDepth(cf, path);
-        ByteBuffer key = key(cf, path);
-        CliType as = g.as() == null ? null : typeNamed(g.as());
+        ByteBuffer key = cf.key(path);
+        CliType as = g.as() == null ? null : CliType.named(g.as());
         if (path.depth() == 0 || (cf.isSuper() && path.depth() == 1)) {
             ColumnParent parent = new ColumnParent(cf.name());
             if (path.depth() == 1) {
-                parent.setSuper_column(name(cf, path, 1));
+                parent.setSuper_column(cf.name(path, 1));
             }
             int count = g.limit() != null ? g.limit() : ROW_COLUMNS;
             List<ColumnOrSuperColumn> row = connection().call(c -> c.get_slice(key, parent, all(count), CL));
             for (ColumnOrSuperColumn cosc : row) {
-                printColumnOrSuper(cf, cosc, path.depth() == 1, as);
+                rows.columnOrSuper(cf, cosc, path.depth() == 1, as);
             }
             out.println("Returned " + row.size() + " results.");
             return;
         }
         ColumnPath cp = new ColumnPath(cf.name());
         if (cf.isSuper()) {
-            cp.setSuper_column(name(cf, path, 1));
+            cp.setSuper_column(cf.name(path, 1));
         }
-        cp.setColumn(name(cf, path, path.depth()));
+        cp.setColumn(cf.name(path, path.depth()));
         ColumnOrSuperColumn found = connection().callOrNull(c -> c.get(key, cp, CL));
         if (found == null) {
             out.println("Value was not found");
         } else {
-            out.println("=> " + columnText(cf.namesAt(path.depth()), cf, found.getColumn(), as));
+            rows.column(cf.namesAt(path.depth()), cf, found.getColumn(), as);
         }
     }
 
@@ -255,15 +255,15 @@ final class CliSession07 implements Shell {
         ColumnPath cp = new ColumnPath(cf.name());
         if (path.depth() >= 1) {
             if (cf.isSuper()) {
-                cp.setSuper_column(name(cf, path, 1));
+                cp.setSuper_column(cf.name(path, 1));
             } else {
-                cp.setColumn(name(cf, path, 1));
+                cp.setColumn(cf.name(path, 1));
             }
         }
         if (path.depth() == 2) {
-            cp.setColumn(name(cf, path, 2));
+            cp.setColumn(cf.name(path, 2));
         }
-        ByteBuffer key = key(cf, path);
+        ByteBuffer key = cf.key(path);
         long now = micros();
         connection().call(c -> {
             c.remove(key, cp, now, CL);
@@ -280,9 +280,9 @@ final class CliSession07 implements Shell {
         }
         ColumnParent parent = new ColumnParent(cf.name());
         if (path.depth() == 1) {
-            parent.setSuper_column(name(cf, path, 1));
+            parent.setSuper_column(cf.name(path, 1));
         }
-        ByteBuffer key = key(cf, path);
+        ByteBuffer key = cf.key(path);
         int n = connection().call(c -> c.get_count(key, parent, all(Integer.MAX_VALUE), CL));
         out.println(n + " columns");
     }
@@ -294,17 +294,9 @@ final class CliSession07 implements Shell {
             out.println("Using default limit of " + DEFAULT_LIST_LIMIT);
         }
         KeyRange range = new KeyRange(limit).setStart_key(new byte[0]).setEnd_key(new byte[0]);
-        List<KeySlice> rows = connection().call(c -> c.get_range_slices(new ColumnParent(cf.name()),
+        List<KeySlice> slices = connection().call(c -> c.get_range_slices(new ColumnParent(cf.name()),
                 all(ROW_COLUMNS), range, CL));
-        for (KeySlice row : rows) {
-            out.println("-------------------");
-            out.println("RowKey: " + cf.keys().format(row.getKey()));
-            for (ColumnOrSuperColumn cosc : row.getColumns()) {
-                printColumnOrSuper(cf, cosc, false, null);
-            }
-        }
-        out.println();
-        out.println(rows.size() + (rows.size() == 1 ? " Row Returned." : " Rows Returned."));
+        rows.rows(cf, slices);
     }
 
     private void keyspaceDefinition(Statement07.KeyspaceDefinition k) {
@@ -343,83 +335,11 @@ final class CliSession07 implements Shell {
 
     private void assume(Statement07.Assume a) {
         ColumnFamily07 cf = columnFamily(a.columnFamily());
-        CliType type = typeNamed(a.type());
+        CliType type = CliType.named(a.type());
         assumptions.computeIfAbsent(keyspace, k -> new HashMap<>())
                 .computeIfAbsent(cf.name(), k -> new HashMap<>())
                 .put(a.element(), type);
         out.println("Assumption for column family '" + cf.name() + "' added successfully.");
-    }
-
-    // ---- printing ----
-
-    /** @param inSuper the row is a super column's subcolumns (get SCF['key']['super']) */
-    private void printColumnOrSuper(ColumnFamily07 cf, ColumnOrSuperColumn cosc, boolean inSuper, CliType as) {
-        if (cosc.isSetSuper_column()) {
-            SuperColumn sc = cosc.getSuper_column();
-            StringBuilder sb = new StringBuilder("=> (super_column=").append(cf.names().format(sc.getName()))
-                    .append(',');
-            for (Column c : sc.getColumns()) {
-                sb.append(System.lineSeparator()).append("     ").append(columnText(cf.subNames(), cf, c, as));
-            }
-            out.println(sb.append(')'));
-        } else {
-            out.println("=> " + columnText(inSuper ? cf.subNames() : cf.names(), cf, cosc.getColumn(), as));
-        }
-    }
-
-    private static String columnText(CliType names, ColumnFamily07 cf, Column c, CliType as) {
-        CliType values = as != null ? as : cf.valueType(c.getName());
-        return "(column=" + names.format(c.getName()) + ", value=" + values.format(c.getValue())
-                + ", timestamp=" + c.getTimestamp() + (c.isSetTtl() ? ", ttl=" + c.getTtl() : "") + ")";
-    }
-
-    // ---- conversions ----
-
-    private ByteBuffer key(ColumnFamily07 cf, Path path) {
-        byte[] key = convert(path.key(), cf.keys(), "key");
-        if (key.length == 0) {
-            throw new CliError("the row key may not be empty");
-        }
-        return ByteBuffer.wrap(key);
-    }
-
-    /** The name at bracket {@code depth} (1: column or super column, 2: subcolumn). */
-    private static byte[] name(ColumnFamily07 cf, Path path, int depth) {
-        return convert(path.levels().get(depth), cf.namesAt(depth), depth == 2 || !cf.isSuper() ? "column name"
-                : "super column name");
-    }
-
-    /** A term to bytes: by its function if it has one, else by {@code type}. */
-    static byte[] convert(Term term, CliType type, String what) {
-        CliType t = type;
-        if (term.function() != null) {
-            t = CliType.ofFunction(term.function());
-            if (term.literal() == null) {
-                byte[] b = t.noArgument();
-                if (b == null) {
-                    throw new CliError(term.function() + "() needs an argument");
-                }
-                return b;
-            }
-        }
-        try {
-            return t.parse(term.literal().text());
-        } catch (IllegalArgumentException e) {
-            throw new CliError("bad " + what + " " + term.display() + ": " + e.getMessage());
-        }
-    }
-
-    /** A type given by a function name (utf8, long...) or a class name (UTF8Type, LongType...). */
-    private static CliType typeNamed(String name) {
-        CliType t = CliType.ofFunction(name);
-        if (t != null) {
-            return t;
-        }
-        if (name.endsWith("Type") || name.contains(".") || name.contains("(")) {
-            return CliType.of(name);
-        }
-        throw new CliError("type '" + name + "' was not found; the types are " + CliType.FUNCTIONS
-                + " or a class name such as UTF8Type");
     }
 
     private static void checkDepth(ColumnFamily07 cf, Path path) {

@@ -110,6 +110,19 @@ final class CliType {
         };
     }
 
+    /** A type named by a function name (utf8, long...) or a class name (UTF8Type, LongType...), in statements. */
+    static CliType named(String name) {
+        CliType t = ofFunction(name);
+        if (t != null) {
+            return t;
+        }
+        if (name.endsWith("Type") || name.contains(".") || name.contains("(")) {
+            return of(name);
+        }
+        throw new CliError("type '" + name + "' was not found; the types are " + FUNCTIONS
+                + " or a class name such as UTF8Type");
+    }
+
     static final String FUNCTIONS = "bytes, utf8, ascii, long, int, integer, double, lexicaluuid, timeuuid, uuid";
 
     /** The simple class name (or the whole CompositeType(...) text). */

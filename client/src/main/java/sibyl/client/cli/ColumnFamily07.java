@@ -41,6 +41,41 @@ record ColumnFamily07(String name, boolean isSuper, CliType keys, CliType names,
         return depth == 2 ? subNames : names;
     }
 
+    /** The row key of {@code path}, by the key type. */
+    ByteBuffer key(Statement07.Path path) {
+        byte[] key = convert(path.key(), keys, "key");
+        if (key.length == 0) {
+            throw new CliError("the row key may not be empty");
+        }
+        return ByteBuffer.wrap(key);
+    }
+
+    /** The name at bracket {@code depth} of {@code path} (1: column or super column, 2: subcolumn). */
+    byte[] name(Statement07.Path path, int depth) {
+        return convert(path.levels().get(depth), namesAt(depth), depth == 2 || !isSuper ? "column name"
+                : "super column name");
+    }
+
+    /** A term to bytes: by its function if it has one, else by {@code type}; {@code what} names it in errors. */
+    static byte[] convert(Statement07.Term term, CliType type, String what) {
+        CliType t = type;
+        if (term.function() != null) {
+            t = CliType.ofFunction(term.function());
+            if (term.literal() == null) {
+                byte[] b = t.noArgument();
+                if (b == null) {
+                    throw new CliError(term.function() + "() needs an argument");
+                }
+                return b;
+            }
+        }
+        try {
+            return t.parse(term.literal().text());
+        } catch (IllegalArgumentException e) {
+            throw new CliError("bad " + what + " " + term.display() + ": " + e.getMessage());
+        }
+    }
+
     String kind() {
         return isSuper ? "super" : "standard";
     }
