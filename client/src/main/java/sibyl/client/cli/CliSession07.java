@@ -293,7 +293,9 @@ final class CliSession07 implements Shell {
         if (l.limit() == null) {
             out.println("Using default limit of " + DEFAULT_LIST_LIMIT);
         }
-        KeyRange range = new KeyRange(limit).setStart_key(new byte[0]).setEnd_key(new byte[0]);
+        KeyRange range = new KeyRange(limit)
+                .setStart_key(l.start() == null ? new byte[0] : ColumnFamily07.convert(l.start(), cf.keys(), "key"))
+                .setEnd_key(l.end() == null ? new byte[0] : ColumnFamily07.convert(l.end(), cf.keys(), "key"));
         List<KeySlice> slices = connection().call(c -> c.get_range_slices(new ColumnParent(cf.name()),
                 all(ROW_COLUMNS), range, CL));
         rows.rows(cf, slices);

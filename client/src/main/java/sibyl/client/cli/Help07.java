@@ -19,7 +19,8 @@ final class Help07 {
               del CF['key'];   del CF['key']['col'];          delete a row, a column (or super column)
               del SCF['key']['super']['col'];                 delete a subcolumn
               count CF['key'];   count SCF['key']['super'];   number of columns
-              list CF [limit N];                              rows of CF (100 unless limit says)
+              list CF[[FIRST]:[LAST]] [limit N];              rows of CF, from key FIRST to LAST (100 unless
+                                                              limit says)
               truncate CF;                                    remove every row of CF
               create keyspace KS [with ATTR = V and ...];     placement_strategy, strategy_options = {k:v},
               update keyspace KS with ATTR = V and ...;       replication_factor, durable_writes

@@ -78,8 +78,11 @@ sealed interface Statement07 {
     record Count(Path path) implements Statement07 {
     }
 
-    /** {@code limit} is null when not given (100 rows). */
-    record ListRows(String columnFamily, Integer limit) implements Statement07 {
+    /**
+     * {@code list CF[start:end] limit N}: {@code start} and {@code end} (keys, inclusive) are null when not given,
+     * as is {@code limit} (100 rows).
+     */
+    record ListRows(String columnFamily, Term start, Term end, Integer limit) implements Statement07 {
     }
 
     record Truncate(String columnFamily) implements Statement07 {

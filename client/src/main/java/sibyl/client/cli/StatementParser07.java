@@ -195,11 +195,23 @@ final class StatementParser07 {
 
     private Statement07 list() {
         String cf = tokens.name("a column family name");
+        Term start = null;
+        Term end = null;
+        if (tokens.take("[")) {
+            if (!tokens.take(":")) {
+                start = term("the first key");
+                tokens.expectSymbol(":");
+            }
+            if (!tokens.take("]")) {
+                end = term("the last key");
+                tokens.expectSymbol("]");
+            }
+        }
         Integer limit = null;
         if (tokens.takeWord("limit")) {
             limit = number("the limit", 1);
         }
-        return new Statement07.ListRows(cf, limit);
+        return new Statement07.ListRows(cf, start, end, limit);
     }
 
     private Statement07 create(boolean create) {

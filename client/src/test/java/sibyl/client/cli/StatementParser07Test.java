@@ -54,8 +54,13 @@ class StatementParser07Test {
         assertEquals(new Statement07.Del(path("Users", lit("jsmith"))), StatementParser07.parse("del Users['jsmith']"));
         assertEquals(new Statement07.Count(path("Tweets", lit("k"), bare("5"))),
                 StatementParser07.parse("count Tweets['k'][5]"));
-        assertEquals(new Statement07.ListRows("Users", null), StatementParser07.parse("list Users"));
-        assertEquals(new Statement07.ListRows("Users", 3), StatementParser07.parse("LIST Users LIMIT 3"));
+        assertEquals(new Statement07.ListRows("Users", null, null, null), StatementParser07.parse("list Users"));
+        assertEquals(new Statement07.ListRows("Users", null, null, 3), StatementParser07.parse("LIST Users LIMIT 3"));
+        assertEquals(new Statement07.ListRows("Users", lit("a"), null, null), StatementParser07.parse("list Users['a':]"));
+        assertEquals(new Statement07.ListRows("Users", null, bare("z"), 2),
+                StatementParser07.parse("list Users[:z] limit 2"));
+        assertEquals(new Statement07.ListRows("Users", lit("a"), new Term(new Literal("z", true), "utf8"), null),
+                StatementParser07.parse("list Users['a':utf8('z')]"));
         assertEquals(new Statement07.Truncate("Users"), StatementParser07.parse("truncate Users"));
     }
 
@@ -132,6 +137,7 @@ class StatementParser07Test {
         "get Users['k']['a']['b']['c']|too many [...] levels",
         "get Users[nosuch('k')]|unknown function 'nosuch'; the functions are bytes, utf8",
         "list Users limit 0|expected the limit (a whole number of at least 1)",
+        "list Users['a' 'b']|expected ':' at column 16, found 'b'",
         "show tables|cannot show tables",
         "create table Users|cannot create table",
         "drop index Users|cannot drop index",

@@ -353,7 +353,7 @@ class Cli07IT {
                 create column family Raw;
                 set Raw['cafe']['beef'] = '00ff'; set Raw[timeuuid()][long(1)] = utf8('x');
                 count Raw['cafe'];
-                list Users; list Users limit 1;
+                list Users; list Users limit 1; list Users['jsmith':]; list Users[:'jsmith'] limit 5;
                 del Users['jsmith']['first']; del Users['adoe']; get Users['jsmith']; get Users['adoe'];
                 truncate Raw; get Raw['cafe'];
                 drop column family Raw; drop keyspace CliAlike;
