@@ -16,7 +16,8 @@ import sibyl.client.HostAddress;
 import sibyl.client.tool.CommandLine.Arguments;
 
 /**
- * The cli: an interactive shell, or a script runner, for the Cassandra 0.6 cli statements.
+ * The cli: an interactive shell, or a script runner, for the Cassandra 0.6 cli statements (the default) or,
+ * with {@code --dialect 0.7}, the statements of Cassandra 0.7 to 1.2's cli over the 0.7+ Thrift dialect.
  *
  * <p>Interactively, a failed statement prints what was wrong and the shell goes on. In batch mode
  * ({@code -f FILE}, or stdin that is not a terminal) the first failure stops the run with exit status 1.
@@ -24,6 +25,7 @@ import sibyl.client.tool.CommandLine.Arguments;
  */
 public final class Cli {
 
+    /** The 0.6 statements' prompt. */
     static final String PROMPT = "sibyl> ";
 
     private final CliOptions options;
@@ -80,14 +82,14 @@ public final class Cli {
             err.println("cli: cannot read " + (options.file() != null ? options.file() : "the terminal") + ": " + e);
             return 2;
         }
-        try (lines; CliSession session = new CliSession(baseConfig(), out, options.hexPrefix())) {
+        try (lines; Shell session = shell()) {
             if (interactive) {
-                out.println("Sibyl cli for the Cassandra 0.6 interface. Type 'help' for the statements, 'quit' to leave.");
+                out.println(session.welcome());
             }
             if (!options.hosts().isEmpty()) {
                 try {
                     session.connect(options.hosts());
-                } catch (ClientException e) {
+                } catch (CliError | ClientException e) {
                     err.println(interactive ? "error: " + e.getMessage() : "cli: " + e.getMessage());
                     if (!interactive) {
                         return 1;
@@ -101,39 +103,70 @@ public final class Cli {
         }
     }
 
-    private int loop(CliSession session, LineSource lines, String source, boolean interactive) throws IOException {
+    private Shell shell() {
+        if (options.dialect07()) {
+            Statement07.Use use = options.keyspace() == null ? null
+                    : new Statement07.Use(options.keyspace(), options.username(), options.password());
+            return new CliSession07(out, options.timeoutSeconds() * 1000, use);
+        }
+        return new CliSession(baseConfig(), out, options.hexPrefix());
+    }
+
+    /** Reads lines until they hold whole statements (a 0.7 statement may span lines), then runs them. */
+    private int loop(Shell session, LineSource lines, String source, boolean interactive) throws IOException {
         int lineNumber = 0;
-        String line;
-        while ((line = lines.readLine(PROMPT)) != null) {
-            lineNumber++;
-            String failure;
-            try {
-                Statement statement = StatementParser.parse(line);
-                if (statement == null) {
-                    continue;
-                }
-                if (!session.execute(statement)) {
-                    return 0;
-                }
-                out.flush();
-                continue;
-            } catch (CliError | ClientException e) {
-                failure = e.getMessage();
-            } catch (IllegalArgumentException e) {
-                failure = e.getMessage();
-            } catch (RuntimeException e) {
-                failure = "internal error: " + e;
+        int firstLine = 0;
+        StringBuilder pending = new StringBuilder();
+        while (true) {
+            String line = lines.readLine(pending.length() == 0 ? session.prompt() : session.continuationPrompt());
+            if (line == null) {
+                // Input ended inside a statement (a 0.7 one without its ';'): run what there is.
+                return pending.toString().isBlank() ? 0 : run(session, pending.toString(), source, firstLine,
+                        interactive) == Outcome.FAILED ? 1 : 0;
             }
-            out.flush();
-            if (interactive) {
-                err.println("error: " + failure);
-                err.flush();
-            } else {
-                err.println(source + ":" + lineNumber + ": error: " + failure);
+            lineNumber++;
+            if (pending.length() == 0) {
+                firstLine = lineNumber;
+            }
+            pending.append(line).append('\n');
+            if (!session.isComplete(pending.toString())) {
+                continue;
+            }
+            String text = pending.toString();
+            pending.setLength(0);
+            Outcome outcome = run(session, text, source, firstLine, interactive);
+            if (outcome == Outcome.QUIT) {
+                return 0;
+            }
+            if (outcome == Outcome.FAILED && !interactive) {
                 return 1;
             }
         }
-        return 0;
+    }
+
+    private enum Outcome { DONE, QUIT, FAILED }
+
+    private Outcome run(Shell session, String text, String source, int lineNumber, boolean interactive) {
+        String failure;
+        try {
+            boolean goOn = session.execute(text);
+            out.flush();
+            return goOn ? Outcome.DONE : Outcome.QUIT;
+        } catch (CliError | ClientException e) {
+            failure = e.getMessage();
+        } catch (IllegalArgumentException e) {
+            failure = e.getMessage();
+        } catch (RuntimeException e) {
+            failure = "internal error: " + e;
+        }
+        out.flush();
+        if (interactive) {
+            err.println("error: " + failure);
+            err.flush();
+        } else {
+            err.println(source + ":" + lineNumber + ": error: " + failure);
+        }
+        return Outcome.FAILED;
     }
 
     private ClientConfig baseConfig() {

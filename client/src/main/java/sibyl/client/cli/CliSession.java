@@ -26,7 +26,7 @@ import sibyl.client.SibylClient;
  * looked up with describe_keyspace (once per keyspace and connection) to learn whether they are
  * super and how their names convert.
  */
-final class CliSession implements AutoCloseable {
+final class CliSession implements Shell {
 
     /** Columns fetched per get_slice when printing a whole row. */
     private static final int PAGE = 1000;
@@ -55,6 +55,33 @@ final class CliSession implements AutoCloseable {
 
     HostAddress connectedHost() {
         return client == null ? null : client.connectedHost();
+    }
+
+    @Override
+    public String welcome() {
+        return "Sibyl cli for the Cassandra 0.6 interface. Type 'help' for the statements, 'quit' to leave.";
+    }
+
+    @Override
+    public String prompt() {
+        return "sibyl> ";
+    }
+
+    @Override
+    public String continuationPrompt() {
+        return prompt();
+    }
+
+    /** A 0.6 statement is one line. */
+    @Override
+    public boolean isComplete(String text) {
+        return true;
+    }
+
+    @Override
+    public boolean execute(String line) {
+        Statement statement = StatementParser.parse(line);
+        return statement == null || execute(statement);
     }
 
     /** Runs one statement; returns false when it asks to quit. Failures are CliError or ClientException. */
@@ -87,8 +114,8 @@ final class CliSession implements AutoCloseable {
         return true;
     }
 
-    /** Connects to the first of {@code hosts} that answers and prints where. */
-    void connect(List<HostAddress> hosts) {
+    @Override
+    public void connect(List<HostAddress> hosts) {
         close();
         client = SibylClient.connect(baseConfig.toBuilder().hosts(hosts).build());
         HostAddress h = client.connectedHost();
@@ -224,11 +251,7 @@ final class CliSession implements AutoCloseable {
     }
 
     private static void checkDepth(ColumnFamilyInfo cf, CellPath path) {
-        int max = cf.isSuper() ? 2 : 1;
-        if (path.depth() > max) {
-            throw new CliError(cf.name() + " is a " + cf.kind() + " column family: at most "
-                    + (cf.isSuper() ? "['key']['super column']['column']" : "['key']['column']") + ", got " + path);
-        }
+        CliError.checkDepth(cf.name(), cf.isSuper(), path.depth(), path);
     }
 
     private static String key(CellPath path) {

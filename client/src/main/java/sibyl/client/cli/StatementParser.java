@@ -23,13 +23,10 @@ import sibyl.client.cli.Tokenizer.Token;
  */
 final class StatementParser {
 
-    private final String line;
-    private final List<Token> tokens;
-    private int pos;
+    private final TokenCursor tokens;
 
-    private StatementParser(String line, List<Token> tokens) {
-        this.line = line;
-        this.tokens = tokens;
+    private StatementParser(List<Token> tokens) {
+        this.tokens = new TokenCursor(tokens);
     }
 
     static Statement parse(String line) {
@@ -51,11 +48,11 @@ final class StatementParser {
         if (tokens.isEmpty()) {
             return null;
         }
-        return new StatementParser(trimmed, tokens).statement();
+        return new StatementParser(tokens).statement();
     }
 
     private Statement statement() {
-        Token first = next("a command");
+        Token first = tokens.next("a command");
         if (first.kind() != Kind.WORD) {
             throw new CliError("a statement starts with a command, not " + first.display()
                     + "; type 'help' for the list");
@@ -69,31 +66,34 @@ final class StatementParser {
             case "show" -> show();
             case "describe" -> describe();
             case "help" -> {
-                pos = tokens.size(); // "help anything" shows the same summary
+                tokens.skipRest(); // "help anything" shows the same summary
                 yield new Statement.Help();
             }
             case "quit", "exit" -> new Statement.Quit();
             default -> throw new CliError("unknown command '" + first.text() + "'; type 'help' for the list");
         };
-        if (pos < tokens.size()) {
-            Token extra = tokens.get(pos);
-            throw new CliError("unexpected " + extra.display() + " at column " + extra.column()
-                    + " after the end of the " + command + " statement");
-        }
+        tokens.expectEnd(command);
         return s;
     }
 
-    /** HOST/PORT is not made of the language's tokens (dots, colons, slashes), so connect is parsed apart. */
     private static Statement connect(String rest) {
+        return new Statement.Connect(connectTarget(rest, "connect HOST/PORT"));
+    }
+
+    /**
+     * The HOST/PORT of a connect statement (either dialect), given the text after {@code connect}. It is not made
+     * of the statements' tokens (dots, colons, slashes), so it is parsed apart.
+     */
+    static HostAddress connectTarget(String rest, String form) {
         String target = rest.strip();
         while (target.endsWith(";")) {
             target = target.substring(0, target.length() - 1).strip();
         }
         if (target.isEmpty()) {
-            throw new CliError("connect needs a host and port: connect HOST/PORT");
+            throw new CliError("connect needs a host and port: " + form);
         }
         try {
-            return new Statement.Connect(HostAddress.parse(target, HostAddress.DEFAULT_PORT));
+            return HostAddress.parse(target, HostAddress.DEFAULT_PORT);
         } catch (IllegalArgumentException e) {
             throw new CliError("connect: " + e.getMessage() + " (expected HOST/PORT)");
         }
@@ -101,63 +101,64 @@ final class StatementParser {
 
     private Statement set() {
         CellPath path = path("set");
-        Token eq = next("'=' and a value");
+        Token eq = tokens.next("'=' and a value");
         if (!eq.is("=")) {
             throw new CliError("expected '=' at column " + eq.column() + ", found " + eq.display());
         }
-        return new Statement.Set(path, literal("the value"));
+        return new Statement.Set(path, tokens.literal("the value"));
     }
 
     private Statement show() {
-        Token what = next("what to show: keyspaces, cluster name or api version");
+        return switch (showTarget(tokens)) {
+            case "keyspaces" -> new Statement.ShowKeyspaces();
+            case "cluster name" -> new Statement.ShowClusterName();
+            default -> new Statement.ShowApiVersion();
+        };
+    }
+
+    /** What a show statement (either dialect) shows: "keyspaces", "cluster name" or "api version". */
+    static String showTarget(TokenCursor tokens) {
+        Token what = tokens.next("what to show: keyspaces, cluster name or api version");
         if (what.isWord("keyspaces")) {
-            return new Statement.ShowKeyspaces();
+            return "keyspaces";
         }
         if (what.isWord("cluster")) {
-            expectWord("name", "show cluster name");
-            return new Statement.ShowClusterName();
+            tokens.expectWord("name", "show cluster name");
+            return "cluster name";
         }
         if (what.isWord("api")) {
-            expectWord("version", "show api version");
-            return new Statement.ShowApiVersion();
+            tokens.expectWord("version", "show api version");
+            return "api version";
         }
         throw new CliError("cannot show " + what.display() + "; try show keyspaces, show cluster name "
                 + "or show api version");
     }
 
     private Statement describe() {
-        expectWord("keyspace", "describe keyspace NAME");
-        Token name = next("a keyspace name");
-        if (name.kind() == Kind.SYMBOL) {
-            throw new CliError("expected a keyspace name at column " + name.column() + ", found " + name.display());
-        }
-        return new Statement.DescribeKeyspace(name.text());
+        tokens.expectWord("keyspace", "describe keyspace NAME");
+        return new Statement.DescribeKeyspace(tokens.name("a keyspace name"));
     }
 
     /** {@code KS.CF['key']...} with 1 to 3 bracketed literals. */
     private CellPath path(String command) {
-        Token ks = next("Keyspace.ColumnFamily['key'] after " + command);
+        Token ks = tokens.next("Keyspace.ColumnFamily['key'] after " + command);
         if (ks.kind() != Kind.WORD) {
             throw new CliError("expected Keyspace.ColumnFamily['key'] at column " + ks.column() + ", found "
                     + ks.display());
         }
-        Token dot = next("'.' and a column family after the keyspace " + ks.text());
+        Token dot = tokens.next("'.' and a column family after the keyspace " + ks.text());
         if (!dot.is(".")) {
             throw new CliError("expected '.' between keyspace and column family at column " + dot.column()
                     + ", found " + dot.display());
         }
-        Token cf = next("a column family name after " + ks.text() + ".");
+        Token cf = tokens.next("a column family name after " + ks.text() + ".");
         if (cf.kind() != Kind.WORD) {
             throw new CliError("expected a column family name at column " + cf.column() + ", found " + cf.display());
         }
         List<Literal> levels = new ArrayList<>();
-        while (pos < tokens.size() && tokens.get(pos).is("[")) {
-            pos++;
-            levels.add(literal(levels.isEmpty() ? "the row key" : "a column name"));
-            Token close = next("']'");
-            if (!close.is("]")) {
-                throw new CliError("expected ']' at column " + close.column() + ", found " + close.display());
-            }
+        while (tokens.take("[")) {
+            levels.add(tokens.literal(levels.isEmpty() ? "the row key" : "a column name"));
+            tokens.expectSymbol("]");
         }
         if (levels.isEmpty()) {
             throw new CliError(command + " needs a row key: " + ks.text() + "." + cf.text() + "['key']");
@@ -166,30 +167,5 @@ final class StatementParser {
             throw new CliError("too many [...] levels: at most ['key']['super column']['column']");
         }
         return new CellPath(ks.text(), cf.text(), List.copyOf(levels));
-    }
-
-    private Literal literal(String what) {
-        Token t = next(what);
-        return switch (t.kind()) {
-            case STRING -> new Literal(t.text(), true);
-            case WORD -> new Literal(t.text(), false);
-            case SYMBOL -> throw new CliError("expected " + what + " at column " + t.column() + ", found "
-                    + t.display());
-        };
-    }
-
-    private void expectWord(String word, String form) {
-        Token t = next("'" + word + "' (" + form + ")");
-        if (!t.isWord(word)) {
-            throw new CliError("expected '" + word + "' at column " + t.column() + " (" + form + "), found "
-                    + t.display());
-        }
-    }
-
-    private Token next(String expected) {
-        if (pos >= tokens.size()) {
-            throw new CliError("incomplete statement: expected " + expected);
-        }
-        return tokens.get(pos++);
     }
 }

@@ -18,7 +18,10 @@ final class TerminalLineSource implements LineSource {
 
     private static final String[] KEYWORDS = {
         "connect", "set", "get", "count", "del", "show", "keyspaces", "cluster", "name", "api", "version",
-        "describe", "keyspace", "help", "quit", "exit"};
+        "describe", "keyspace", "help", "quit", "exit",
+        // the 0.7+ statements'
+        "use", "list", "truncate", "create", "update", "drop", "column", "family", "assume", "keys", "comparator",
+        "validator", "with", "and", "ttl", "limit"};
 
     private final Terminal terminal;
     private final LineReader reader;

@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits a statement line into tokens: quoted strings ({@code 'it\'s'} or {@code "..."}, with
- * backslash escapes), bare words (letters, digits, {@code _ - +}) and the symbols {@code . [ ] = ;}.
+ * Splits a statement into tokens: quoted strings ({@code 'it\'s'} or {@code "..."}, with backslash
+ * escapes), bare words (letters, digits, {@code _ - +}) and symbols. The 0.6 statements use the symbols
+ * {@code . [ ] = ;}; the 0.7 ones more symbols, and dots inside words (class names, decimals).
  */
 final class Tokenizer {
 
@@ -29,7 +30,16 @@ final class Tokenizer {
     private Tokenizer() {
     }
 
+    /** The 0.6 statements' tokens. */
     static List<Token> tokenize(String line) {
+        return tokenize(line, ".[]=;", "");
+    }
+
+    /**
+     * @param symbols the characters that are tokens of their own
+     * @param wordChars characters other than letters, digits and {@code _ - +} that words may contain
+     */
+    static List<Token> tokenize(String line, String symbols, String wordChars) {
         List<Token> tokens = new ArrayList<>();
         int i = 0;
         while (i < line.length()) {
@@ -38,12 +48,12 @@ final class Tokenizer {
                 i++;
             } else if (c == '\'' || c == '"') {
                 i = quoted(line, i, tokens);
-            } else if (".[]=;".indexOf(c) >= 0) {
+            } else if (symbols.indexOf(c) >= 0) {
                 tokens.add(new Token(Kind.SYMBOL, String.valueOf(c), i + 1));
                 i++;
-            } else if (isWordChar(c)) {
+            } else if (isWordChar(c, wordChars)) {
                 int start = i;
-                while (i < line.length() && isWordChar(line.charAt(i))) {
+                while (i < line.length() && isWordChar(line.charAt(i), wordChars)) {
                     i++;
                 }
                 tokens.add(new Token(Kind.WORD, line.substring(start, i), start + 1));
@@ -54,8 +64,8 @@ final class Tokenizer {
         return tokens;
     }
 
-    private static boolean isWordChar(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '+';
+    private static boolean isWordChar(char c, String wordChars) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '+' || wordChars.indexOf(c) >= 0;
     }
 
     private static int quoted(String line, int start, List<Token> tokens) {
