@@ -26,7 +26,6 @@ import sibyl.iface.v20.ColumnParent;
 import sibyl.iface.v20.ColumnPath;
 import sibyl.iface.v20.ConsistencyLevel;
 import sibyl.iface.v20.InvalidRequestException;
-import sibyl.iface.v20.KsDef;
 import sibyl.iface.v20.NotFoundException;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
@@ -348,17 +347,9 @@ class CasDifferentialIT {
 
     /** Makes the keyspace anew: the 3.11 node a run shares may have it from a run before. */
     private static void createKeyspace(Cassandra.Client c) throws TException {
-        try {
-            c.describe_keyspace(KS);
-            c.system_drop_keyspace(KS);
-        } catch (NotFoundException absent) {
-            // the usual case: a fresh node
-        }
-        List<CfDef> defs = List.of(table("S", "BytesType"), table("L", "LongType"), table("D", "BytesType").setDefault_time_to_live(1000),
-                table("V", "BytesType").setDefault_validation_class("LongType"),
-                table("Sup", "BytesType").setColumn_type("Super").setSubcomparator_type("BytesType"));
-        c.system_add_keyspace(new KsDef(KS, "org.apache.cassandra.locator.SimpleStrategy", defs)
-                .setStrategy_options(Map.of("replication_factor", "1")));
+        Cassandra311Peer.recreateKeyspace(c, KS, List.of(table("S", "BytesType"), table("L", "LongType"),
+                table("D", "BytesType").setDefault_time_to_live(1000), table("V", "BytesType").setDefault_validation_class("LongType"),
+                table("Sup", "BytesType").setColumn_type("Super").setSubcomparator_type("BytesType")));
     }
 
     private static CfDef table(String name, String comparator) {
