@@ -27,8 +27,8 @@ import sibyl.db.marshal.AbstractType;
  * <ul>
  * <li>with columns expected, each is a condition {@code IF value = ?} of a statement of its row: the update of
  * that column if there is one, else a write of the value it must have, so a matched column not updated is
- * written anew (at the ballot's time, without a ttl it had); updates of other columns go in the batch without
- * condition;</li>
+ * written anew, at the ballot's time and with the time it had left (read at the serial level first); updates of
+ * other columns go in the batch without condition;</li>
  * <li>with nothing expected, the row must have no live column: the first one is read at the serial level, and
  * when there is none each update is written {@code IF value = null}. A column other than those written that
  * appears between the read and the write goes unnoticed (docs/differences.md §The 0.7+ dialect).</li>
@@ -59,11 +59,32 @@ final class ConditionalWrites {
             if (e.value() == null || e.name().length == 0) return current(service, table, key, cas, serial).thenApply(CompareAndSet.Outcome::failure);
         }
         AbstractType comparator = table.metadata().comparator();
+        boolean rewrites = false;
+        for (CompareAndSet.Expected e : cas.expected()) rewrites |= find(comparator, cas.updates(), e.name()) == null;
+        if (!rewrites) return conditional(service, table, key, cas, List.of(), serial, commit);
+        // An expected column not updated is written anew with the time it has left, which a read at the serial
+        // level tells; that read answers a cas whose condition does not hold already.
+        return current(service, table, key, cas, serial).thenCompose(found -> cas.appliesTo(found)
+                ? conditional(service, table, key, cas, found, serial, commit)
+                : CompletableFuture.completedFuture(CompareAndSet.Outcome.failure(found)));
+    }
+
+    /**
+     * The conditional batch of a cas that expects columns; {@code found} has the expected columns not updated, as
+     * a read found them (for their ttls).
+     */
+    private static CompletableFuture<CompareAndSet.Outcome> conditional(ClusterStorageService service, Table table,
+                                                                        byte[] key, CompareAndSet cas,
+                                                                        List<Column> found, ConsistencyLevel serial,
+                                                                        ConsistencyLevel commit) {
+        AbstractType comparator = table.metadata().comparator();
         List<BatchableStatement<?>> writes = new ArrayList<>();
         for (CompareAndSet.Expected e : cas.expected()) {
             Column u = find(comparator, cas.updates(), e.name());
+            Column kept = u == null ? find(comparator, found, e.name()) : null;
             writes.add(u == null
-                    ? write(service, table.statements().casWriteIfValue(), key, e.name(), e.value(), 0, e.value())
+                    ? write(service, table.statements().casWriteIfValue(), key, e.name(), e.value(),
+                            kept == null ? 0 : ttl(kept), e.value())
                     : write(service, table.statements().casWriteIfValue(), key, u.name(), u.value(), ttl(u), e.value()));
         }
         for (Column u : cas.updates()) {
