@@ -16,16 +16,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.transport.TSocket;
-import org.apache.thrift.transport.TTransport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 import sibyl.iface.v20.CASResult;
-import sibyl.iface.v20.Cassandra;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
 import sibyl.iface.v20.ColumnParent;
@@ -57,11 +53,11 @@ class CasBothBackendsTest {
     @Test
     void casComparesAndSetsAndAnswersTheCurrentValues() throws Exception {
         String key = "cas-" + backend;
-        try (Connection c = new Connection(NODE.node().port())) {
+        try (V20Connection c = new V20Connection(NODE.node().port(), KS)) {
             long before = System.currentTimeMillis() * 1000;
             assertEquals(new CASResult(true), c.client.cas(utf8(key), CF, List.of(),
                     List.of(column("b", "1"), column("a", "2")), SERIAL, QUORUM), "an absent row takes the updates");
-            List<ColumnOrSuperColumn> row = c.row(key);
+            List<ColumnOrSuperColumn> row = row(c, key);
             assertEquals(2, row.size());
             assertTrue(row.get(0).column.timestamp >= before, "cas writes at the server's time, not the client's");
 
@@ -75,7 +71,7 @@ class CasBothBackendsTest {
                     List.of(column("e", "6")), SERIAL, QUORUM);
             assertFalse(differs.success);
             assertEquals(List.of("a=4", "d=5"), shown(differs.current_values), "the expected columns there are, in order");
-            assertEquals(List.of("a=4", "b=1", "d=5"), shown(c.row(key).stream().map(r -> r.column).toList()));
+            assertEquals(List.of("a=4", "b=1", "d=5"), shown(row(c, key).stream().map(r -> r.column).toList()));
 
             CASResult absent = c.client.cas(utf8(key + "-absent"), CF, List.of(column("a", "1")), List.of(column("a", "2")),
                     SERIAL, QUORUM);
@@ -85,7 +81,7 @@ class CasBothBackendsTest {
 
     @Test
     void levelsOtherThanTheSerialOnesAreRefusedAsIn311() throws Exception {
-        try (Connection c = new Connection(NODE.node().port())) {
+        try (V20Connection c = new V20Connection(NODE.node().port(), KS)) {
             InvalidRequestException serial = assertThrows(InvalidRequestException.class, () -> c.client.cas(utf8("levels"),
                     CF, List.of(), List.of(column("a", "1")), ConsistencyLevel.QUORUM, QUORUM));
             assertEquals("Invalid consistency for conditional update. Must be one of SERIAL or LOCAL_SERIAL", serial.why);
@@ -107,7 +103,7 @@ class CasBothBackendsTest {
         int connections = 6;
         int rounds = backend == TestNode.Backend.EMBEDDED ? 200 : 25;
         String key = "race-" + backend;
-        try (Connection setup = new Connection(NODE.node().port())) {
+        try (V20Connection setup = new V20Connection(NODE.node().port(), KS)) {
             assertTrue(setup.client.cas(utf8(key), CF, List.of(), List.of(column("n", "0")), SERIAL, QUORUM).success);
         }
         AtomicIntegerArray winners = new AtomicIntegerArray(rounds);
@@ -118,7 +114,7 @@ class CasBothBackendsTest {
             for (int t = 0; t < connections; t++) {
                 done.add(pool.submit((Callable<Integer>) () -> {
                     int wins = 0;
-                    try (Connection c = new Connection(NODE.node().port())) {
+                    try (V20Connection c = new V20Connection(NODE.node().port(), KS)) {
                         for (int r = 0; r < rounds; r++) {
                             start.await(60, TimeUnit.SECONDS);
                             CASResult result = c.client.cas(utf8(key), CF, List.of(column("n", String.valueOf(r))),
@@ -138,35 +134,18 @@ class CasBothBackendsTest {
             for (Future<Integer> f : done) wins += f.get(5, TimeUnit.MINUTES);
             for (int r = 0; r < rounds; r++) assertEquals(1, winners.get(r), "winners of round " + r);
             assertEquals(rounds, wins);
-            try (Connection c = new Connection(NODE.node().port())) {
-                assertEquals(List.of("n=" + wins), shown(c.row(key).stream().map(r -> r.column).toList()));
+            try (V20Connection c = new V20Connection(NODE.node().port(), KS)) {
+                assertEquals(List.of("n=" + wins), shown(row(c, key).stream().map(r -> r.column).toList()));
             }
         } finally {
             pool.shutdownNow();
         }
     }
 
-    /** One unframed connection with Keyspace1 set. */
-    private static final class Connection implements AutoCloseable {
-        final TTransport transport;
-        final Cassandra.Client client;
-
-        Connection(int port) throws Exception {
-            transport = new TSocket("127.0.0.1", port);
-            transport.open();
-            client = new Cassandra.Client(new TBinaryProtocol(transport));
-            client.set_keyspace(KS);
-        }
-
-        List<ColumnOrSuperColumn> row(String key) throws Exception {
-            return client.get_slice(utf8(key), new ColumnParent(CF),
-                    new SlicePredicate().setSlice_range(new SliceRange(utf8(""), utf8(""), false, 100)), ConsistencyLevel.ONE);
-        }
-
-        @Override
-        public void close() {
-            transport.close();
-        }
+    /** The row's columns, read at ONE. */
+    private static List<ColumnOrSuperColumn> row(V20Connection c, String key) throws Exception {
+        return c.client.get_slice(utf8(key), new ColumnParent(CF),
+                new SlicePredicate().setSlice_range(new SliceRange(utf8(""), utf8(""), false, 100)), ConsistencyLevel.ONE);
     }
 
     private static List<String> shown(List<Column> columns) {

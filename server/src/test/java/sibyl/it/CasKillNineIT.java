@@ -13,13 +13,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.thrift.TException;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.transport.TSocket;
-import org.apache.thrift.transport.TTransport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.iface.v20.CASResult;
-import sibyl.iface.v20.Cassandra;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnPath;
 import sibyl.iface.v20.ConsistencyLevel;
@@ -31,6 +27,7 @@ import sibyl.iface.v20.ConsistencyLevel;
  * but not answered).
  */
 class CasKillNineIT {
+    private static final String KS = "Keyspace1";
     private static final String CF = "Standard1";
     private static final ByteBuffer KEY = utf8("cas-counter");
 
@@ -45,7 +42,7 @@ class CasKillNineIT {
         ExecutorService writer = Executors.newSingleThreadExecutor();
         try {
             Future<?> moving = writer.submit(() -> {
-                try (Connection c = new Connection(server.port())) {
+                try (V20Connection c = new V20Connection(server.port(), KS)) {
                     CASResult first = c.client.cas(KEY, CF, List.of(), List.of(column("0")), ConsistencyLevel.SERIAL,
                             ConsistencyLevel.ONE);
                     assertTrue(first.success);
@@ -74,7 +71,7 @@ class CasKillNineIT {
         }
         int last = acknowledged.get();
         ForkedServer again = ForkedServer.start(conf, dir.resolve("server-2.out"));
-        try (Connection c = new Connection(again.port())) {
+        try (V20Connection c = new V20Connection(again.port(), KS)) {
             int value = Integer.parseInt(StandardCharsets.UTF_8.decode(c.client.get(KEY, new ColumnPath(CF)
                     .setColumn(utf8("n")), ConsistencyLevel.ONE).column.value).toString());
             assertTrue(value == last || value == last + 1, "after the kill " + value + ", last acknowledged " + last);
@@ -83,24 +80,6 @@ class CasKillNineIT {
                     List.of(column(String.valueOf(value + 1))), ConsistencyLevel.SERIAL, ConsistencyLevel.ONE));
         } finally {
             again.stop();
-        }
-    }
-
-    /** One unframed 0.7+ connection with Keyspace1 set. */
-    private static final class Connection implements AutoCloseable {
-        final TTransport transport;
-        final Cassandra.Client client;
-
-        Connection(int port) throws TException {
-            transport = new TSocket("127.0.0.1", port);
-            transport.open();
-            client = new Cassandra.Client(new TBinaryProtocol(transport));
-            client.set_keyspace("Keyspace1");
-        }
-
-        @Override
-        public void close() {
-            transport.close();
         }
     }
 
