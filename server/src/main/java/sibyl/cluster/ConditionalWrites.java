@@ -11,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.CompareAndSet;
@@ -104,8 +103,7 @@ final class ConditionalWrites {
                 ? ((BoundStatement) writes.get(0)).setConsistencyLevel(commit).setSerialConsistencyLevel(serial)
                 : service.statements().settings().on(BatchStatement.builder(DefaultBatchType.UNLOGGED), commit)
                         .setSerialConsistencyLevel(serial).setIdempotence(false).addStatements(writes).build();
-        CompletionStage<AsyncResultSet> sent = service.session().executeAsync(statement);
-        return service.errors().async(() -> sent).thenCompose(rows -> rows.wasApplied()
+        return service.errors().<AsyncResultSet>async(() -> service.session().executeAsync(statement)).thenCompose(rows -> rows.wasApplied()
                 ? CompletableFuture.completedFuture(CompareAndSet.Outcome.success())
                 : current(service, table, key, cas, serial).thenApply(CompareAndSet.Outcome::failure));
     }
