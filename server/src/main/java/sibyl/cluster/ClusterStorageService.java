@@ -29,6 +29,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Change;
 import sibyl.db.ColumnSelection;
+import sibyl.db.CompareAndSet;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.KSMetaData;
 import sibyl.db.LogPosition;
@@ -44,6 +45,7 @@ import sibyl.dht.Token;
 import sibyl.service.Consistency;
 import sibyl.service.Reconfigurable;
 import sibyl.service.Schema;
+import sibyl.service.SerialConsistency;
 import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 import sibyl.service.StorageTimeoutException;
@@ -320,6 +322,18 @@ public final class ClusterStorageService implements StorageService, StorageHints
         }
         return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(
                 all -> reads.stream().map(CompletableFuture::join).toList());
+    }
+
+    /** A lightweight transaction on the row's partition ({@link ConditionalWrites}). */
+    @Override
+    public CompletableFuture<CompareAndSet.Outcome> compareAndSet(CompareAndSet cas, SerialConsistency serial,
+                                                                 Consistency commit) {
+        return whenPrepared(cas.keyspace(), cas.columnFamily(), () -> {
+            Table table = table(cas.keyspace(), cas.columnFamily());
+            return table.statements().prepareCas(statements).thenCompose(prepared -> errors.async(() ->
+                    ConditionalWrites.run(this, table, cas, ConsistencyLevels.serial(serial),
+                            ConsistencyLevels.write(commit))));
+        });
     }
 
     // ---- reads

@@ -3,6 +3,7 @@ package sibyl.cluster;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import sibyl.service.Consistency;
+import sibyl.service.SerialConsistency;
 
 /**
  * 0.6's consistency levels as the cluster's. DCQUORUM is a quorum of the local datacenter
@@ -22,6 +23,10 @@ final class ConsistencyLevels {
             case DCQUORUMSYNC -> DefaultConsistencyLevel.EACH_QUORUM;
             case ALL -> DefaultConsistencyLevel.ALL;
         };
+    }
+
+    static ConsistencyLevel serial(SerialConsistency c) {
+        return c == SerialConsistency.LOCAL_SERIAL ? DefaultConsistencyLevel.LOCAL_SERIAL : DefaultConsistencyLevel.SERIAL;
     }
 
     /** Reads at ZERO or ANY are refused before they get here; were one to arrive, it reads at ONE. */

@@ -1,5 +1,6 @@
 package sibyl.cluster;
 
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.Row;
 import java.nio.ByteBuffer;
@@ -36,14 +37,20 @@ final class Reads {
                                                     byte[] superColumn, ColumnSelection selection,
                                                     Consistency consistency) {
         if (table.isSuper() && superColumn == null) return superColumns(service, table, key, selection, consistency);
-        return columns(service, table, key, superColumn, selection, consistency);
+        return columns(service, table, key, superColumn, selection, ConsistencyLevels.read(consistency));
+    }
+
+    /** Columns of a standard table's row read at a driver's level: SERIAL or LOCAL_SERIAL, for cas. */
+    static CompletableFuture<List<Cell>> columnsAsync(ClusterStorageService service, Table table, byte[] key,
+                                                      ColumnSelection selection, ConsistencyLevel level) {
+        return columns(service, table, key, null, selection, level);
     }
 
     private static final CompletableFuture<List<Cell>> NOTHING = CompletableFuture.completedFuture(List.of());
 
     private static CompletableFuture<List<Cell>> columns(ClusterStorageService service, Table table, byte[] key,
                                                          byte[] superColumn, ColumnSelection selection,
-                                                         Consistency consistency) {
+                                                         ConsistencyLevel consistency) {
         TableStatements statements = table.statements();
         BoundStatementBuilder b;
         int i;
@@ -80,14 +87,14 @@ final class Reads {
         if (selection instanceof ColumnSelection.Names names) {
             List<byte[]> list = names.names();
             if (list.isEmpty()) return NOTHING;
-            b = bind(service, statements.superColumnsByName(list.size()), key, consistency);
+            b = bind(service, statements.superColumnsByName(list.size()), key, ConsistencyLevels.read(consistency));
             b.setBytesUnsafe(1, list.size() == 1 ? ByteBuffer.wrap(list.get(0)) : Values.list(list));
         } else {
             ColumnSelection.Range range = (ColumnSelection.Range) selection;
             if (range.count() == 0) return NOTHING;
             Bounds bounds = Bounds.of(range);
             b = bind(service, statements.superColumnRange(bounds.lower() != null, bounds.upper() != null,
-                    range.reversed()), key, consistency);
+                    range.reversed()), key, ConsistencyLevels.read(consistency));
             bounds.bind(b, 0);
             count = range.count();
         }
@@ -167,12 +174,12 @@ final class Reads {
         TableStatements statements = table.statements();
         if (table.isSuper() && superColumn == null) {
             // one row per super column
-            BoundStatementBuilder b = bind(service, statements.countSuperColumns(), key, consistency);
+            BoundStatementBuilder b = bind(service, statements.countSuperColumns(), key, ConsistencyLevels.read(consistency));
             int n = 0;
             for (Row ignored : service.execute(b.build())) n++;
             return n;
         }
-        BoundStatementBuilder b = bind(service, statements.countColumns(), key, consistency);
+        BoundStatementBuilder b = bind(service, statements.countColumns(), key, ConsistencyLevels.read(consistency));
         bindSuperColumn(b, superColumn);
         Row row = service.execute(b.build()).one();
         return row == null ? 0 : (int) Math.min(Integer.MAX_VALUE, row.getLong(0));
@@ -180,10 +187,10 @@ final class Reads {
 
     /** The statement with the key bound first, at the read's consistency level. */
     private static BoundStatementBuilder bind(ClusterStorageService service, TableStatements.Slot slot, byte[] key,
-                                              Consistency consistency) {
+                                              ConsistencyLevel consistency) {
         return slot.prepared(service.statements()).boundStatementBuilder()
                 .setBytesUnsafe(0, ByteBuffer.wrap(key))
-                .setConsistencyLevel(ConsistencyLevels.read(consistency));
+                .setConsistencyLevel(consistency);
     }
 
     /**

@@ -68,6 +68,14 @@ final class TableStatements {
     private final Slot[] superColumnReads;
     private final Slot countColumns;
     private final Slot countSuperColumns;
+    /**
+     * cas's statements on a standard table (null for a super one), without USING TIMESTAMP, which the cluster
+     * refuses in a conditional batch: it writes at the Paxos ballot's time. A column written, one written if its
+     * value is one given, one written if it has none.
+     */
+    private final Slot casWrite;
+    private final Slot casWriteIfValue;
+    private final Slot casWriteIfAbsent;
     /** By lower bound (none, key, token) and upper bound (none, key, token). */
     private final Slot[] rangeKeys = new Slot[9];
     private volatile boolean rowCallsPrepared;
@@ -79,6 +87,11 @@ final class TableStatements {
         deleteRow = new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?");
         deleteColumn = new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ? AND column1 = ?");
         deleteSubcolumn = isSuper ? new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?" + cell) : null;
+
+        String casUpdate = "UPDATE " + table + " USING TTL ? SET value = ? WHERE key = ? AND column1 = ?";
+        casWrite = isSuper ? null : new Slot(casUpdate);
+        casWriteIfValue = isSuper ? null : new Slot(casUpdate + " IF value = ?");
+        casWriteIfAbsent = isSuper ? null : new Slot(casUpdate + " IF value = null");
 
         String name = isSuper ? "column2" : "column1";
         String columns = "SELECT " + name + ", value, writetime(value), ttl(value) FROM " + table + " WHERE key = ?"
@@ -159,6 +172,27 @@ final class TableStatements {
 
     Slot update() {
         return update;
+    }
+
+    /** cas's statements of a standard table, prepared without waiting; see {@link #casWrite()}. */
+    CompletableFuture<Void> prepareCas(Statements statements) {
+        return CompletableFuture.allOf(casWrite.prepareAsync(statements), casWriteIfValue.prepareAsync(statements),
+                casWriteIfAbsent.prepareAsync(statements));
+    }
+
+    /** Binds ttl, value, key, column1: a column written by a cas that applies. */
+    Slot casWrite() {
+        return casWrite;
+    }
+
+    /** As {@link #casWrite()}, then the value the column must have. */
+    Slot casWriteIfValue() {
+        return casWriteIfValue;
+    }
+
+    /** As {@link #casWrite()}, if the column has no value. */
+    Slot casWriteIfAbsent() {
+        return casWriteIfAbsent;
     }
 
     Slot deleteRow() {

@@ -11,12 +11,16 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongSupplier;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Change;
+import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.CompareAndSet;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.KSMetaData;
+import sibyl.db.QueryPath;
 import sibyl.db.ResolvedMutation;
 import sibyl.db.RowMutation;
 import sibyl.db.SuperColumn;
@@ -175,32 +179,14 @@ public final class Keyspace {
         if (!mutation.keyspace().equals(name())) {
             throw new IllegalArgumentException("mutation for keyspace " + mutation.keyspace() + " applied to " + name());
         }
-        DecoratedKey key = partitioner.decorateKey(mutation.key());
         ReentrantLock lock = rowLock(mutation.key());
-        int columnFamilies = mutation.changes().size();
-        List<ColumnFamilyStore> targets = new ArrayList<>(columnFamilies);
+        List<ColumnFamilyStore> targets;
         switchLock.readLock().lock();
         try {
-            // Read under the lock: a reload that removes a store or the keyspace holds it in write mode.
-            State current = state;
-            if (current.removed()) {
-                throw new InvalidQueryException("Keyspace " + name() + " does not exist in this schema.");
-            }
-            if (refusal != null) throw new WriteFailedException(refusal);
+            State current = writable();
             lock.lock();
             try {
-                List<ColumnFamilyStore.Delta> deltas = new ArrayList<>(columnFamilies);
-                List<ColumnFamily> logged = new ArrayList<>(columnFamilies);
-                for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
-                    ColumnFamilyStore store = store(current, e.getKey());
-                    ColumnFamilyStore.Delta delta = store.resolve(key, e.getValue(), mutation.localDeletionTime());
-                    targets.add(store);
-                    deltas.add(delta);
-                    if (!delta.row().isEmpty()) logged.add(delta.row());
-                }
-                // A slice deletion that selected nothing changes nothing: nothing to log.
-                if (!logged.isEmpty()) log.append(new ResolvedMutation(name(), mutation.key(), logged));
-                for (int i = 0; i < targets.size(); i++) targets.get(i).apply(key, deltas.get(i));
+                targets = logAndApply(current, mutation);
             } finally {
                 lock.unlock();
             }
@@ -209,6 +195,83 @@ public final class Keyspace {
         }
         // Outside the switch lock: a switch takes it in write mode.
         for (ColumnFamilyStore store : targets) persistence.afterWrite(this, store);
+    }
+
+    /**
+     * The keyspace's state for a write, or the write's refusal. Read under the switch lock: a reload that removes
+     * a store or the keyspace holds it in write mode.
+     */
+    private State writable() {
+        State current = state;
+        if (current.removed()) {
+            throw new InvalidQueryException("Keyspace " + name() + " does not exist in this schema.");
+        }
+        if (refusal != null) throw new WriteFailedException(refusal);
+        return current;
+    }
+
+    /** Resolves, logs and applies a mutation; the caller holds the switch lock and the row's lock. */
+    private List<ColumnFamilyStore> logAndApply(State current, RowMutation mutation) {
+        DecoratedKey key = partitioner.decorateKey(mutation.key());
+        int columnFamilies = mutation.changes().size();
+        List<ColumnFamilyStore> targets = new ArrayList<>(columnFamilies);
+        List<ColumnFamilyStore.Delta> deltas = new ArrayList<>(columnFamilies);
+        List<ColumnFamily> logged = new ArrayList<>(columnFamilies);
+        for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
+            ColumnFamilyStore store = store(current, e.getKey());
+            ColumnFamilyStore.Delta delta = store.resolve(key, e.getValue(), mutation.localDeletionTime());
+            targets.add(store);
+            deltas.add(delta);
+            if (!delta.row().isEmpty()) logged.add(delta.row());
+        }
+        // A slice deletion that selected nothing changes nothing: nothing to log.
+        if (!logged.isEmpty()) log.append(new ResolvedMutation(name(), mutation.key(), logged));
+        for (int i = 0; i < targets.size(); i++) targets.get(i).apply(key, deltas.get(i));
+        return targets;
+    }
+
+    /**
+     * cas on one row: under the row's lock (and the switch lock, taken first as every write takes it), reads the
+     * live columns the condition looks at and, when it holds, applies the updates as {@link #apply} does, logged
+     * before they are visible, at the timestamp {@code timestamps} gives then; so no other write of the row comes
+     * between the compare and the set, and each cas of the row writes later than the one before.
+     *
+     * @throws InvalidQueryException as {@link #apply}
+     * @throws WriteFailedException  as {@link #apply}; nothing was applied
+     */
+    public CompareAndSet.Outcome compareAndSet(CompareAndSet cas, LongSupplier timestamps) {
+        if (!cas.keyspace().equals(name())) {
+            throw new IllegalArgumentException("cas for keyspace " + cas.keyspace() + " applied to " + name());
+        }
+        DecoratedKey key = partitioner.decorateKey(cas.key());
+        ReentrantLock lock = rowLock(cas.key());
+        List<ColumnFamilyStore> targets = List.of();
+        CompareAndSet.Outcome outcome;
+        switchLock.readLock().lock();
+        try {
+            State current = writable();
+            ColumnFamilyStore store = store(current, cas.columnFamily());
+            lock.lock();
+            try {
+                List<Cell> found = store.getSlice(key, new QueryPath(cas.columnFamily(), null, null),
+                        cas.currentSelection());
+                if (cas.appliesTo(found)) {
+                    RowMutation mutation = cas.mutation(timestamps.getAsLong());
+                    if (!mutation.isEmpty()) targets = logAndApply(current, mutation);
+                    outcome = CompareAndSet.Outcome.success();
+                } else {
+                    List<Column> columns = new ArrayList<>(found.size());
+                    for (Cell c : found) columns.add((Column) c);
+                    outcome = CompareAndSet.Outcome.failure(columns);
+                }
+            } finally {
+                lock.unlock();
+            }
+        } finally {
+            switchLock.readLock().unlock();
+        }
+        for (ColumnFamilyStore store : targets) persistence.afterWrite(this, store);
+        return outcome;
     }
 
     /**

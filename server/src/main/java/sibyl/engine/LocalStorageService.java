@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -18,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +29,7 @@ import sibyl.config.StorageConf;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
+import sibyl.db.CompareAndSet;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.LogPosition;
 import sibyl.db.KSMetaData;
@@ -49,6 +52,7 @@ import sibyl.io.SSTableReader;
 import sibyl.service.Consistency;
 import sibyl.service.Reconfigurable;
 import sibyl.service.Schema;
+import sibyl.service.SerialConsistency;
 import sibyl.service.StorageHints;
 import sibyl.service.StorageService;
 import sibyl.service.StorageTimeoutException;
@@ -79,6 +83,8 @@ public final class LocalStorageService implements StorageService, StorageHints, 
     private final Executor memtableSorter;
     /** The time reads judge expiring columns by, for the stores a reload adds too. */
     private final Clock clock;
+    /** The timestamp the last compare-and-set wrote at (microseconds). */
+    private final AtomicLong lastCasTimestamp = new AtomicLong();
     private volatile LogReplay lastReplay; // set once by open, before the service is handed out
     private volatile Duration startUp = Duration.ZERO;
     private volatile int sstablesAtStartUp;
@@ -613,6 +619,22 @@ public final class LocalStorageService implements StorageService, StorageHints, 
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Under the row's lock ({@link Keyspace#compareAndSet}); the timestamp is the clock's microsecond, or one past
+     * the last a cas of this node took when the clock has not passed it, so that it only grows.
+     */
+    @Override
+    public CompletableFuture<CompareAndSet.Outcome> compareAndSet(CompareAndSet cas, SerialConsistency serial,
+                                                                 Consistency commit) {
+        return answered(() -> keyspaceNamed(cas.keyspace()).compareAndSet(cas, this::nextCasTimestamp));
+    }
+
+    private long nextCasTimestamp() {
+        Instant now = clock.instant();
+        long micros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+        return lastCasTimestamp.updateAndGet(last -> Math.max(micros, last + 1));
     }
 
     @Override

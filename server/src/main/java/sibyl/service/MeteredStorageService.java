@@ -7,6 +7,7 @@ import java.util.function.Function;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
+import sibyl.db.CompareAndSet;
 import sibyl.db.KSMetaData;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
@@ -69,6 +70,15 @@ public final class MeteredStorageService implements StorageService {
         String sole = mutation.soleColumnFamily();
         return served(backend.write(mutation, consistency), start, Kind.WRITE, mutation.keyspace(), sole,
                 sole == null ? mutation : null);
+    }
+
+    /** Counted as a write of its column family, whether it applied or not. */
+    @Override
+    public CompletableFuture<CompareAndSet.Outcome> compareAndSet(CompareAndSet cas, SerialConsistency serial,
+                                                                 Consistency commit) {
+        long start = System.nanoTime();
+        return served(backend.compareAndSet(cas, serial, commit), start, Kind.WRITE, cas.keyspace(),
+                cas.columnFamily(), null);
     }
 
     @Override

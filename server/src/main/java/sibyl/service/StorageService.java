@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
+import sibyl.db.CompareAndSet;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
@@ -41,6 +42,16 @@ public interface StorageService {
 
     /** Applies a row mutation atomically and isolated per column family, once {@code consistency}'s replicas have. */
     CompletableFuture<Void> write(RowMutation mutation, Consistency consistency);
+
+    /**
+     * cas (docs/thrift-api-0.7.md §cas): compares and, when the condition holds, writes, linearizable per row
+     * among the row's compare-and-sets: no write of the row comes between the compare and the set, and each
+     * compare-and-set of the row writes at a timestamp the store chooses, later than any before it. The condition
+     * is judged at {@code serial}; a set is acknowledged once {@code commit}'s replicas have it (durable as any
+     * write is). The outcome of a failed one holds the columns the condition read.
+     */
+    CompletableFuture<CompareAndSet.Outcome> compareAndSet(CompareAndSet cas, SerialConsistency serial,
+                                                          Consistency commit);
 
     /**
      * get: the live column (standard CF), subcolumn (super CF, path with super column and

@@ -15,6 +15,7 @@ import sibyl.auth.AuthorizationFailure;
 import sibyl.auth.Authenticator;
 import sibyl.db.CFMetaData;
 import sibyl.db.ColumnSelection;
+import sibyl.db.CompareAndSet;
 import sibyl.db.KSMetaData;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
@@ -25,6 +26,7 @@ import sibyl.dht.Token;
 import sibyl.iface.v20.AuthenticationException;
 import sibyl.iface.v20.AuthenticationRequest;
 import sibyl.iface.v20.AuthorizationException;
+import sibyl.iface.v20.CASResult;
 import sibyl.iface.v20.CfDef;
 import sibyl.iface.v20.CfSplit;
 import sibyl.iface.v20.Column;
@@ -46,6 +48,7 @@ import sibyl.iface.v20.UnavailableException;
 import sibyl.service.Consistency;
 import sibyl.service.SchemaEditor;
 import sibyl.service.SchemaRefusedException;
+import sibyl.service.SerialConsistency;
 import sibyl.service.StorageService;
 import sibyl.thrift.ClientExceptions;
 import sibyl.thrift.ConnectionSession;
@@ -344,6 +347,25 @@ final class Cassandra20Handler {
         RowMutation.Builder m = RowMutation.builder(call.keyspace, row).localDeletionTime(call.nowSeconds);
         Conversion.addInsert(m, cf, parent, column);
         return RowRequests.write(storage, List.of(m.build()), level, call.deadline, DIALECT);
+    }
+
+    /**
+     * Compare-and-set on one row of a standard table (docs/thrift-api-0.7.md §cas): checked as 3.11 checks it, the
+     * consistency levels last, then judged and written by the store under the row's lock or Paxos.
+     */
+    CompletableFuture<CASResult> cas(ByteBuffer key, String cfName, List<Column> expected, List<Column> updates,
+                                     ConsistencyLevel serial, ConsistencyLevel commit) throws InvalidRequestException {
+        Call call = startCall();
+        CFMetaData cf = call.checks.table(call.keyspace, cfName);
+        String row = RequestChecks.key(cf, key);
+        RequestChecks.cas(cf, expected, updates, call.nowSeconds);
+        SerialConsistency serialLevel = ConsistencyMapping.forSerial(serial);
+        Consistency commitLevel = ConsistencyMapping.forCommit(commit);
+        CompareAndSet request = Conversion.compareAndSet(cf, row, expected, updates, call.nowSeconds);
+        return StorageFailures.after(storage.compareAndSet(request, serialLevel, commitLevel), DIALECT, outcome -> {
+            call.deadline.check(DIALECT);
+            return Conversion.casResult(outcome);
+        });
     }
 
     CompletableFuture<Void> remove(ByteBuffer key, ColumnPath path, long timestamp, ConsistencyLevel cl)

@@ -7,11 +7,13 @@ import java.util.List;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
+import sibyl.db.CompareAndSet;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowSlice;
 import sibyl.db.marshal.AbstractType;
 import sibyl.dht.BinaryKeys;
+import sibyl.iface.v20.CASResult;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
 import sibyl.iface.v20.ColumnParent;
@@ -149,6 +151,39 @@ final class Conversion {
             slice.columns = coscs(r.cells(), predicate);
             return slice;
         });
+    }
+
+    /**
+     * A checked cas as the store takes it: absent lists are empty, an update without a ttl does not expire (3.11's
+     * cas leaves the table's default_time_to_live out, as its batch_mutate does).
+     */
+    static CompareAndSet compareAndSet(CFMetaData cf, String key, List<Column> expected, List<Column> updates,
+                                       int nowSeconds) {
+        List<CompareAndSet.Expected> conditions = new ArrayList<>();
+        if (expected != null) {
+            for (Column c : expected) {
+                conditions.add(new CompareAndSet.Expected(ThriftConversion.bytes(c.name),
+                        c.value == null ? null : ThriftConversion.bytes(c.value), c.timestamp));
+            }
+        }
+        List<sibyl.db.Column> writes = new ArrayList<>();
+        if (updates != null) {
+            for (Column c : updates) {
+                byte[] name = ThriftConversion.bytes(c.name);
+                byte[] value = ThriftConversion.bytes(c.value);
+                writes.add(c.getTtl() > 0 ? sibyl.db.Column.expiring(name, value, c.timestamp, c.getTtl(),
+                        nowSeconds + c.getTtl()) : sibyl.db.Column.live(name, value, c.timestamp));
+            }
+        }
+        return CompareAndSet.of(cf, key, conditions, writes, nowSeconds);
+    }
+
+    /** A cas's outcome: success alone, or failure with the current columns the condition read. */
+    static CASResult casResult(CompareAndSet.Outcome outcome) {
+        if (outcome.applied()) return new CASResult(true);
+        List<Column> current = new ArrayList<>(outcome.current().size());
+        for (sibyl.db.Column c : outcome.current()) current.add(column(c));
+        return new CASResult(false).setCurrent_values(current);
     }
 
     private static Column column(sibyl.db.Column c) {

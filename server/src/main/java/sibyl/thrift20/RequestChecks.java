@@ -318,6 +318,27 @@ final class RequestChecks {
         columnData(cf, parent.super_column, column, nowSeconds);
     }
 
+    /**
+     * cas's columns on table {@code cf} (its key checked already), as 3.11 checks them: not a super table, the
+     * updates' names, then each update's ttl, value and timestamp. Of the expected columns 3.11 checks nothing: it
+     * takes an empty name as one no column has, and fails on a name or value its comparator or validator does not
+     * take (it closes the connection), which Sibyl refuses as it refuses an update's. Absent lists, on which 3.11
+     * fails too, are empty ones here (docs/differences.md §The 0.7+ dialect).
+     */
+    static void cas(CFMetaData cf, List<Column> expected, List<Column> updates, int nowSeconds)
+            throws InvalidRequestException {
+        if (cf.isSuper()) refuse("CAS does not support supercolumns");
+        List<Column> writes = updates == null ? List.of() : updates;
+        names(cf, null, writes.stream().map(c -> c.name).toList());
+        for (Column c : writes) columnData(cf, null, c, nowSeconds);
+        if (expected == null) return;
+        for (Column c : expected) {
+            if (c.name == null || !c.name.hasRemaining()) continue;
+            names(cf, null, List.of(c.name));
+            if (c.isSetValue()) value(cf, null, c);
+        }
+    }
+
     /** One Mutation of batch_mutate, for table {@code cf}, whose columns' ttls count from {@code nowSeconds}. */
     static void mutation(CFMetaData cf, Mutation mutation, int nowSeconds) throws InvalidRequestException {
         if (mutation.isSetColumn_or_supercolumn() == mutation.isSetDeletion()) {
@@ -364,6 +385,11 @@ final class RequestChecks {
         ttl(cf, column, nowSeconds);
         if (!column.isSetValue()) refuse("Column value is required");
         if (!column.isSetTimestamp()) refuse("Column timestamp is required");
+        value(cf, superColumn, column);
+    }
+
+    /** A column's value against its validation class, refused in 3.11's words ({@link #columnData}). */
+    private static void value(CFMetaData cf, ByteBuffer superColumn, Column column) throws InvalidRequestException {
         try {
             cf.validators().valueOf(column.name).conform(column.value);
         } catch (MarshalException e) {

@@ -92,6 +92,11 @@ public final class ForkedServer {
         return process.pid();
     }
 
+    /** The Thrift port of 127.0.0.1 it serves on. */
+    public int port() {
+        return port;
+    }
+
     /** An open unframed client; the caller closes its transport via {@link #close(Cassandra.Client)}. */
     public Cassandra.Client client() throws TTransportException {
         TSocket socket = new TSocket("127.0.0.1", port, 10_000);

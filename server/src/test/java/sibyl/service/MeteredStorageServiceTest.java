@@ -128,6 +128,13 @@ class MeteredStorageServiceTest {
         }
 
         @Override
+        public CompletableFuture<sibyl.db.CompareAndSet.Outcome> compareAndSet(sibyl.db.CompareAndSet cas,
+                                                                          SerialConsistency serial,
+                                                                          Consistency commit) {
+            return answers.compareAndSet(cas, serial, commit);
+        }
+
+        @Override
         public CompletableFuture<java.util.Optional<Cell>> readCell(String keyspace, String key, QueryPath path,
                                                                     Consistency consistency) {
             return answers.readCell(keyspace, key, path, consistency);

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import sibyl.auth.AllowAllAuthenticator;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
+import sibyl.db.CompareAndSet;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
@@ -37,6 +38,7 @@ import sibyl.dht.Token;
 import sibyl.engine.LocalStorageService;
 import sibyl.service.Consistency;
 import sibyl.service.Schema;
+import sibyl.service.SerialConsistency;
 import sibyl.service.StorageService;
 
 /** How the handler answers writes the store fails, with a store that answers at once. */
@@ -99,6 +101,12 @@ class CassandraHandlerWriteTest {
         public CompletableFuture<Void> write(RowMutation mutation, Consistency consistency) {
             if (++writes > allowed) return CompletableFuture.failedFuture(new WriteFailedException("commit log full"));
             return engine.write(mutation, consistency);
+        }
+
+        @Override
+        public CompletableFuture<CompareAndSet.Outcome> compareAndSet(CompareAndSet cas, SerialConsistency serial,
+                                                                     Consistency commit) {
+            return engine.compareAndSet(cas, serial, commit);
         }
 
         @Override

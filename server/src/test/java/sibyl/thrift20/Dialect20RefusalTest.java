@@ -74,8 +74,6 @@ class Dialect20RefusalTest extends Dialect20Connection {
         refused(unserved("remove_counter"), () -> client.remove_counter(b("k"), new ColumnPath(STD), ONE));
         refused(unserved("get_indexed_slices"), () -> client.get_indexed_slices(parent, new IndexClause(
                 List.of(new IndexExpression(b("c"), IndexOperator.EQ, b("v"))), b(""), 10), all(), ONE));
-        refused(unserved("cas"), () -> client.cas(b("k"), STD, List.of(), List.of(column("c")),
-                ConsistencyLevel.SERIAL, ConsistencyLevel.QUORUM));
         refused(unserved("execute_cql_query"), () -> client.execute_cql_query(query, Compression.NONE));
         refused(unserved("execute_cql3_query"), () -> client.execute_cql3_query(query, Compression.NONE, ONE));
         refused(unserved("prepare_cql_query"), () -> client.prepare_cql_query(query, Compression.NONE));

@@ -10,13 +10,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.layered.TFramedTransport;
+import org.apache.thrift.TException;
 import sibyl.iface.v20.Cassandra;
+import sibyl.iface.v20.CfDef;
+import sibyl.iface.v20.KsDef;
+import sibyl.iface.v20.NotFoundException;
 
 /**
  * A real Apache Cassandra 3.11, the reference for the 0.7+ dialect: one node on free ports of 127.0.0.1 in a fresh
@@ -171,6 +176,21 @@ final class Cassandra311Peer implements AutoCloseable {
         TFramedTransport transport = new TFramedTransport(new TSocket("127.0.0.1", port, 30_000));
         transport.open();
         return new Cassandra.Client(new TBinaryProtocol(transport));
+    }
+
+    /**
+     * Makes keyspace {@code name} anew with {@code tables}, SimpleStrategy with one replica: a node shared by the run
+     * may have it from a run before.
+     */
+    static void recreateKeyspace(Cassandra.Client c, String name, List<CfDef> tables) throws TException {
+        try {
+            c.describe_keyspace(name);
+            c.system_drop_keyspace(name);
+        } catch (NotFoundException absent) {
+            // the usual case: a fresh node
+        }
+        c.system_add_keyspace(new KsDef(name, "org.apache.cassandra.locator.SimpleStrategy", tables)
+                .setStrategy_options(Map.of("replication_factor", "1")));
     }
 
     static void close(Cassandra.Client client) {

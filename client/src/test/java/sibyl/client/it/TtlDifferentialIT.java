@@ -23,7 +23,6 @@ import sibyl.iface.v20.ColumnPath;
 import sibyl.iface.v20.ConsistencyLevel;
 import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KeyRange;
-import sibyl.iface.v20.KsDef;
 import sibyl.iface.v20.Mutation;
 import sibyl.iface.v20.NotFoundException;
 import sibyl.iface.v20.SlicePredicate;
@@ -215,15 +214,8 @@ class TtlDifferentialIT {
 
     /** Makes the keyspace in 3.11 anew: a node shared by the run may have it from a run before. */
     private static void createKeyspace(Cassandra.Client c) throws TException {
-        try {
-            c.describe_keyspace(KS);
-            c.system_drop_keyspace(KS);
-        } catch (NotFoundException absent) {
-            // the usual case: a fresh node
-        }
         List<CfDef> defs = new ArrayList<>();
         for (Table t : TABLES) defs.add(t.cfDef());
-        c.system_add_keyspace(new KsDef(KS, "org.apache.cassandra.locator.SimpleStrategy", defs)
-                .setStrategy_options(Map.of("replication_factor", "1")));
+        Cassandra311Peer.recreateKeyspace(c, KS, defs);
     }
 }
