@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.State;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
+import sibyl.db.CompareAndSet;
 import sibyl.db.KSMetaData;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
@@ -30,6 +31,7 @@ import sibyl.service.LatencyTracker;
 import sibyl.service.MeteredStorageService;
 import sibyl.service.RequestMetrics;
 import sibyl.service.Schema;
+import sibyl.service.SerialConsistency;
 import sibyl.service.StorageService;
 
 /**
@@ -164,6 +166,12 @@ public class RequestMetricsBenchmark {
         public CompletableFuture<List<RowSlice>> scan(String keyspace, QueryPath parent, ColumnSelection selection,
                                                       RowRange range, int count, Consistency consistency) {
             return CompletableFuture.completedFuture(List.of());
+        }
+
+        @Override
+        public CompletableFuture<CompareAndSet.Outcome> compareAndSet(CompareAndSet cas, SerialConsistency serial,
+                                                                     Consistency commit) {
+            throw new UnsupportedOperationException();
         }
 
         @Override

@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.cql.Statement;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -43,6 +44,8 @@ import sibyl.service.BoundedFanOut;
 import sibyl.dht.Partitioner;
 import sibyl.dht.Token;
 import sibyl.service.Consistency;
+import sibyl.service.CqlAnswer;
+import sibyl.service.CqlPrepared;
 import sibyl.service.Reconfigurable;
 import sibyl.service.Schema;
 import sibyl.service.SerialConsistency;
@@ -82,6 +85,7 @@ public final class ClusterStorageService implements StorageService, StorageHints
     private final ClusterErrors errors = new ClusterErrors(new FailureLog());
     private final ClusterTokens tokens;
     private final ClusterConf conf;
+    private final ClusterCql cql;
 
     private ClusterStorageService(ClusterConnection connection, Partitioner partitioner, List<KSMetaData> keyspaces,
                                   Map<String, Map<String, Table>> tables, ClusterTokens tokens, ClusterConf conf) {
@@ -92,6 +96,7 @@ public final class ClusterStorageService implements StorageService, StorageHints
         this.statements = new Statements(session, errors);
         this.tokens = tokens;
         this.conf = conf;
+        this.cql = new ClusterCql(session, errors, conf.keyspacePrefix());
     }
 
     /**
@@ -379,6 +384,21 @@ public final class ClusterStorageService implements StorageService, StorageHints
     }
 
     /** One request, waited for on the caller's thread (a worker's): get_count runs there. */
+    @Override
+    public CompletableFuture<CqlAnswer> executeCql(String keyspace, String statement, Consistency consistency) {
+        return cql.execute(keyspace, statement, consistency);
+    }
+
+    @Override
+    public CompletableFuture<CqlPrepared> prepareCql(String keyspace, String statement) {
+        return cql.prepare(keyspace, statement);
+    }
+
+    @Override
+    public CompletableFuture<CqlAnswer> executePreparedCql(int id, List<ByteBuffer> values, Consistency consistency) {
+        return cql.executePrepared(id, values, consistency);
+    }
+
     @Override
     public CompletableFuture<Integer> count(String keyspace, String key, QueryPath parent, Consistency consistency) {
         try {

@@ -1,5 +1,6 @@
 package sibyl.service;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -138,6 +139,21 @@ public final class MeteredStorageService implements StorageService {
     }
 
     /** Not a read or a write of rows: not counted in the request metrics. */
+    @Override
+    public CompletableFuture<CqlAnswer> executeCql(String keyspace, String statement, Consistency consistency) {
+        return backend.executeCql(keyspace, statement, consistency);
+    }
+
+    @Override
+    public CompletableFuture<CqlPrepared> prepareCql(String keyspace, String statement) {
+        return backend.prepareCql(keyspace, statement);
+    }
+
+    @Override
+    public CompletableFuture<CqlAnswer> executePreparedCql(int id, List<ByteBuffer> values, Consistency consistency) {
+        return backend.executePreparedCql(id, values, consistency);
+    }
+
     @Override
     public CompletableFuture<Void> truncate(String keyspace, String columnFamily) {
         return backend.truncate(keyspace, columnFamily);

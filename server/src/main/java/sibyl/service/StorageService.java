@@ -1,11 +1,13 @@
 package sibyl.service;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.CompareAndSet;
+import sibyl.db.InvalidQueryException;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
@@ -85,6 +87,29 @@ public interface StorageService {
      * {@link sibyl.db.WriteFailedException} when the node cannot make it durable; nothing is truncated then.
      */
     CompletableFuture<Void> truncate(String keyspace, String columnFamily);
+
+    /** Why a store that serves no CQL refuses a statement (the embedded engine; docs/thrift-api-0.7.md §CQL). */
+    String CQL_NOT_SERVED = "CQL over Thrift is served over a cluster backend only; this node stores into its own"
+            + " engine, which serves the Thrift calls (docs/thrift-api-0.7.md, \"CQL\")";
+
+    /**
+     * Runs a CQL statement, its unqualified table names taken from {@code keyspace} (null: none, so the statement
+     * must name one), at {@code consistency}. Fails with {@link sibyl.db.InvalidQueryException} for a statement the
+     * store refuses, with its reason, as the other calls do; the embedded engine serves none ({@link #CQL_NOT_SERVED}).
+     */
+    default CompletableFuture<CqlAnswer> executeCql(String keyspace, String statement, Consistency consistency) {
+        return CompletableFuture.failedFuture(new InvalidQueryException(CQL_NOT_SERVED));
+    }
+
+    /** Prepares a CQL statement for {@link #executePreparedCql}, as {@link #executeCql} would run it. */
+    default CompletableFuture<CqlPrepared> prepareCql(String keyspace, String statement) {
+        return CompletableFuture.failedFuture(new InvalidQueryException(CQL_NOT_SERVED));
+    }
+
+    /** Runs the statement {@link #prepareCql} gave {@code id}, with {@code values} bound to its markers in order. */
+    default CompletableFuture<CqlAnswer> executePreparedCql(int id, List<ByteBuffer> values, Consistency consistency) {
+        return CompletableFuture.failedFuture(new InvalidQueryException(CQL_NOT_SERVED));
+    }
 
     /**
      * The tokens that cut the ring of the store this node serves from, in ring order, when that ring is

@@ -101,20 +101,27 @@ final class Cassandra20Calls {
                     (h, a) -> h.system_update_keyspace(a.ks_def)),
             call("system_update_column_family", Cassandra.system_update_column_family_args::new, Cassandra.system_update_column_family_result::new,
                     (h, a) -> h.system_update_column_family(a.cf_def)),
-            unserved("execute_cql_query", Cassandra.execute_cql_query_args::new,
-                    Cassandra.execute_cql_query_result::new),
-            unserved("execute_cql3_query", Cassandra.execute_cql3_query_args::new,
-                    Cassandra.execute_cql3_query_result::new),
-            unserved("prepare_cql_query", Cassandra.prepare_cql_query_args::new,
-                    Cassandra.prepare_cql_query_result::new),
-            unserved("prepare_cql3_query", Cassandra.prepare_cql3_query_args::new,
-                    Cassandra.prepare_cql3_query_result::new),
-            unserved("execute_prepared_cql_query", Cassandra.execute_prepared_cql_query_args::new,
+            cql2("execute_cql_query", Cassandra.execute_cql_query_args::new, Cassandra.execute_cql_query_result::new),
+            call("execute_cql3_query", Cassandra.execute_cql3_query_args::new, Cassandra.execute_cql3_query_result::new,
+                    (h, a) -> h.execute_cql3_query(a.query, a.compression, a.consistency)),
+            cql2("prepare_cql_query", Cassandra.prepare_cql_query_args::new, Cassandra.prepare_cql_query_result::new),
+            call("prepare_cql3_query", Cassandra.prepare_cql3_query_args::new, Cassandra.prepare_cql3_query_result::new,
+                    (h, a) -> h.prepare_cql3_query(a.query, a.compression)),
+            cql2("execute_prepared_cql_query", Cassandra.execute_prepared_cql_query_args::new,
                     Cassandra.execute_prepared_cql_query_result::new),
-            unserved("execute_prepared_cql3_query", Cassandra.execute_prepared_cql3_query_args::new,
-                    Cassandra.execute_prepared_cql3_query_result::new)));
+            call("execute_prepared_cql3_query", Cassandra.execute_prepared_cql3_query_args::new,
+                    Cassandra.execute_prepared_cql3_query_result::new,
+                    (h, a) -> h.execute_prepared_cql3_query(a.itemId, a.values, a.consistency))));
 
     private Cassandra20Calls() {
+    }
+
+    /** A method of CQL 2, which 3.11 no longer serves: every call of it is refused as 3.11 refuses it. */
+    private static <A extends TBase<?, ?>> ThriftCalls.Call<Cassandra20Handler, A> cql2(
+            String name, Supplier<A> args, Supplier<? extends TBase<?, ?>> result) {
+        return now(name, args, result, (h, a) -> {
+            throw Cassandra20Handler.cql2Removed();
+        });
     }
 
     /** A method Sibyl does not serve yet: every call of it is refused, naming it. */

@@ -33,7 +33,11 @@ import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
 import sibyl.iface.v20.ColumnParent;
 import sibyl.iface.v20.ColumnPath;
+import sibyl.iface.v20.Compression;
 import sibyl.iface.v20.ConsistencyLevel;
+import sibyl.iface.v20.CqlPreparedResult;
+import sibyl.iface.v20.CqlResult;
+import sibyl.iface.v20.CqlResultType;
 import sibyl.iface.v20.EndpointDetails;
 import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KeyRange;
@@ -125,8 +129,57 @@ final class Cassandra20Handler {
         keyspace = name;
     }
 
-    /** Sibyl speaks no CQL over Thrift; 3.11 accepts any version here and so does Sibyl. */
+    /** 3.11 accepts any version here, and so does Sibyl, which serves CQL 3 only. */
     void set_cql_version(String version) {
+    }
+
+    // --- CQL over Thrift (docs/thrift-api-0.7.md §CQL)
+
+    /** Cassandra 3.0 removed CQL 2; its three calls answer as 3.11's do. */
+    static InvalidRequestException cql2Removed() {
+        return new InvalidRequestException("CQL2 has been removed in Cassandra 3.0. Please use CQL3 instead");
+    }
+
+    /** A statement: USE sets the connection's keyspace here; any other runs in the store. */
+    CompletableFuture<CqlResult> execute_cql3_query(ByteBuffer query, Compression compression, ConsistencyLevel cl)
+            throws InvalidRequestException {
+        String statement = CqlQueries.text(query, compression);
+        cqlAllowed();
+        Optional<String> used = CqlQueries.usedKeyspace(statement);
+        if (used.isPresent()) {
+            set_keyspace(used.get());
+            return CompletableFuture.completedFuture(new CqlResult(CqlResultType.VOID));
+        }
+        Consistency level = ConsistencyMapping.forWrite(cl);
+        return StorageFailures.after(storage.executeCql(keyspace, statement, level), DIALECT, CqlResults::of);
+    }
+
+    CompletableFuture<CqlPreparedResult> prepare_cql3_query(ByteBuffer query, Compression compression)
+            throws InvalidRequestException {
+        String statement = CqlQueries.text(query, compression);
+        cqlAllowed();
+        if (CqlQueries.usedKeyspace(statement).isPresent()) {
+            throw new InvalidRequestException("Sibyl does not prepare USE: send it with execute_cql3_query");
+        }
+        return StorageFailures.after(storage.prepareCql(keyspace, statement), DIALECT, CqlResults::of);
+    }
+
+    CompletableFuture<CqlResult> execute_prepared_cql3_query(int itemId, List<ByteBuffer> values, ConsistencyLevel cl)
+            throws InvalidRequestException {
+        cqlAllowed();
+        Consistency level = ConsistencyMapping.forWrite(cl);
+        return StorageFailures.after(storage.executePreparedCql(itemId, values, level), DIALECT, CqlResults::of);
+    }
+
+    /**
+     * CQL runs where the statement says, in any keyspace, which an authenticator's access rules cannot be checked
+     * against: under one that asks for a login, CQL is refused rather than let past them.
+     */
+    private void cqlAllowed() throws InvalidRequestException {
+        if (shared.authenticator().requiresLogin()) {
+            throw new InvalidRequestException("Sibyl serves CQL over Thrift only under AllowAllAuthenticator: it"
+                    + " cannot check a statement's keyspaces against the authenticator's access rules");
+        }
     }
 
     /** Sibyl traces nothing; the session id 3.11 would trace the next query under is still a time-based UUID. */

@@ -21,6 +21,7 @@ import sibyl.iface.v20.ColumnPath;
 import sibyl.iface.v20.Compression;
 import sibyl.iface.v20.ConsistencyLevel;
 import sibyl.iface.v20.CounterColumn;
+import sibyl.iface.v20.CqlResultType;
 import sibyl.iface.v20.Deletion;
 import sibyl.iface.v20.IndexClause;
 import sibyl.iface.v20.IndexExpression;
@@ -32,6 +33,7 @@ import sibyl.iface.v20.Mutation;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
 import sibyl.iface.v20.UnavailableException;
+import sibyl.service.StorageService;
 
 /**
  * What the 0.7+ dialect refuses, over a real socket: the calls Sibyl does not serve yet, what it cannot store
@@ -69,20 +71,32 @@ class Dialect20RefusalTest extends Dialect20Connection {
     void callsNotServedYetAreRefusedByName() throws Exception {
         ColumnParent parent = new ColumnParent(STD);
         KeyRange range = new KeyRange(10).setStart_key(new byte[0]).setEnd_key(new byte[0]);
-        ByteBuffer query = b("SELECT * FROM Standard1");
         refused(unserved("add"), () -> client.add(b("k"), parent, new CounterColumn(b("c"), 1), ONE));
         refused(unserved("remove_counter"), () -> client.remove_counter(b("k"), new ColumnPath(STD), ONE));
         refused(unserved("get_indexed_slices"), () -> client.get_indexed_slices(parent, new IndexClause(
                 List.of(new IndexExpression(b("c"), IndexOperator.EQ, b("v"))), b(""), 10), all(), ONE));
-        refused(unserved("execute_cql_query"), () -> client.execute_cql_query(query, Compression.NONE));
-        refused(unserved("execute_cql3_query"), () -> client.execute_cql3_query(query, Compression.NONE, ONE));
-        refused(unserved("prepare_cql_query"), () -> client.prepare_cql_query(query, Compression.NONE));
-        refused(unserved("prepare_cql3_query"), () -> client.prepare_cql3_query(query, Compression.NONE));
-        refused(unserved("execute_prepared_cql_query"), () -> client.execute_prepared_cql_query(1, List.of()));
-        refused(unserved("execute_prepared_cql3_query"),
-                () -> client.execute_prepared_cql3_query(1, List.of(), ONE));
         // The connection is still good after all of them.
         assertEquals("20.1.0", client.describe_version());
+    }
+
+    /**
+     * The embedded engine serves no CQL, saying so; CQL 2 is refused as 3.11 refuses it; USE, which Sibyl answers
+     * itself, sets the keyspace; a query that does not inflate is refused as 3.11 refuses it.
+     */
+    @Test
+    void cqlIsRefusedByTheEmbeddedEngineAndUseSetsTheKeyspace() throws Exception {
+        ByteBuffer query = b("SELECT * FROM \"Standard1\"");
+        String cql2 = "CQL2 has been removed in Cassandra 3.0. Please use CQL3 instead";
+        refused(cql2, () -> client.execute_cql_query(query, Compression.NONE));
+        refused(cql2, () -> client.prepare_cql_query(query, Compression.NONE));
+        refused(cql2, () -> client.execute_prepared_cql_query(1, List.of()));
+        refused(StorageService.CQL_NOT_SERVED, () -> client.execute_cql3_query(query, Compression.NONE, ONE));
+        refused(StorageService.CQL_NOT_SERVED, () -> client.prepare_cql3_query(query, Compression.NONE));
+        refused(StorageService.CQL_NOT_SERVED, () -> client.execute_prepared_cql3_query(1, List.of(), ONE));
+        refused("Error deflating query string.", () -> client.execute_cql3_query(b("plain"), Compression.GZIP, ONE));
+        refused("Keyspace 'nope' does not exist", () -> client.execute_cql3_query(b("USE Nope"), Compression.NONE, ONE));
+        assertEquals(CqlResultType.VOID, client.execute_cql3_query(b("use \"" + KS + "\";"), Compression.NONE, ONE).getType());
+        assertEquals(0, client.get_count(b("k"), new ColumnParent(STD), all(), ONE), "a data call in the keyspace USE set");
     }
 
     @Test

@@ -49,9 +49,14 @@ final class Diff07Schema {
 
     /** Sibyl's shipped storage-conf.xml ({@code shipped}) with only this keyspace, under RandomPartitioner. */
     static String storageConf(String shipped) {
+        return storageConf(shipped, KEYSPACE);
+    }
+
+    /** Sibyl's shipped storage-conf.xml ({@code shipped}) with only the keyspace {@code name} of these families. */
+    static String storageConf(String shipped, String name) {
         StringBuilder families = new StringBuilder();
         for (Family f : FAMILIES) families.append(f.xml());
-        return withKeyspace(shipped, KEYSPACE, families.toString());
+        return withKeyspace(shipped, name, families.toString());
     }
 
     /**
