@@ -77,7 +77,7 @@ public final class NodeSettings {
             });
     /**
      * What describe_version answers on connections of the 0.7+ dialect: 3.11's 20.1.0, or an older API version for
-     * a client that wants the one of Cassandra 0.7 to 2.2 (19.x.y). See docs/thrift-api-0.7.md §Describe calls.
+     * a client that wants the one of Cassandra 0.7 to 2.2 (19.x.y). See docs/thrift-api-0.7.md §Served calls.
      */
     public static final Setting<String> THRIFT_API_VERSION = Setting.parsed("ThriftApiVersion", value("20.1.0"),
             AppliesTo.FRONT_END, (value, install) -> {
