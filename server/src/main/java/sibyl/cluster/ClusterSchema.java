@@ -67,9 +67,7 @@ final class ClusterSchema {
     private static Table ensureTable(CqlSession session, ClusterConf conf, String cqlKeyspace, CFMetaData cf)
             throws ConfigurationException {
         String element = ElementPath.columnFamily(cf.keyspace(), cf.name());
-        CqlType column1 = type(conf, element, "CompareWith", cf.comparator());
-        CqlType column2 = cf.isSuper() ? type(conf, element, "CompareSubcolumnsWith", cf.subcomparator()) : null;
-        Table table = new Table(cqlKeyspace, cf.name(), cf, column1, column2);
+        Table table = TableLayouts.of(conf, cqlKeyspace, cf);
         Optional<TableMetadata> existing = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(cqlKeyspace))
                 .flatMap(k -> k.getTable(CqlIdentifier.fromInternal(cf.name())));
         if (existing.isEmpty()) {
@@ -80,9 +78,9 @@ final class ClusterSchema {
         List<String> differences = differences(table, existing.get());
         if (!differences.isEmpty()) {
             throw new ConfigurationException(conf.file(), element, "the cluster's table " + cqlKeyspace + "."
-                    + cf.name() + " has another shape than this " + cf.columnType() + " column family needs ("
-                    + String.join("; ", differences) + "); Sibyl alters no table: drop or rename it, or change the"
-                    + " column family");
+                    + cf.name() + " has the layout " + layout(existing.get()) + ", not the " + table.layout()
+                    + " this " + cf.columnType() + " column family needs (" + String.join("; ", differences)
+                    + "); Sibyl alters no table: drop or rename it, or change the column family");
         }
         return table;
     }
@@ -98,16 +96,6 @@ final class ClusterSchema {
         return SimpleStatement.newInstance(cql).setTimeout(wait.compareTo(request) > 0 ? wait : request);
     }
 
-    private static CqlType type(ClusterConf conf, String element, String attribute,
-                                sibyl.db.marshal.AbstractType comparator) throws ConfigurationException {
-        return CqlType.of(comparator).orElseThrow(() -> new ConfigurationException(conf.file(), element + "/@"
-                + attribute, "comparator " + comparator.className() + " has no CQL type, so the cluster cannot order"
-                + " by it; cluster mode supports BytesType, AsciiType, UTF8Type, LongType, TimeUUIDType,"
-                + " LexicalUUIDType, IntegerType, Int32Type, UUIDType, TimestampType, BooleanType, DoubleType,"
-                + " FloatType, DecimalType, InetAddressType, ShortType, ByteType and SimpleDateType"
-                + " (docs/configuration.md §Cluster)"));
-    }
-
     /** What differs between the table the column family needs and the one the cluster has, in words. */
     static List<String> differences(Table wanted, TableMetadata actual) {
         List<String> problems = new ArrayList<>();
@@ -118,23 +106,24 @@ final class ClusterSchema {
         }
         List<Map.Entry<ColumnMetadata, ClusteringOrder>> clustering = new ArrayList<>(
                 actual.getClusteringColumns().entrySet());
-        List<String> wantedNames = wanted.isSuper() ? List.of("column1", "column2") : List.of("column1");
-        List<CqlType> wantedTypes = wanted.isSuper() ? List.of(wanted.column1(), wanted.column2())
-                : List.of(wanted.column1());
-        if (clustering.size() != wantedNames.size()) {
+        List<ClusteringColumn> wantedColumns = wanted.clustering();
+        if (clustering.size() != wantedColumns.size()) {
             problems.add("clustering columns are " + describe(clustering.stream().map(Map.Entry::getKey).toList())
-                    + ", not " + expected(wantedNames, wantedTypes)
-                    + (clustering.size() == 2 && !wanted.isSuper() ? " (a super column family's table?)"
+                    + ", not " + expected(wantedColumns)
+                    + (clustering.size() == 2 && !wanted.isSuper() && wanted.names() == null
+                    ? " (a super column family's table?)"
                     : clustering.size() == 1 && wanted.isSuper() ? " (a standard column family's table?)" : ""));
         } else {
             for (int i = 0; i < clustering.size(); i++) {
                 ColumnMetadata c = clustering.get(i).getKey();
-                if (!c.getName().asInternal().equals(wantedNames.get(i)) || !wantedTypes.get(i).matches(typeOf(c))) {
+                ClusteringColumn w = wantedColumns.get(i);
+                if (!c.getName().asInternal().equals(w.name()) || !w.type().matches(typeOf(c))) {
                     problems.add("clustering column " + (i + 1) + " is " + c.getName().asInternal() + " "
-                            + typeOf(c) + ", not " + wantedNames.get(i) + " " + wantedTypes.get(i).cql());
+                            + typeOf(c) + ", not " + w.definition());
                 }
-                if (clustering.get(i).getValue() != ClusteringOrder.ASC) {
-                    problems.add(c.getName().asInternal() + " is ordered DESC, not ASC");
+                String order = clustering.get(i).getValue() == ClusteringOrder.DESC ? "DESC" : "ASC";
+                if (!order.equals(w.order(false))) {
+                    problems.add(c.getName().asInternal() + " is ordered " + order + ", not " + w.order(false));
                 }
             }
         }
@@ -145,19 +134,32 @@ final class ClusterSchema {
         return problems;
     }
 
-    private static String expected(List<String> names, List<CqlType> types) {
+    private static String expected(List<ClusteringColumn> columns) {
         StringBuilder s = new StringBuilder("(");
-        for (int i = 0; i < names.size(); i++) s.append(i == 0 ? "" : ", ").append(names.get(i)).append(' ')
-                .append(types.get(i).cql());
+        for (int i = 0; i < columns.size(); i++) s.append(i == 0 ? "" : ", ").append(columns.get(i).definition());
         return s.append(')').toString();
+    }
+
+    /** The layout of a table of the cluster, as {@link Table#layout()} writes one. */
+    private static String layout(TableMetadata table) {
+        StringBuilder s = new StringBuilder("(");
+        for (ColumnMetadata c : table.getPartitionKey()) s.append(s.length() > 1 ? ", " : "").append(definition(c));
+        for (Map.Entry<ColumnMetadata, ClusteringOrder> c : table.getClusteringColumns().entrySet()) {
+            s.append(", ").append(definition(c.getKey())).append(c.getValue() == ClusteringOrder.DESC ? " DESC" : "");
+        }
+        for (ColumnMetadata c : table.getColumns().values()) {
+            if (!table.getPrimaryKey().contains(c)) s.append(", ").append(definition(c));
+        }
+        return s.append(')').toString();
+    }
+
+    private static String definition(ColumnMetadata column) {
+        return column.getName().asInternal() + " " + typeOf(column);
     }
 
     private static String describe(List<ColumnMetadata> columns) {
         StringBuilder s = new StringBuilder("(");
-        for (int i = 0; i < columns.size(); i++) {
-            s.append(i == 0 ? "" : ", ").append(columns.get(i).getName().asInternal()).append(' ')
-                    .append(typeOf(columns.get(i)));
-        }
+        for (int i = 0; i < columns.size(); i++) s.append(i == 0 ? "" : ", ").append(definition(columns.get(i)));
         return s.append(')').toString();
     }
 

@@ -8,8 +8,8 @@ import sibyl.db.marshal.AbstractType;
  * and accepts what Sibyl accepts (WriteReadTest runs against both backends). AsciiType is a
  * blob: CQL's ascii refuses bytes above 127, which 0.6 took, and a blob orders as AsciiType did.
  * The types of 0.7 to 3.11 map to the CQL type of the same class, whose order Cassandra 5 keeps;
- * those without one here (ReversedType, CompositeType, DynamicCompositeType, DateType, TimeType,
- * whose range Cassandra 5 checks and 3.11 did not) are refused at start, naming the column family
+ * CompositeType and ReversedType are laid out from these by {@link TableLayouts}; DateType and TimeType (whose range
+ * Cassandra 5 checks and 3.11 did not) have none and are refused at start, naming the column family
  * (docs/configuration.md §Cluster).
  */
 enum CqlType {

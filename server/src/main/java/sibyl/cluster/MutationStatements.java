@@ -114,7 +114,7 @@ final class MutationStatements {
                     .setBytesUnsafe(2, ByteBuffer.wrap(w.value()))
                     .setBytesUnsafe(3, key)
                     .setConsistencyLevel(level);
-            cell(b, 4, w.superColumn(), w.name());
+            cell(b, 4, table, w.superColumn(), w.name());
             out.add(b.build());
         } else if (change instanceof Change.DeleteColumn d) {
             PathShape.COLUMN.check(table.metadata(), d.superColumn() != null, true);
@@ -146,13 +146,18 @@ final class MutationStatements {
                 : table.statements().deleteColumn();
         BoundStatementBuilder b = slot.prepared(statements).boundStatementBuilder().setLong(0, timestamp)
                 .setBytesUnsafe(1, key).setConsistencyLevel(level);
-        cell(b, 2, superColumn, name);
+        cell(b, 2, table, superColumn, name);
         out.add(b.build());
     }
 
-    /** Binds column1 (and column2) from index {@code i}: the column, or the super column and the subcolumn. */
-    private static void cell(BoundStatementBuilder b, int i, byte[] superColumn, byte[] name) {
-        if (superColumn == null) {
+    /**
+     * Binds column1 (and column2) from index {@code i}: the column, or the super column and the subcolumn; or the
+     * columns a {@link ClusteringNames} table's name maps onto.
+     */
+    private static void cell(BoundStatementBuilder b, int i, Table table, byte[] superColumn, byte[] name) {
+        if (table.names() != null) {
+            table.names().bind(b, i, name);
+        } else if (superColumn == null) {
             b.setBytesUnsafe(i, ByteBuffer.wrap(name));
         } else {
             b.setBytesUnsafe(i, ByteBuffer.wrap(superColumn));

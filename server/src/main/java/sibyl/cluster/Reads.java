@@ -51,6 +51,7 @@ final class Reads {
     private static CompletableFuture<List<Cell>> columns(ClusterStorageService service, Table table, byte[] key,
                                                          byte[] superColumn, ColumnSelection selection,
                                                          ConsistencyLevel consistency) {
+        if (table.names() != null) return clusteredColumns(service, table, key, selection, consistency);
         TableStatements statements = table.statements();
         BoundStatementBuilder b;
         int i;
@@ -69,7 +70,52 @@ final class Reads {
             i = bounds.bind(b, bindSuperColumn(b, superColumn) - 1);
             b.setInt(i, range.count());
         }
-        return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink());
+        return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(null));
+    }
+
+    /**
+     * Columns of a table whose names are several clustering columns, or one in descending order
+     * ({@link ClusteringNames}): names the table cannot hold are not looked for, and a bounded range is a
+     * restriction of the clustering columns ({@link ClusteringSlice}) in a statement prepared on first use.
+     */
+    private static CompletableFuture<List<Cell>> clusteredColumns(ClusterStorageService service, Table table,
+                                                                  byte[] key, ColumnSelection selection,
+                                                                  ConsistencyLevel consistency) {
+        ClusteringNames names = table.names();
+        TableStatements statements = table.statements();
+        if (selection instanceof ColumnSelection.Names wanted) {
+            List<byte[]> list = wanted.names();
+            BoundStatementBuilder b;
+            if (list.size() == 1) {
+                if (!names.storable(list.get(0))) return NOTHING;
+                b = bind(service, statements.columnsByName(1), key, consistency);
+                names.bind(b, 1, list.get(0));
+            } else {
+                ByteBuffer in = names.inValue(list);
+                if (in == null) return NOTHING;
+                b = bind(service, statements.columnsByName(list.size()), key, consistency);
+                b.setBytesUnsafe(1, in);
+            }
+            return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(names));
+        }
+        ColumnSelection.Range range = (ColumnSelection.Range) selection;
+        if (range.count() == 0) return NOTHING;
+        Bounds bounds = Bounds.of(range);
+        if (bounds.lower() == null && bounds.upper() == null) {
+            BoundStatementBuilder b = bind(service, statements.columnRange(false, false, range.reversed()), key,
+                    consistency);
+            b.setInt(1, range.count());
+            return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(names));
+        }
+        ClusteringSlice slice = ClusteringSlice.of(names, bounds.lower(), bounds.upper());
+        return service.statements().getAsync(statements.clusteredRange(slice, range.reversed())).thenCompose(p -> {
+            BoundStatementBuilder b = p.boundStatementBuilder().setBytesUnsafe(0, ByteBuffer.wrap(key))
+                    .setConsistencyLevel(consistency);
+            int i = 1;
+            for (byte[] v : slice.values()) b.setBytesUnsafe(i++, ByteBuffer.wrap(v));
+            b.setInt(i, range.count());
+            return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(names));
+        });
     }
 
     /** Binds the super column after the key, when there is one; returns the next index. */
@@ -107,22 +153,31 @@ final class Reads {
      * (docs/differences.md §The 0.7+ dialect).
      */
     private static Column column(Row row, int at) {
-        byte[] name = Values.array(row.getBytesUnsafe(at));
-        byte[] value = Values.array(row.getBytesUnsafe(at + 1));
-        long timestamp = row.getLong(at + 2);
-        if (row.isNull(at + 3)) return Column.live(name, value, timestamp);
-        int left = Math.max(1, row.getInt(at + 3));
+        return column(row, Values.array(row.getBytesUnsafe(at)), at + 1);
+    }
+
+    /** A column named {@code name} from the row's {@code at}-th to {@code at + 2}-th values: value, writetime, ttl. */
+    private static Column column(Row row, byte[] name, int at) {
+        byte[] value = Values.array(row.getBytesUnsafe(at));
+        long timestamp = row.getLong(at + 1);
+        if (row.isNull(at + 2)) return Column.live(name, value, timestamp);
+        int left = Math.max(1, row.getInt(at + 2));
         long now = System.currentTimeMillis() / 1000;
         return Column.expiring(name, value, timestamp, left, (int) Math.min(Integer.MAX_VALUE, now + left));
     }
 
-    /** Columns (or subcolumns) one per row: name, value, timestamp, ttl. */
+    /** Columns (or subcolumns) one per row: name (one value, or the columns of {@code names}), value, timestamp, ttl. */
     private static final class ColumnSink implements AsyncRows.Sink<List<Cell>> {
+        private final ClusteringNames names;
         private final List<Cell> cells = new ArrayList<>();
+
+        ColumnSink(ClusteringNames names) {
+            this.names = names;
+        }
 
         @Override
         public boolean accept(Row row) {
-            cells.add(column(row, 0));
+            cells.add(names == null ? column(row, 0) : column(row, names.name(row), names.columns().size()));
             return true;
         }
 

@@ -1,5 +1,7 @@
 package sibyl.cluster;
 
+import java.util.List;
+import java.util.stream.Collectors;
 import sibyl.db.CFMetaData;
 
 /**
@@ -10,23 +12,26 @@ final class Table {
     private final String cqlKeyspace;
     private final String name;
     private final CFMetaData metadata;
-    private final CqlType column1;
-    private final CqlType column2;
+    private final List<ClusteringColumn> clustering;
+    private final ClusteringNames names;
     private final String qualifiedName;
     private final TableStatements statements;
 
     /**
-     * @param column1 the type of column names (super column names in a super column family)
-     * @param column2 the type of subcolumn names; null for a standard column family
+     * @param clustering {@code column1} (a super table's super column names), {@code column2} in a super table (its
+     *                   subcolumn names), or a standard table's {@code column1}…{@code columnN}
+     * @param names      how a standard table's names map onto its clustering columns when they are not one
+     *                   ascending column (a CompositeType or ReversedType comparator); null otherwise
      */
-    Table(String cqlKeyspace, String name, CFMetaData metadata, CqlType column1, CqlType column2) {
+    Table(String cqlKeyspace, String name, CFMetaData metadata, List<ClusteringColumn> clustering,
+          ClusteringNames names) {
         this.cqlKeyspace = cqlKeyspace;
         this.name = name;
         this.metadata = metadata;
-        this.column1 = column1;
-        this.column2 = column2;
+        this.clustering = List.copyOf(clustering);
+        this.names = names;
         this.qualifiedName = ClusterSchema.quote(cqlKeyspace) + "." + ClusterSchema.quote(name);
-        this.statements = new TableStatements(qualifiedName, column2 != null);
+        this.statements = new TableStatements(qualifiedName, metadata.isSuper(), names);
     }
 
     String cqlKeyspace() {
@@ -41,17 +46,17 @@ final class Table {
         return metadata;
     }
 
-    CqlType column1() {
-        return column1;
+    List<ClusteringColumn> clustering() {
+        return clustering;
     }
 
-    /** Null for a standard column family. */
-    CqlType column2() {
-        return column2;
+    /** Null unless a standard table's names are a CompositeType's components or in a ReversedType's order. */
+    ClusteringNames names() {
+        return names;
     }
 
     boolean isSuper() {
-        return column2 != null;
+        return metadata.isSuper();
     }
 
     /** {@code "ks"."cf"}, quoted. */
@@ -63,11 +68,21 @@ final class Table {
         return statements;
     }
 
+    /** {@code (key blob, column1 text, column2 bigint DESC, value blob)}: the layout, for start-up's errors. */
+    String layout() {
+        return "(key blob, " + clustering.stream().map(c -> c.definition() + (c.descending() ? " DESC" : ""))
+                .collect(Collectors.joining(", ")) + ", value blob)";
+    }
+
     String createStatement() {
-        return "CREATE TABLE IF NOT EXISTS " + qualifiedName() + " (key blob, column1 " + column1.cql()
-                + (isSuper() ? ", column2 " + column2.cql() : "") + ", value blob, PRIMARY KEY (key, column1"
-                + (isSuper() ? ", column2" : "") + "))"
-                + (metadata.comment() == null ? "" : " WITH comment = '" + metadata.comment().replace("'", "''") + "'");
+        String columns = clustering.stream().map(ClusteringColumn::name).collect(Collectors.joining(", "));
+        String options = names == null ? "" : "CLUSTERING ORDER BY (" + names.order(false) + ")";
+        if (metadata.comment() != null) {
+            options += (options.isEmpty() ? "" : " AND ") + "comment = '" + metadata.comment().replace("'", "''") + "'";
+        }
+        return "CREATE TABLE IF NOT EXISTS " + qualifiedName() + " (key blob, "
+                + clustering.stream().map(ClusteringColumn::definition).collect(Collectors.joining(", "))
+                + ", value blob, PRIMARY KEY (key, " + columns + "))" + (options.isEmpty() ? "" : " WITH " + options);
     }
 
     @Override

@@ -80,12 +80,23 @@ final class TableStatements {
     private final Slot[] rangeKeys = new Slot[9];
     private volatile boolean rowCallsPrepared;
 
-    TableStatements(String table, boolean isSuper) {
-        String cell = isSuper ? " AND column1 = ? AND column2 = ?" : " AND column1 = ?";
+    /**
+     * Reads of a {@link ClusteringNames} table's columns, up to the WHERE clause's restrictions of the names; null
+     * for other tables. Its bounded ranges are built per call ({@link #clusteredRange}).
+     */
+    private final String clusteredSelect;
+    private final ClusteringNames names;
+
+    /** @param names as {@link Table#names()}: null unless a standard table's names are not one ascending column */
+    TableStatements(String table, boolean isSuper, ClusteringNames names) {
+        this.names = names;
+        String cell = isSuper ? " AND column1 = ? AND column2 = ?" : names != null ? names.equalities()
+                : " AND column1 = ?";
         // TTL 0 is a cell that does not expire (Sibyl's tables have no default_time_to_live: Sibyl applies its own).
         update = new Slot("UPDATE " + table + " USING TIMESTAMP ? AND TTL ? SET value = ? WHERE key = ?" + cell);
         deleteRow = new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?");
-        deleteColumn = new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ? AND column1 = ?");
+        deleteColumn = new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?"
+                + (isSuper ? " AND column1 = ?" : cell));
         deleteSubcolumn = isSuper ? new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?" + cell) : null;
 
         String casUpdate = "UPDATE " + table + " USING TTL ? SET value = ? WHERE key = ? AND column1 = ?";
@@ -96,7 +107,19 @@ final class TableStatements {
         String name = isSuper ? "column2" : "column1";
         String columns = "SELECT " + name + ", value, writetime(value), ttl(value) FROM " + table + " WHERE key = ?"
                 + (isSuper ? " AND column1 = ?" : "");
-        readForms(columnReads, columns, name, isSuper ? "column1 %1$s, column2 %1$s" : "column1 %s", true);
+        if (names == null) {
+            clusteredSelect = null;
+            readForms(columnReads, columns, name, isSuper ? "column1 %1$s, column2 %1$s" : "column1 %s", true);
+        } else {
+            clusteredSelect = "SELECT " + names.selected() + ", value, writetime(value), ttl(value) FROM " + table
+                    + " WHERE key = ?";
+            columnReads[ONE_NAME] = new Slot(clusteredSelect + names.equalities());
+            columnReads[NAMES] = new Slot(clusteredSelect + names.in());
+            for (boolean reversed : new boolean[] {false, true}) {
+                columnReads[rangeForm(false, false, reversed)] = new Slot(clusteredSelect + " ORDER BY "
+                        + names.order(reversed) + " LIMIT ?");
+            }
+        }
         if (isSuper) {
             superColumnReads = new Slot[READ_FORMS];
             readForms(superColumnReads, "SELECT column1, column2, value, writetime(value), ttl(value) FROM " + table
@@ -164,7 +187,9 @@ final class TableStatements {
         slots.add(deleteRow);
         slots.add(deleteColumn);
         if (deleteSubcolumn != null) slots.add(deleteSubcolumn);
-        slots.addAll(Arrays.asList(columnReads));
+        for (Slot read : columnReads) {
+            if (read != null) slots.add(read); // a ClusteringNames table's bounded ranges are built per call
+        }
         if (superColumnReads != null) slots.addAll(Arrays.asList(superColumnReads));
         return CompletableFuture.allOf(slots.stream().map(s -> s.prepareAsync(statements))
                 .toArray(CompletableFuture[]::new)).thenRun(() -> rowCallsPrepared = true);
@@ -212,9 +237,20 @@ final class TableStatements {
         return columnReads[names == 1 ? ONE_NAME : NAMES];
     }
 
-    /** Columns (or one super column's subcolumns) in a range, with a LIMIT. */
+    /**
+     * Columns (or one super column's subcolumns) in a range, with a LIMIT; of a {@link ClusteringNames} table, the
+     * unbounded ranges only.
+     */
     Slot columnRange(boolean lower, boolean upper, boolean reversed) {
         return columnReads[rangeForm(lower, upper, reversed)];
+    }
+
+    /**
+     * The text of a read of a {@link ClusteringNames} table's columns in a bounded range, in the comparator's order
+     * or its opposite, with a LIMIT: one per shape of bounds, prepared once by {@link Statements}.
+     */
+    String clusteredRange(ClusteringSlice slice, boolean reversed) {
+        return clusteredSelect + slice.cql() + " ORDER BY " + names.order(reversed) + " LIMIT ?";
     }
 
     Slot superColumnsByName(int names) {

@@ -18,6 +18,15 @@ final class Values {
         return b.flip();
     }
 
+    /** A tuple value: each element's length and bytes, as the protocol encodes a tuple. */
+    static byte[] tuple(List<byte[]> elements) {
+        int size = 0;
+        for (byte[] e : elements) size += 4 + e.length;
+        ByteBuffer b = ByteBuffer.allocate(size);
+        for (byte[] e : elements) b.putInt(e.length).put(e);
+        return b.array();
+    }
+
     /** The bytes of a value the driver read (empty for null), leaving the driver's buffer as it was. */
     static byte[] array(ByteBuffer b) {
         if (b == null) return new byte[0];

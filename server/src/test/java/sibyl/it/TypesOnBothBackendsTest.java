@@ -117,10 +117,20 @@ class TypesOnBothBackendsTest {
     @Test
     void aComparatorTheClusterDoesNotStoreStopsTheStart(@TempDir Path dir) throws Exception {
         assumeTrue(backend == TestNode.Backend.CLUSTER, "cluster mode only");
-        Exception refused = assertThrows(Exception.class, () -> TestNode.start(TestNode.Backend.CLUSTER, dir,
-                ConfEdits.addKeyspace(ConfEdits.keyspace("Composites", 1,
-                        "<ColumnFamily Name=\"Events\" CompareWith=\"CompositeType(UTF8Type,LongType)\"/>")), null).close());
+        Exception refused = assertThrows(Exception.class, () -> TestNode.start(TestNode.Backend.CLUSTER,
+                dir.resolve("dynamic"), ConfEdits.addKeyspace(ConfEdits.keyspace("Composites", 1,
+                        "<ColumnFamily Name=\"Events\" CompareWith=\"DynamicCompositeType(a=>UTF8Type)\"/>")),
+                null).close());
         assertTrue(String.valueOf(refused.getMessage()).contains("ColumnFamily[@Name='Events']/@CompareWith"),
                 refused.toString());
+        assertTrue(String.valueOf(refused.getMessage()).contains("no fixed clustering columns"), refused.toString());
+        Exception superRefused = assertThrows(Exception.class, () -> TestNode.start(TestNode.Backend.CLUSTER,
+                dir.resolve("super"), ConfEdits.addKeyspace(ConfEdits.keyspace("Composites", 1,
+                        "<ColumnFamily Name=\"Events\" ColumnType=\"Super\" CompareWith=\"UTF8Type\""
+                                + " CompareSubcolumnsWith=\"CompositeType(UTF8Type,LongType)\"/>")), null).close());
+        assertTrue(String.valueOf(superRefused.getMessage()).contains(
+                "ColumnFamily[@Name='Events']/@CompareSubcolumnsWith"), superRefused.toString());
+        assertTrue(String.valueOf(superRefused.getMessage()).contains("in standard column families only"),
+                superRefused.toString());
     }
 }

@@ -43,6 +43,22 @@ class CompositeTypeTest {
     }
 
     @Test
+    void aNameTakenApartAndPutBackTogether() {
+        CompositeType t = (CompositeType) TEXT_LONG;
+        CompositeType.Components bound = t.components(composite(1, utf8("a")));
+        assertEquals(1, bound.values().size());
+        assertEquals("a", new String(bound.values().get(0), java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(1, bound.endOfComponent());
+        byte[] stored = composite(utf8("a"), ofLong(7));
+        CompositeType.Components parts = t.components(stored);
+        assertEquals(0, parts.endOfComponent());
+        assertEquals(false, parts.isStatic());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(stored, CompositeType.name(parts.values()));
+        assertEquals(true, t.components(concat(bytes(0xff, 0xff), composite(utf8("z")))).isStatic());
+        assertEquals(0, t.components(EMPTY).values().size());
+    }
+
+    @Test
     void aStaticNameSortsFirst() {
         assertOrdered(TEXT_LONG, EMPTY, concat(bytes(0xff, 0xff), composite(utf8("z"))), composite(utf8("a")));
     }
