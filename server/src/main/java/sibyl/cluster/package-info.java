@@ -6,7 +6,8 @@
  * prefix), a standard column family the table {@code (key blob, column1 C, value blob,
  * PRIMARY KEY (key, column1))}, a super column family {@code (key blob, column1 C, column2 S,
  * value blob, PRIMARY KEY (key, column1, column2))}, where C and S are the CQL types of the
- * comparators. Every write carries the client's timestamp; a row mutation is one single-partition
+ * comparators; a standard column family of a CompositeType or ReversedType comparator has a clustering column per
+ * component, descending where reversed ({@link sibyl.cluster.TableLayouts}). Every write carries the client's timestamp; a row mutation is one single-partition
  * batch. Depends on the data model (sibyl.db), never on the embedded engine.
  */
 package sibyl.cluster;
