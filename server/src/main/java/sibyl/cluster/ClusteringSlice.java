@@ -2,7 +2,6 @@ package sibyl.cluster;
 
 import java.util.ArrayList;
 import java.util.List;
-import sibyl.db.InvalidQueryException;
 import sibyl.db.marshal.AbstractType;
 import sibyl.db.marshal.CompositeType;
 
@@ -14,69 +13,64 @@ import sibyl.db.marshal.CompositeType;
  * the components, or nothing under a shorter prefix): the comparator's order (docs/semantics.md §Composite names).
  *
  * <p>The cluster compares a tuple of clustering columns ({@code (column1, column2) >= (?, ?)}) by the values' own
- * order whatever the columns' declared order, so a bound becomes one tuple restriction when the columns it ranges
- * over, after the components both bounds share, are all ascending (the same relation) or all descending (the
- * opposite one). Bounds that range over columns of both orders have no such restriction and are refused
- * (docs/differences.md §The 0.7+ dialect).
+ * order whatever the columns' declared order, so a bound is one tuple restriction when the columns it ranges over,
+ * after the components both bounds share, are all ascending (the same relation) or all descending (the opposite
+ * one). Where they are of both orders, or a bound holds an empty value of a descending column (first in the
+ * comparator's order, last in the cluster's), the bounds are cut before that column, widening the range, and the
+ * rows read are {@link #filtered} by the comparator: the extra rows are those of the cut bounds' prefixes.
+ *
+ * @param cql      the restrictions, each beginning with {@code AND}; empty for none
+ * @param values   their values, in order
+ * @param filtered whether the rows selected must still be checked against the bounds
  */
-record ClusteringSlice(String cql, List<byte[]> values) {
+record ClusteringSlice(String cql, List<byte[]> values, boolean filtered) {
     /**
      * @param lower the bound first in the comparator's order, null when open
      * @param upper the bound last in the comparator's order, null when open
-     * @throws InvalidQueryException for bounds no CQL restriction selects, or a static name as a bound
      */
     static ClusteringSlice of(ClusteringNames names, byte[] lower, byte[] upper) {
         List<ClusteringColumn> columns = names.columns();
         Bound low = lower == null ? null : bound(names, lower, true);
         Bound high = upper == null ? null : bound(names, upper, false);
         int shared = shared(names.composite(), low, high);
-        boolean descending = false;
-        int mixedAt = -1;
-        boolean seen = false;
         int end = Math.max(low == null ? 0 : low.values().size(), high == null ? 0 : high.values().size());
-        for (int i = shared; i < end; i++) {
-            boolean d = columns.get(i).descending();
-            if (seen && d != descending) mixedAt = i;
-            descending = d;
-            seen = true;
+        boolean descending = shared < end && columns.get(shared).descending();
+        int cut = shared;
+        while (cut < end && columns.get(cut).descending() == descending && !emptyAt(low, cut, descending)
+                && !emptyAt(high, cut, descending)) {
+            cut++;
         }
-        if (mixedAt >= 0) {
-            throw new InvalidQueryException("in cluster mode, this slice of column family " + names.columnFamily()
-                    + " cannot be served: its bounds range over components " + (shared + 1) + " to " + end
-                    + " (" + describe(columns, shared, end) + "), which mix ascending and descending order, and the"
-                    + " cluster compares a tuple of clustering columns by its values' own order, so no CQL"
-                    + " restriction selects that range; bounds whose components differ only where the order is"
-                    + " one way are served (docs/differences.md §The 0.7+ dialect)");
-        }
+        // a static name sorts before every other: the comparator alone places a bound of one
+        boolean anyStatic = (low != null && low.isStatic()) || (high != null && high.isStatic());
+        if (anyStatic) cut = 0;
+        boolean filtered = anyStatic || cut < end;
         StringBuilder cql = new StringBuilder();
         List<byte[]> values = new ArrayList<>();
-        if (low != null) relation(cql, values, names, low, descending ? "<" : ">");
-        if (high != null) relation(cql, values, names, high, descending ? ">" : "<");
-        return new ClusteringSlice(cql.toString(), values);
+        if (low != null) relation(cql, values, names, low.cut(cut), descending ? "<" : ">");
+        if (high != null) relation(cql, values, names, high.cut(cut), descending ? ">" : "<");
+        return new ClusteringSlice(cql.toString(), values, filtered);
     }
 
     /** A bound's components, and whether the names equal to them in the columns it restricts are selected. */
-    private record Bound(List<byte[]> values, boolean inclusive) {
+    private record Bound(List<byte[]> values, boolean inclusive, boolean isStatic) {
+        /** The bound on its first {@code n} components, inclusive when cut: a wider range. */
+        Bound cut(int n) {
+            return n >= values.size() ? this : new Bound(values.subList(0, n), true, isStatic);
+        }
     }
 
     private static Bound bound(ClusteringNames names, byte[] name, boolean lower) {
         CompositeType composite = names.composite();
-        if (composite == null) return new Bound(List.of(name), true);
+        if (composite == null) return new Bound(List.of(name), true, false);
         CompositeType.Components c = composite.components(name);
-        if (c.isStatic()) {
-            throw new InvalidQueryException("in cluster mode, column family " + names.columnFamily() + " holds no"
-                    + " static name (one that begins with 0xFFFF), so one cannot bound a slice");
-        }
-        int empty = names.emptyDescending(c.values());
-        if (empty >= 0) {
-            throw new InvalidQueryException("in cluster mode, component " + (empty + 1) + " of a slice bound of"
-                    + " column family " + names.columnFamily() + ", a ReversedType one, cannot be empty: the"
-                    + " comparator orders an empty value first and the cluster's descending "
-                    + names.columns().get(empty).name() + " last (docs/differences.md §The 0.7+ dialect)");
-        }
         int eoc = c.endOfComponent();
         boolean inclusive = lower ? eoc <= 0 : eoc > 0 || (eoc == 0 && c.values().size() == names.columns().size());
-        return new Bound(c.values(), inclusive);
+        return new Bound(c.values(), inclusive, c.isStatic());
+    }
+
+    /** Whether the bound holds an empty value at component {@code i} of a descending column. */
+    private static boolean emptyAt(Bound bound, int i, boolean descending) {
+        return descending && bound != null && i < bound.values().size() && bound.values().get(i).length == 0;
     }
 
     /** How many leading components both bounds have equal: the columns the range holds to one value. */
@@ -95,8 +89,9 @@ record ClusteringSlice(String cql, List<byte[]> values) {
     /** {@code AND (column1, column2) >= (?, ?)}, or {@code AND column1 >= ?} for a name of one column. */
     private static void relation(StringBuilder cql, List<byte[]> values, ClusteringNames names, Bound bound,
                                  String operator) {
-        String op = bound.inclusive() ? operator + "=" : operator;
         int n = bound.values().size();
+        if (n == 0) return; // cut to nothing: no restriction
+        String op = bound.inclusive() ? operator + "=" : operator;
         if (names.composite() == null) {
             cql.append(" AND ").append(names.columns().get(0).name()).append(' ').append(op).append(" ?");
         } else {
@@ -109,14 +104,5 @@ record ClusteringSlice(String cql, List<byte[]> values) {
             cql.append(" AND (").append(left).append(") ").append(op).append(" (").append(right).append(')');
         }
         values.addAll(bound.values());
-    }
-
-    private static String describe(List<ClusteringColumn> columns, int from, int to) {
-        StringBuilder s = new StringBuilder();
-        for (int i = from; i < to; i++) {
-            ClusteringColumn c = columns.get(i);
-            s.append(i == from ? "" : ", ").append(c.definition()).append(' ').append(c.order(false));
-        }
-        return s.toString();
     }
 }

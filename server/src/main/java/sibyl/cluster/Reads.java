@@ -7,11 +7,13 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.ColumnSelection;
 import sibyl.db.SuperColumn;
+import sibyl.db.marshal.AbstractType;
 import sibyl.service.Consistency;
 
 /**
@@ -108,14 +110,22 @@ final class Reads {
             return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(names));
         }
         ClusteringSlice slice = ClusteringSlice.of(names, bounds.lower(), bounds.upper());
+        ColumnSink sink = slice.filtered() ? new ColumnSink(names, inRange(table.metadata().comparator(), bounds),
+                range.count()) : new ColumnSink(names);
         return service.statements().getAsync(statements.clusteredRange(slice, range.reversed())).thenCompose(p -> {
             BoundStatementBuilder b = p.boundStatementBuilder().setBytesUnsafe(0, ByteBuffer.wrap(key))
                     .setConsistencyLevel(consistency);
             int i = 1;
             for (byte[] v : slice.values()) b.setBytesUnsafe(i++, ByteBuffer.wrap(v));
-            b.setInt(i, range.count());
-            return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(names));
+            b.setInt(i, slice.filtered() ? Integer.MAX_VALUE : range.count()); // a filtered read stops at its count
+            return AsyncRows.collect(service.executeAsync(b.build()), sink);
         });
+    }
+
+    /** Whether a name lies between the bounds (each null when open) in the comparator's order. */
+    private static Predicate<byte[]> inRange(AbstractType comparator, Bounds bounds) {
+        return name -> (bounds.lower() == null || comparator.compare(name, bounds.lower()) >= 0)
+                && (bounds.upper() == null || comparator.compare(name, bounds.upper()) <= 0);
     }
 
     /** Binds the super column after the key, when there is one; returns the next index. */
@@ -169,16 +179,30 @@ final class Reads {
     /** Columns (or subcolumns) one per row: name (one value, or the columns of {@code names}), value, timestamp, ttl. */
     private static final class ColumnSink implements AsyncRows.Sink<List<Cell>> {
         private final ClusteringNames names;
+        private final Predicate<byte[]> wanted;
+        private final int count;
         private final List<Cell> cells = new ArrayList<>();
 
         ColumnSink(ClusteringNames names) {
+            this(names, null, Integer.MAX_VALUE);
+        }
+
+        /** Keeps only the columns whose names are {@code wanted}, and stops at {@code count} of them. */
+        ColumnSink(ClusteringNames names, Predicate<byte[]> wanted, int count) {
             this.names = names;
+            this.wanted = wanted;
+            this.count = count;
         }
 
         @Override
         public boolean accept(Row row) {
-            cells.add(names == null ? column(row, 0) : column(row, names.name(row), names.columns().size()));
-            return true;
+            if (names == null) {
+                cells.add(column(row, 0));
+                return true;
+            }
+            byte[] name = names.name(row);
+            if (wanted == null || wanted.test(name)) cells.add(column(row, name, names.columns().size()));
+            return cells.size() < count;
         }
 
         @Override
