@@ -14,8 +14,8 @@ import sibyl.db.marshal.CompositeType;
  * table's clustering columns, as a 3.x table of that Thrift column family has them after DROP COMPACT STORAGE: a
  * composite name's components are {@code column1}…{@code columnN}, a ReversedType's name is {@code column1} in
  * descending order (docs/configuration.md §Cluster). A composite name the table cannot hold (fewer components than
- * the comparator has, a last end-of-component byte other than 0, a static name) is refused on write, and a read of
- * one finds nothing, as nothing can have been written there.
+ * the comparator has, a last end-of-component byte other than 0, a static name, an empty value of a descending
+ * component) is refused on write, and a read of one finds nothing, as nothing can have been written there.
  */
 final class ClusteringNames {
     private final String columnFamily;
@@ -42,10 +42,6 @@ final class ClusteringNames {
     /** Null for a ReversedType comparator. */
     CompositeType composite() {
         return composite;
-    }
-
-    String columnFamily() {
-        return columnFamily;
     }
 
     /** {@code column1, column2}: the columns a name is read from. */
@@ -115,7 +111,7 @@ final class ClusteringNames {
      * The first component of these values that is empty in a descending column, or -1: the comparator puts an empty
      * value first, the cluster's descending order last, so the table holds none.
      */
-    int emptyDescending(List<byte[]> values) {
+    private int emptyDescending(List<byte[]> values) {
         for (int i = 0; i < values.size(); i++) {
             if (values.get(i).length == 0 && columns.get(i).descending()) return i;
         }

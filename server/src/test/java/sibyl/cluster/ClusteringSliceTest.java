@@ -3,8 +3,8 @@ package sibyl.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static sibyl.db.marshal.Names.composite;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -100,17 +100,6 @@ class ClusteringSliceTest {
         List<ClusteringColumn> columns = List.of(new ClusteringColumn("column1", CqlType.TEXT, firstDescending),
                 new ClusteringColumn("column2", CqlType.BIGINT, secondDescending));
         return new ClusteringNames("Events", columns, type);
-    }
-
-    private static byte[] composite(int lastEoc, byte[]... components) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (int i = 0; i < components.length; i++) {
-            out.write(components[i].length >> 8);
-            out.write(components[i].length);
-            out.writeBytes(components[i]);
-            out.write(i == components.length - 1 ? lastEoc : 0);
-        }
-        return out.toByteArray();
     }
 
     private static byte[] text(String s) {

@@ -3,8 +3,8 @@ package sibyl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static sibyl.db.marshal.Names.composite;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -363,17 +363,5 @@ class CompositeOnBothBackendsTest {
 
     private static String hex(byte[] b) {
         return HexFormat.of().formatHex(b);
-    }
-
-    /** A CompositeType name or bound: each component's length, value and end-of-component byte. */
-    private static byte[] composite(int lastEoc, byte[]... components) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (int i = 0; i < components.length; i++) {
-            out.write(components[i].length >> 8);
-            out.write(components[i].length);
-            out.writeBytes(components[i]);
-            out.write(i == components.length - 1 ? lastEoc : 0);
-        }
-        return out.toByteArray();
     }
 }

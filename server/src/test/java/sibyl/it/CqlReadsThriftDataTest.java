@@ -79,7 +79,7 @@ class CqlReadsThriftDataTest {
     private static UnaryOperator<String> schema() {
         return xml -> xml.replaceFirst("(?s)<Keyspaces>.*</Keyspaces>", "<Keyspaces>" + ConfEdits.keyspace(KS, 1,
                 standard("ByText", "UTF8Type"), standard("ByLong", "LongType"), standard("ByTime", "TimeUUIDType"),
-                standard("ByBytes", "BytesType"),
+                standard("ByBytes", "BytesType"), standard("Timeline", "CompositeType(UTF8Type,ReversedType(LongType))"),
                 "<ColumnFamily Name=\"Posts\" ColumnType=\"Super\" CompareWith=\"UTF8Type\""
                         + " CompareSubcolumnsWith=\"TimeUUIDType\"/>",
                 "<ColumnFamily Name=\"Tallies\" ColumnType=\"Super\" CompareWith=\"LongType\""
@@ -131,6 +131,31 @@ class CqlReadsThriftDataTest {
                 .toList());
         thrift.remove(KS, "ada", new ColumnPath("ByText"), 50, ONE);
         assertEquals(List.of(), select("ByText", "ada"));
+    }
+
+    /** As a 3.x table of that Thrift column family after DROP COMPACT STORAGE: a column per component. */
+    @Test
+    void aCompositeComparatorsComponentsAreClusteringColumnsInTheirOrders() throws Exception {
+        write("Timeline", "ada", composite(b("news"), longName(1)), "old news", 80);
+        write("Timeline", "ada", composite(b("news"), longName(7)), "new news", 81);
+        write("Timeline", "ada", composite(b("mail"), longName(3)), "mail", 82);
+        ResultSet rows = cql.execute(SimpleStatement.newInstance("SELECT column1, column2, value FROM \"" + PREFIX + KS
+                + "\".\"Timeline\" WHERE key = ?", ByteBuffer.wrap("ada".getBytes(StandardCharsets.UTF_8))));
+        List<String> cells = new ArrayList<>();
+        for (Row r : rows) {
+            cells.add(r.getString("column1") + "/" + r.getLong("column2") + "=" + text(r.getByteBuffer("value")));
+        }
+        assertEquals(List.of("mail/3=mail", "news/7=new news", "news/1=old news"), cells);
+        assertEquals(List.of(com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder.ASC,
+                com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder.DESC), List.copyOf(cql.getMetadata()
+                .getKeyspace("\"" + PREFIX + KS + "\"").flatMap(k -> k.getTable("\"Timeline\"")).orElseThrow()
+                .getClusteringColumns().values()));
+    }
+
+    private static ByteBuffer composite(ByteBuffer... components) {
+        ByteBuffer name = ByteBuffer.allocate(java.util.Arrays.stream(components).mapToInt(c -> c.remaining() + 3).sum());
+        for (ByteBuffer c : components) name.putShort((short) c.remaining()).put(c.duplicate()).put((byte) 0);
+        return name.flip();
     }
 
     @Test
