@@ -46,7 +46,7 @@ final class ConditionalWrites {
                 if (cas.updates().isEmpty()) return CompletableFuture.completedFuture(CompareAndSet.Outcome.success());
                 List<BatchableStatement<?>> writes = new ArrayList<>();
                 for (Column u : cas.updates()) {
-                    writes.add(write(service, table.statements().casWriteIfAbsent(), key, u.name(), u.value(),
+                    writes.add(write(service, table, table.statements().casWriteIfAbsent(), key, u.name(), u.value(),
                             ttl(u), null));
                 }
                 return applied(service, table, key, cas, writes, serial, commit);
@@ -82,14 +82,14 @@ final class ConditionalWrites {
             Column u = find(comparator, cas.updates(), e.name());
             Column kept = u == null ? find(comparator, found, e.name()) : null;
             writes.add(u == null
-                    ? write(service, table.statements().casWriteIfValue(), key, e.name(), e.value(),
+                    ? write(service, table, table.statements().casWriteIfValue(), key, e.name(), e.value(),
                             kept == null ? 0 : ttl(kept), e.value())
-                    : write(service, table.statements().casWriteIfValue(), key, u.name(), u.value(), ttl(u), e.value()));
+                    : write(service, table, table.statements().casWriteIfValue(), key, u.name(), u.value(), ttl(u), e.value()));
         }
         for (Column u : cas.updates()) {
             boolean expected = false;
             for (CompareAndSet.Expected e : cas.expected()) expected |= comparator.compare(e.name(), u.name()) == 0;
-            if (!expected) writes.add(write(service, table.statements().casWrite(), key, u.name(), u.value(), ttl(u), null));
+            if (!expected) writes.add(write(service, table, table.statements().casWrite(), key, u.name(), u.value(), ttl(u), null));
         }
         return applied(service, table, key, cas, writes, serial, commit);
     }
@@ -119,16 +119,24 @@ final class ConditionalWrites {
                 });
     }
 
-    /** A bound cas statement: ttl, value, key, column1, and the value the column must have when {@code ifValue}. */
-    private static BoundStatement write(ClusterStorageService service, TableStatements.Slot slot, byte[] key,
-                                        byte[] name, byte[] value, int ttl, byte[] ifValue) {
+    /**
+     * A bound cas statement: ttl, value, key, column1 (or the clustering columns of a {@link ClusteringNames}
+     * table's name), and the value the column must have when {@code ifValue}.
+     */
+    private static BoundStatement write(ClusterStorageService service, Table table, TableStatements.Slot slot,
+                                        byte[] key, byte[] name, byte[] value, int ttl, byte[] ifValue) {
         var b = slot.prepared(service.statements()).boundStatementBuilder()
                 .setInt(0, ttl)
                 .setBytesUnsafe(1, ByteBuffer.wrap(value))
                 .setBytesUnsafe(2, ByteBuffer.wrap(key))
-                .setBytesUnsafe(3, ByteBuffer.wrap(name))
                 .setIdempotence(false);
-        if (ifValue != null) b.setBytesUnsafe(4, ByteBuffer.wrap(ifValue));
+        int next = 4;
+        if (table.names() != null) {
+            next = table.names().bind(b, 3, name);
+        } else {
+            b.setBytesUnsafe(3, ByteBuffer.wrap(name));
+        }
+        if (ifValue != null) b.setBytesUnsafe(next, ByteBuffer.wrap(ifValue));
         return b.build();
     }
 

@@ -99,7 +99,7 @@ final class TableStatements {
                 + (isSuper ? " AND column1 = ?" : cell));
         deleteSubcolumn = isSuper ? new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?" + cell) : null;
 
-        String casUpdate = "UPDATE " + table + " USING TTL ? SET value = ? WHERE key = ? AND column1 = ?";
+        String casUpdate = "UPDATE " + table + " USING TTL ? SET value = ? WHERE key = ?" + cell;
         casWrite = isSuper ? null : new Slot(casUpdate);
         casWriteIfValue = isSuper ? null : new Slot(casUpdate + " IF value = ?");
         casWriteIfAbsent = isSuper ? null : new Slot(casUpdate + " IF value = null");

@@ -53,7 +53,8 @@ class CompositeOnBothBackendsTest {
             "TextLong", "CompositeType(UTF8Type,LongType)",
             "TextNewest", "CompositeType(UTF8Type,ReversedType(LongType))",
             "AllDescending", "CompositeType(ReversedType(Int32Type),ReversedType(UTF8Type))",
-            "Newest", "ReversedType(LongType)"));
+            "Newest", "ReversedType(LongType)",
+            "CasTimeline", "CompositeType(UTF8Type,ReversedType(LongType))"));
     private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
     private static final List<String> KEYS = List.of("k0", "k1", "k2", "k3");
 
@@ -83,7 +84,7 @@ class CompositeOnBothBackendsTest {
         Random random = new Random(seed);
         try (Client e = new Client(embedded.port()); Client c = new Client(cluster.port())) {
             int compared = 0;
-            for (String cf : COMPARATORS.keySet()) {
+            for (String cf : COMPARATORS.keySet().stream().filter(cf -> !cf.startsWith("Cas")).toList()) {
                 List<Call> calls = calls(cf, random);
                 for (Call call : calls) {
                     String onEmbedded = e.answer(call);
@@ -93,6 +94,35 @@ class CompositeOnBothBackendsTest {
                 }
             }
             assertTrue(compared > 400, compared + " answers compared");
+        }
+    }
+
+    /**
+     * A cas writes a composite name's columns and compares it as the embedded engine does. The cluster writes it at
+     * its Paxos ballot's time, so the answers are compared without timestamps.
+     */
+    @Test
+    void aCasOnACompositeNameAnswersAlike() throws Exception {
+        byte[] mail = composite(0, utf8("mail"), ofLong(3));
+        byte[] news = composite(0, utf8("news"), ofLong(7));
+        Column mailV1 = column(mail, 1, 0);
+        Column mailV2 = column(mail, 2, 0).setValue(utf8("second"));
+        List<Call> calls = List.of(
+                new Call("cas absent", client -> client.cas(key("c"), "CasTimeline", List.of(), List.of(mailV1,
+                        column(news, 1, 0)), ConsistencyLevel.SERIAL, ONE)),
+                new Call("cas absent again", client -> client.cas(key("c"), "CasTimeline", List.of(new Column(
+                        ByteBuffer.wrap(mail))), List.of(mailV2), ConsistencyLevel.SERIAL, ONE)),
+                new Call("cas expected", client -> client.cas(key("c"), "CasTimeline", List.of(mailV1), List.of(mailV2),
+                        ConsistencyLevel.SERIAL, ONE)),
+                new Call("cas stale", client -> client.cas(key("c"), "CasTimeline", List.of(mailV1), List.of(mailV1),
+                        ConsistencyLevel.SERIAL, ONE)),
+                new Call("after", client -> client.get_slice(key("c"), new ColumnParent("CasTimeline"),
+                        range(new byte[0], new byte[0], false, 10), ONE)));
+        try (Client e = new Client(embedded.port()); Client c = new Client(cluster.port())) {
+            for (Call call : calls) {
+                String onEmbedded = e.answer(call).replaceAll("@\\d+", "");
+                assertEquals(onEmbedded, c.answer(call).replaceAll("@\\d+", ""), call.toString());
+            }
         }
     }
 
@@ -333,6 +363,9 @@ class CompositeOnBothBackendsTest {
             return s.append('}').toString();
         }
         if (answer instanceof KeySlice k) return hex(k.getKey()) + "=" + render(k.getColumns());
+        if (answer instanceof sibyl.iface.v20.CASResult r) {
+            return (r.isSuccess() ? "applied " : "not applied ") + render(r.getCurrent_values());
+        }
         if (answer instanceof ColumnOrSuperColumn c) answer = c.getColumn();
         if (answer instanceof Column c) {
             return hex(c.getName()) + ":" + hex(c.getValue()) + "@" + c.getTimestamp() + (c.isSetTtl() ? "+ttl" : "");
