@@ -103,6 +103,11 @@ public final class ColumnFamily extends CellContainer<Cell, ColumnFamily> {
         }
     }
 
+    @Override
+    boolean addsUp() {
+        return metadata.isCounter();
+    }
+
     /** Two versions of one name: the winning column, or the super columns merged. */
     static Cell reconcile(Cell a, Cell b) {
         if (a instanceof Column ca) return Column.reconcile(ca, (Column) b);

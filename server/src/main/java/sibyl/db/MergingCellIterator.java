@@ -18,10 +18,22 @@ public final class MergingCellIterator implements Iterator<Cell> {
     private final Iterator<Cell>[] sources;
     /** Each source's next cell, null once it has none. */
     private final Cell[] heads;
+    /** The row tombstone of a counter row: the increments it hides are left out before versions add up. */
+    private final Deletion countersHiddenBy;
 
     /** @param order the comparator of the cells' names, or its reverse for a reversed read */
-    @SuppressWarnings("unchecked")
     public MergingCellIterator(Comparator<byte[]> order, List<? extends Iterator<Cell>> sources) {
+        this(order, sources, Deletion.LIVE);
+    }
+
+    /**
+     * @param order            the comparator of the cells' names, or its reverse for a reversed read
+     * @param countersHiddenBy the row's tombstone over every source when its cells are counters (see
+     *                         {@link Column#reconcile}), else {@link Deletion#LIVE}
+     */
+    @SuppressWarnings("unchecked")
+    public MergingCellIterator(Comparator<byte[]> order, List<? extends Iterator<Cell>> sources, Deletion countersHiddenBy) {
+        this.countersHiddenBy = countersHiddenBy;
         this.order = order;
         this.sources = sources.toArray(new Iterator[0]);
         this.heads = new Cell[this.sources.length];
@@ -48,12 +60,17 @@ public final class MergingCellIterator implements Iterator<Cell> {
         }
         if (name == null) throw new NoSuchElementException();
         Cell cell = null;
+        Cell first = null;
+        boolean hiding = countersHiddenBy.isMarkedForDelete();
         for (int i = 0; i < heads.length; i++) {
             if (heads[i] != null && order.compare(heads[i].name(), name) == 0) {
-                cell = cell == null ? heads[i] : ColumnFamily.reconcile(cell, heads[i]);
+                if (first == null) first = heads[i];
+                Cell version = hiding ? CellContainer.withoutCountersHiddenBy(heads[i], countersHiddenBy) : heads[i];
+                if (version != null) cell = cell == null ? version : ColumnFamily.reconcile(cell, version);
                 advance(i);
             }
         }
-        return cell;
+        // Every version hidden: any of them reads as hidden.
+        return cell != null ? cell : first;
     }
 }
