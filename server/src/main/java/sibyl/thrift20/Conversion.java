@@ -121,8 +121,8 @@ final class Conversion {
             SliceRange forward = new SliceRange(r.start, r.finish, false, r.getCount());
             if (!RequestChecks.backwards(order, forward)) range = range(forward);
         }
-        // A counter table's deletion may come without a timestamp: it is taken at the server's clock, as 3.11 takes it.
-        long timestamp = d.isSetTimestamp() ? d.getTimestamp() : counterTimestamp;
+        // A counter table's deletion is taken at the server's clock, as 3.11 takes it, whatever timestamp it has.
+        long timestamp = cf.isCounter() ? counterTimestamp : d.getTimestamp();
         ThriftConversion.addDeletion(m, cf, timestamp, ThriftConversion.bytes(d.super_column), p != null,
                 p == null ? null : p.getColumn_names(), range);
     }

@@ -82,11 +82,23 @@ class CounterDifferentialIT {
 
     private static void compare(String name, Call call, Cassandra.Client reference, Cassandra.Client subject,
                                 List<String> differences) {
-        String expected = answer(reference, call);
+        String answer311 = answer(reference, call);
+        String expected = KNOWN_DIFFERENCES.getOrDefault(name, a -> a).apply(answer311);
         String actual = answer(subject, call);
+        if (!expected.equals(answer311)) System.out.println("CounterDifferentialIT " + name + ": 3.11 answers " + answer311);
         System.out.println("CounterDifferentialIT " + name + ": " + expected + (expected.equals(actual) ? "" : "\n    Sibyl: " + actual));
         if (!expected.equals(actual)) differences.add(name + "\n  3.11:  " + expected + "\n  Sibyl: " + actual);
     }
+
+    /**
+     * What Sibyl answers where it differs from 3.11 on purpose (docs/differences.md §The 0.7+ dialect), from 3.11's
+     * answer: an add after a deletion of the counter's row or super column counts from zero, where 3.11 adds to
+     * the count from before the deletion (its counter cache still holds it).
+     */
+    private static final Map<String, java.util.function.UnaryOperator<String>> KNOWN_DIFFERENCES = Map.of(
+            "07 remove_counter of a row, then add again", a -> a.replace("value:7", "value:2"),
+            "08 remove_counter of a super column and of a subcolumn, then add again",
+            a -> a.substring(0, a.lastIndexOf("value:3")) + "value:2" + a.substring(a.lastIndexOf("value:3") + 7));
 
     /** The calls in the order they run, by a name that says what each checks. */
     private static Map<String, Call> calls() {
@@ -246,7 +258,10 @@ class CounterDifferentialIT {
         return calls;
     }
 
-    /** One random call on rows r0..r3 of RC and RSup: an add, a remove_counter, or a read. */
+    /**
+     * One random call on rows r0..r3 of RC and RSup: an add, a remove_counter of one counter, or a read. No deletion
+     * of a row or super column: an add after one is where Sibyl differs on purpose (KNOWN_DIFFERENCES).
+     */
     private static Call randomCall(Random random) {
         String key = "r" + random.nextInt(4);
         String name = String.valueOf((char) ('a' + random.nextInt(4)));
@@ -258,10 +273,6 @@ class CounterDifferentialIT {
         if (op < 12) return cl -> add(cl, key, parent, counter(name, delta));
         if (op == 12) return cl -> {
             cl.remove_counter(b(key), new ColumnPath(parent.column_family).setSuper_column(parent.super_column).setColumn(b(name)), ONE);
-            return "removed";
-        };
-        if (op == 13 && isSuper) return cl -> {
-            cl.remove_counter(b(key), new ColumnPath("RSup").setSuper_column(b(superName)), ONE);
             return "removed";
         };
         if (op == 14) return cl -> {
