@@ -88,6 +88,11 @@ public final class ForkedServer {
         assertTrue(process.descendants().findAny().isEmpty(), "no child processes");
     }
 
+    /** The Thrift port it serves, for clients of the 0.7+ dialect. */
+    public int port() {
+        return port;
+    }
+
     public long pid() {
         return process.pid();
     }
