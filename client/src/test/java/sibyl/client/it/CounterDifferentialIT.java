@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import org.apache.thrift.TException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import sibyl.client.it.TtlDifferentialIT.Call;
 import sibyl.iface.v20.Cassandra;
 import sibyl.iface.v20.CfDef;
 import sibyl.iface.v20.Column;
@@ -24,7 +25,6 @@ import sibyl.iface.v20.ConsistencyLevel;
 import sibyl.iface.v20.CounterColumn;
 import sibyl.iface.v20.CounterSuperColumn;
 import sibyl.iface.v20.Deletion;
-import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KeyRange;
 import sibyl.iface.v20.KsDef;
 import sibyl.iface.v20.Mutation;
@@ -43,10 +43,6 @@ class CounterDifferentialIT {
     private static final String KS = "CounterDiff";
     private static final ConsistencyLevel ONE = ConsistencyLevel.ONE;
     private static final String COUNTER = "org.apache.cassandra.db.marshal.CounterColumnType";
-
-    private interface Call {
-        Object on(Cassandra.Client c) throws TException;
-    }
 
     @Test
     void countersAreAnsweredAndRefusedAs311Does(@TempDir Path dir) throws Exception {
@@ -82,9 +78,9 @@ class CounterDifferentialIT {
 
     private static void compare(String name, Call call, Cassandra.Client reference, Cassandra.Client subject,
                                 List<String> differences) {
-        String answer311 = answer(reference, call);
+        String answer311 = TtlDifferentialIT.answer(reference, call);
         String expected = KNOWN_DIFFERENCES.getOrDefault(name, a -> a).apply(answer311);
-        String actual = answer(subject, call);
+        String actual = TtlDifferentialIT.answer(subject, call);
         if (!expected.equals(answer311)) System.out.println("CounterDifferentialIT " + name + ": 3.11 answers " + answer311);
         System.out.println("CounterDifferentialIT " + name + ": " + expected + (expected.equals(actual) ? "" : "\n    Sibyl: " + actual));
         if (!expected.equals(actual)) differences.add(name + "\n  3.11:  " + expected + "\n  Sibyl: " + actual);
@@ -120,8 +116,8 @@ class CounterDifferentialIT {
             cl.add(b("k2"), c, counter("a", 7), ONE);
             cl.add(b("k2"), c, counter("c", Long.MAX_VALUE), ONE);
             cl.add(b("k2"), c, counter("c", 1), ONE);
-            return cl.get_count(b("k1"), c, all(), ONE) + " " + byKey(cl.multiget_slice(List.of(b("k1"), b("k2")), c, all(), ONE))
-                    + " " + byKey(cl.multiget_count(List.of(b("k1"), b("k2")), c, all(), ONE))
+            return cl.get_count(b("k1"), c, all(), ONE) + " " + TtlDifferentialIT.byKey(cl.multiget_slice(List.of(b("k1"), b("k2")), c, all(), ONE))
+                    + " " + TtlDifferentialIT.byKey(cl.multiget_count(List.of(b("k1"), b("k2")), c, all(), ONE))
                     + " " + cl.get_range_slices(c, all(), new KeyRange(100).setStart_key(b("")).setEnd_key(b("")), ONE).size()
                     + " " + cl.get_paged_slice("C", new KeyRange(100).setStart_key(b("")).setEnd_key(b("")), b(""), ONE).size()
                     + " " + cl.get_slice(b("k2"), c, new SlicePredicate().setColumn_names(List.of(b("c"), b("z"))), ONE);
@@ -283,7 +279,7 @@ class CounterDifferentialIT {
             return cl.get_slice(b(key), new ColumnParent(parent.column_family), all(), ONE);
         };
         if (op == 15) return cl -> cl.get(b(key), new ColumnPath(parent.column_family).setSuper_column(parent.super_column).setColumn(b(name)), ONE);
-        if (op == 16) return cl -> byKey(cl.multiget_count(List.of(b("r0"), b("r1"), b("r2"), b("r3")), new ColumnParent(parent.column_family), all(), ONE));
+        if (op == 16) return cl -> TtlDifferentialIT.byKey(cl.multiget_count(List.of(b("r0"), b("r1"), b("r2"), b("r3")), new ColumnParent(parent.column_family), all(), ONE));
         return cl -> cl.get_slice(b(key), parent, all(), ONE);
     }
 
@@ -305,26 +301,6 @@ class CounterDifferentialIT {
     private static String rangeOf(Cassandra.Client cl, String table) throws TException {
         return String.valueOf(cl.get_range_slices(new ColumnParent(table), all(),
                 new KeyRange(100).setStart_key(b("")).setEnd_key(b("")), ONE));
-    }
-
-    /** A multiget's answer by its keys as text, in their order: ByteBuffer keys print their positions. */
-    private static Map<String, ?> byKey(Map<ByteBuffer, ?> answer) {
-        Map<String, Object> byKey = new TreeMap<>();
-        answer.forEach((k, v) -> byKey.put(StandardCharsets.UTF_8.decode(k.duplicate()).toString(), v));
-        return byKey;
-    }
-
-    /** The call's answer, or its exception and what it says. */
-    private static String answer(Cassandra.Client client, Call call) {
-        try {
-            return String.valueOf(call.on(client));
-        } catch (InvalidRequestException e) {
-            return "InvalidRequestException: " + e.getWhy();
-        } catch (NotFoundException e) {
-            return "NotFoundException";
-        } catch (TException e) {
-            return e.getClass().getSimpleName() + ": " + e.getMessage();
-        }
     }
 
     private static CounterColumn counter(String name, long value) {
