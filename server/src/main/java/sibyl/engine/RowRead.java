@@ -194,9 +194,7 @@ final class RowRead {
                 if (versions.size() == 1) return versions.get(0);
             }
             if (isWholeRow()) {
-                ColumnFamily merged = versions.get(0);
-                for (int i = 1; i < versions.size(); i++) merged = ColumnFamily.merge(merged, versions.get(i));
-                return merged;
+                return ColumnFamily.mergeAll(versions);
             }
             List<RowCells> sources = new ArrayList<>(versions.size() + cursors.size());
             for (ColumnFamily v : versions) {
@@ -207,7 +205,7 @@ final class RowRead {
             ColumnFamily.Builder merged = ColumnFamily.builder(metadata, Math.min(range == null ? names.size() : count, 64));
             for (RowCells source : sources) merged.delete(source.deletion());
             Iterator<Cell> cells = sources.size() == 1 ? sources.get(0) : new MergingCellIterator(order, sources,
-                    metadata.isCounter() ? merged.deletion() : Deletion.LIVE);
+                    metadata.isCounter(), merged.deletion());
             byte[] finish = range == null ? new byte[0] : range.finish();
             boolean counted = count < Integer.MAX_VALUE;
             Deletion rowDeletion = merged.deletion();

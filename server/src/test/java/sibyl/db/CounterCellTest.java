@@ -70,6 +70,23 @@ class CounterCellTest {
     }
 
     @Test
+    void threeSourcesMergeAsOneWhicheverOrderTheyComeIn() {
+        CFMetaData supers = CFMetaData.ofSuper("Ks", "CSup", BytesType.instance, BytesType.instance)
+                .withValidators(COUNTERS.validators());
+        ColumnFamily oldIncrement = ColumnFamily.empty(supers).withCell(
+                SuperColumn.empty(b("sc"), BytesType.instance).withColumn(Column.counter(b("n"), 922, 10)));
+        ColumnFamily deletion = ColumnFamily.empty(supers).withCell(SuperColumn.empty(b("sc"), BytesType.instance).withDeletion(20, 100));
+        ColumnFamily newIncrement = ColumnFamily.empty(supers).withCell(
+                SuperColumn.empty(b("sc"), BytesType.instance).withColumn(Column.counter(b("n"), 365, 30)));
+        List<List<ColumnFamily>> orders = List.of(List.of(oldIncrement, newIncrement, deletion),
+                List.of(deletion, oldIncrement, newIncrement), List.of(newIncrement, oldIncrement, deletion));
+        for (List<ColumnFamily> order : orders) {
+            SuperColumn sc = (SuperColumn) ColumnFamily.mergeAll(order).cell(b("sc"));
+            assertEquals(365, sc.subcolumn(b("n")).count(), "the deletion hides the older increment, in any order");
+        }
+    }
+
+    @Test
     void plainColumnsUnderARowTombstoneAreKeptAsTheyWere() {
         CFMetaData plain = CFMetaData.standard("Ks", "S", BytesType.instance);
         ColumnFamily older = ColumnFamily.empty(plain).withCell(Column.live(b("n"), b("v"), 10));
@@ -82,7 +99,7 @@ class CounterCellTest {
         List<Iterator<Cell>> sources = List.of(
                 List.<Cell>of(Column.counter(b("a"), 5, 10), Column.counter(b("b"), 1, 10)).iterator(),
                 List.<Cell>of(Column.counter(b("a"), 2, 30)).iterator());
-        MergingCellIterator cells = new MergingCellIterator(BytesType.instance, sources, Deletion.of(20, 100));
+        MergingCellIterator cells = new MergingCellIterator(BytesType.instance, sources, true, Deletion.of(20, 100));
         assertEquals(2, ((Column) cells.next()).count());
         Column hidden = (Column) cells.next();
         assertEquals(1, hidden.count(), "a name whose every version is hidden comes back as one, which reads as hidden");
