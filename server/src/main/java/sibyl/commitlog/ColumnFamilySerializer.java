@@ -28,7 +28,8 @@ import sibyl.db.SuperColumn;
  * Deletion     := markedForDeleteAt:long    Long.MIN_VALUE = none
  *                 localDeletionTime:int     seconds; Integer.MIN_VALUE = none
  * Column       := name
- *                 flags:byte                0 = live, 1 = tombstone, 2 = expiring; other values are refused
+ *                 flags:byte                0 = live, 1 = tombstone, 2 = expiring, 4 = counter (value: the 8-byte increment);
+ *                                           other values are refused
  *                 timestamp:long
  *                 live:      length:int  value:byte[length]
  *                 tombstone: localDeletionTime:int
@@ -43,6 +44,8 @@ public final class ColumnFamilySerializer {
     private static final int LIVE = 0;
     private static final int TOMBSTONE = 1;
     private static final int EXPIRING = 2;
+    /** A counter cell: one increment as a client sent it, its value the 8-byte delta (never a sum). */
+    private static final int COUNTER = 4;
     private static final int MAX_NAME_LENGTH = 0xFFFF;
     private static final int DELETION_LENGTH = 8 + 4;
 
@@ -137,7 +140,7 @@ public final class ColumnFamilySerializer {
 
     private static void writeColumn(Column c, ByteBuffer out) {
         writeName(c.name(), out);
-        out.put((byte) (c.isTombstone() ? TOMBSTONE : c.isExpiring() ? EXPIRING : LIVE));
+        out.put((byte) (c.isTombstone() ? TOMBSTONE : c.isExpiring() ? EXPIRING : c.isCounter() ? COUNTER : LIVE));
         out.putLong(c.timestamp());
         if (c.isTombstone()) {
             out.putInt(c.localDeletionTime());
@@ -156,12 +159,16 @@ public final class ColumnFamilySerializer {
         int flags = in.readUnsignedByte();
         long timestamp = in.readLong();
         if (flags == TOMBSTONE) return Column.tombstone(name, timestamp, in.readInt());
-        if (flags != LIVE && flags != EXPIRING) throw new IOException("unknown column flags " + flags);
+        if (flags != LIVE && flags != EXPIRING && flags != COUNTER) throw new IOException("unknown column flags " + flags);
         int ttl = flags == EXPIRING ? in.readInt() : Column.NO_TTL;
         int expiresAt = flags == EXPIRING ? in.readInt() : 0;
         if (flags == EXPIRING && ttl <= 0) throw new IOException("expiring column with ttl " + ttl);
         byte[] value = new byte[readCount(in, "value byte")];
         in.readFully(value);
+        if (flags == COUNTER) {
+            if (value.length != 8) throw new IOException("counter of " + value.length + " bytes");
+            return Column.counter(name, ByteBuffer.wrap(value).getLong(), timestamp);
+        }
         return flags == EXPIRING ? Column.expiring(name, value, timestamp, ttl, expiresAt) : Column.live(name, value, timestamp);
     }
 

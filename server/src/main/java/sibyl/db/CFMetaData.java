@@ -3,6 +3,7 @@ package sibyl.db;
 import java.util.Objects;
 import java.util.OptionalInt;
 import sibyl.db.marshal.AbstractType;
+import sibyl.db.marshal.CounterColumnType;
 
 /**
  * One column family: its schema, and the settings storage-conf.xml gives it, which travel with
@@ -100,16 +101,25 @@ public record CFMetaData(String keyspace, String name, boolean isSuper, Abstract
     }
 
     /**
-     * Whether rows of {@code other} are rows of this column family: the same keyspace, name, type and
-     * comparators. The configured settings (caches, GCGraceSeconds, DefaultTimeToLive, comment) may differ: a reload of the
+     * Whether rows of {@code other} are rows of this column family: the same keyspace, name, type,
+     * comparators and kind of cells (counters or not). The configured settings (caches, GCGraceSeconds, DefaultTimeToLive, comment) may differ: a reload of the
      * configuration changes them while the rows written before stay what they are.
      */
     public boolean sameRowsAs(CFMetaData other) {
         if (this == other) return true; // the usual case, once per row written
         return keyspace.equals(other.keyspace) && name.equals(other.name) && isSuper == other.isSuper
+                && isCounter() == other.isCounter()
                 && comparator.className().equals(other.comparator.className())
                 && (subcomparator == null ? other.subcomparator == null
                 : other.subcomparator != null && subcomparator.className().equals(other.subcomparator.className()));
+    }
+
+    /**
+     * Whether this is a counter column family (default_validation_class CounterColumnType): its cells are counters,
+     * which merge by adding up (docs/semantics.md §Counters).
+     */
+    public boolean isCounter() {
+        return validators.defaultValue() instanceof CounterColumnType;
     }
 
     /** {@code Standard} or {@code Super}, as describe_keyspace says. */

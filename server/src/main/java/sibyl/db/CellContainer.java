@@ -36,6 +36,9 @@ public abstract sealed class CellContainer<C extends Cell, T extends CellContain
     /** How two versions of one name reconcile: a constant, so that no call allocates a function. */
     abstract BinaryOperator<C> reconciler();
 
+    /** Whether this container holds counter cells, whose versions add up (docs/semantics.md §Counters). */
+    abstract boolean addsUp();
+
     /** The tombstone; {@link Deletion#LIVE} if never deleted. */
     public final Deletion deletion() {
         return deletion;
@@ -77,9 +80,39 @@ public abstract sealed class CellContainer<C extends Cell, T extends CellContain
      * {@link PersistentSortedMap#plusAll}.
      */
     static <C extends Cell, T extends CellContainer<C, T>> T merge(T a, T b) {
+        Deletion deletion = Deletion.reconcile(a.deletion, b.deletion);
+        if (deletion.isMarkedForDelete() && (a.addsUp() || b.addsUp())) {
+            // Increments a tombstone hides must not add up with newer ones into one cell it no longer hides.
+            a = a.withoutCountersHiddenBy(deletion);
+            b = b.withoutCountersHiddenBy(deletion);
+        }
         T big = a.cells.size() >= b.cells.size() ? a : b;
         T small = big == a ? b : a;
         return big.with(Deletion.reconcile(big.deletion, small.deletion), big.cells.plusAll(small.cells, big.reconciler()));
+    }
+
+    /**
+     * This container without the counter cells and tombstones (subcolumns too) that {@code hiding} hides: a hidden
+     * counter must not add up with a newer increment, and a hidden tombstone no longer beats one (docs/semantics.md
+     * §Counters: a row or super column deletion clears the counters under it, their tombstones included, whichever
+     * source holds them and whenever compaction runs). Itself when there are none.
+     */
+    final T withoutCountersHiddenBy(Deletion hiding) {
+        PersistentSortedMap.Builder<byte[], C> kept = new PersistentSortedMap.Builder<>(cells.comparator(), reconciler(), cells.size());
+        boolean changed = false;
+        for (C cell : cells) {
+            C left = withoutCountersHiddenBy(cell, hiding);
+            if (left != cell) changed = true;
+            if (left != null) kept.put(cell.name(), left);
+        }
+        return changed ? with(deletion, kept.build()) : self();
+    }
+
+    /** {@code cell} without the counters and tombstones {@code hiding} hides: null for a hidden column. */
+    @SuppressWarnings("unchecked")
+    static <C extends Cell> C withoutCountersHiddenBy(C cell, Deletion hiding) {
+        if (cell instanceof Column c) return (c.isCounter() || c.isTombstone()) && hiding.shadows(c.timestamp()) ? null : cell;
+        return (C) ((SuperColumn) cell).withoutCountersHiddenBy(hiding);
     }
 
     /** {@code head}, the tombstone if any and the cells, as the toString of both containers shows them. */

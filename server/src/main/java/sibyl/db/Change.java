@@ -38,6 +38,16 @@ public sealed interface Change {
         }
     }
 
+    /**
+     * Add {@code delta} (negative to decrement) to a counter ({@code superColumn} null) or a counter subcolumn of a
+     * counter column family; {@code timestamp} is the server's clock when the increment was taken.
+     */
+    record Increment(byte[] superColumn, byte[] name, long delta, long timestamp) implements Change {
+        public Increment {
+            Objects.requireNonNull(name, "name");
+        }
+    }
+
     /** Tombstone a column ({@code superColumn} null) or a subcolumn. */
     record DeleteColumn(byte[] superColumn, byte[] name, long timestamp) implements Change {
         public DeleteColumn {

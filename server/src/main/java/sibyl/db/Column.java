@@ -1,11 +1,13 @@
 package sibyl.db;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 
 /**
  * A column version: live (name, value, timestamp), expiring (live until its local expiration time, then read
- * as a tombstone), or a tombstone. A tombstone's value is the 4-byte big-endian local deletion time in seconds,
+ * as a tombstone), a counter (the sum of the increments this version holds: docs/semantics.md §Counters), or a
+ * tombstone. A tombstone's value is the 4-byte big-endian local deletion time in seconds,
  * as 0.6 stores it; it is never returned to clients. An expiring column keeps its time to live and the second
  * it expires at, as Cassandra 0.7 to 3.11 keep them (docs/semantics.md §Expiring columns). Immutable; the arrays
  * are owned by the column and must not be modified.
@@ -20,14 +22,41 @@ public final class Column implements Cell {
     private final boolean deleted;
     private final int ttl;
     private final int localExpirationTime;
+    private final boolean counter;
 
     private Column(byte[] name, byte[] value, long timestamp, boolean deleted, int ttl, int localExpirationTime) {
+        this(name, value, timestamp, deleted, ttl, localExpirationTime, false);
+    }
+
+    private Column(byte[] name, byte[] value, long timestamp, boolean deleted, int ttl, int localExpirationTime,
+                   boolean counter) {
         this.name = Objects.requireNonNull(name, "name");
         this.value = Objects.requireNonNull(value, "value");
         this.timestamp = timestamp;
         this.deleted = deleted;
         this.ttl = ttl;
         this.localExpirationTime = localExpirationTime;
+        this.counter = counter;
+    }
+
+    /**
+     * A counter cell holding increments that sum to {@code count}, the newest of them written at {@code timestamp}:
+     * one increment as a client sent it, or several already summed (a memtable's, an SSTable's). Its value is the
+     * count as 8 big-endian bytes, what a read answers.
+     */
+    public static Column counter(byte[] name, long count, long timestamp) {
+        return new Column(name, ByteBuffer.allocate(8).putLong(count).array(), timestamp, false, NO_TTL, Integer.MAX_VALUE, true);
+    }
+
+    /** Whether this is a counter cell (never a tombstone: a counter's deletion is an ordinary tombstone). */
+    public boolean isCounter() {
+        return counter;
+    }
+
+    /** The sum of this counter cell's increments. */
+    public long count() {
+        if (!counter) throw new IllegalStateException("not a counter: " + this);
+        return ByteBuffer.wrap(value).getLong();
     }
 
     /** Takes ownership of both arrays. */
@@ -130,12 +159,31 @@ public final class Column implements Cell {
      * expiration wins. Commutative and independent of the clock, so merge order and merge time never matter.
      */
     public static Column reconcile(Column a, Column b) {
+        if (a.counter || b.counter) return reconcileCounters(a, b);
         if (a.timestamp != b.timestamp) return a.timestamp > b.timestamp ? a : b;
         if (a.deleted != b.deleted) return a.deleted ? a : b;
         int byValue = Arrays.compareUnsigned(a.value, b.value);
         if (byValue != 0) return byValue > 0 ? a : b;
         if (a.isExpiring() != b.isExpiring()) return a.isExpiring() ? b : a;
         return a.localExpirationTime >= b.localExpirationTime ? a : b;
+    }
+
+    /**
+     * A counter cell against another version of its name (docs/semantics.md §Counters): two counter cells hold
+     * disjoint increments, each applied once to one memtable, so they sum (wrapping past the range of a long, as 3.11
+     * does); a tombstone beats a counter cell whatever their timestamps, as in 3.11, so a deleted counter stays deleted
+     * until compaction purges its tombstone. Commutative and associative, so merge order never matters; never called
+     * with one version twice (each source holds its own increments).
+     */
+    private static Column reconcileCounters(Column a, Column b) {
+        if (a.deleted) return a;
+        if (b.deleted) return b;
+        if (a.counter && b.counter) {
+            return counter(a.name, a.count() + b.count(), Math.max(a.timestamp, b.timestamp));
+        }
+        // A column family's cells are all counters or none; a plain column met here came from outside its rules
+        // (an imported SSTable): the counter wins, the way a tombstone wins over it.
+        return a.counter ? a : b;
     }
 
     /** Bytes this version takes in 0.6's serialized form, the unit of memtable throughput; 8 more if expiring. */
@@ -145,17 +193,18 @@ public final class Column implements Cell {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Column c && timestamp == c.timestamp && deleted == c.deleted && ttl == c.ttl
+        return o instanceof Column c && timestamp == c.timestamp && deleted == c.deleted && ttl == c.ttl && counter == c.counter
                 && localExpirationTime == c.localExpirationTime && Arrays.equals(name, c.name) && Arrays.equals(value, c.value);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(Arrays.hashCode(name), Arrays.hashCode(value), timestamp, deleted, ttl, localExpirationTime);
+        return Objects.hash(Arrays.hashCode(name), Arrays.hashCode(value), timestamp, deleted, ttl, localExpirationTime, counter);
     }
 
     @Override
     public String toString() {
+        if (counter) return "Counter(" + Bytes.hex(name) + ", " + count() + ", ts=" + timestamp + ")";
         return (deleted ? "Tombstone(" : "Column(") + Bytes.hex(name) + (deleted ? "" : ", " + Bytes.hex(value))
                 + ", ts=" + timestamp + (isExpiring() ? ", ttl=" + ttl + ", expires=" + localExpirationTime : "") + ")";
     }

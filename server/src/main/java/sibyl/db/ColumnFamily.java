@@ -1,7 +1,11 @@
 package sibyl.db;
 
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.BinaryOperator;
 
 /**
@@ -87,6 +91,44 @@ public final class ColumnFamily extends CellContainer<Cell, ColumnFamily> {
         return CellContainer.merge(a, b);
     }
 
+    /**
+     * The versions of one row from several sources, merged. A counter row's versions are first cleared of what any
+     * source's row or super column tombstone hides: merged two at a time, two counter cells would add up into one
+     * with the later timestamp before a third source's tombstone between them is met (docs/semantics.md §Counters).
+     */
+    public static ColumnFamily mergeAll(List<ColumnFamily> versions) {
+        List<ColumnFamily> merging = versions;
+        if (versions.size() > 2 && versions.get(0).metadata.isCounter()) {
+            Deletion row = Deletion.LIVE;
+            Map<byte[], Deletion> superColumns = new TreeMap<>(versions.get(0).metadata.comparator());
+            for (ColumnFamily v : versions) {
+                row = Deletion.reconcile(row, v.deletion);
+                for (Cell c : v.cells) {
+                    if (c instanceof SuperColumn sc && sc.isMarkedForDelete()) {
+                        superColumns.merge(sc.name(), sc.deletion(), Deletion::reconcile);
+                    }
+                }
+            }
+            merging = new ArrayList<>(versions.size());
+            for (ColumnFamily v : versions) merging.add(v.withoutCountersHiddenBy(row, superColumns));
+        }
+        ColumnFamily merged = merging.get(0);
+        for (int i = 1; i < merging.size(); i++) merged = merge(merged, merging.get(i));
+        return merged;
+    }
+
+    /** This version without the counters that {@code row}, or the tombstone of their super column, hides. */
+    private ColumnFamily withoutCountersHiddenBy(Deletion row, Map<byte[], Deletion> superColumns) {
+        Builder kept = builder(metadata, cells.size()).delete(deletion);
+        for (Cell c : cells) {
+            Deletion hiding = c instanceof SuperColumn
+                    ? Deletion.reconcile(row, superColumns.getOrDefault(c.name(), Deletion.LIVE)) : row;
+            Cell left = withoutCountersHiddenBy(c, hiding);
+            if (left != null) kept.add(left);
+        }
+        return kept.build();
+    }
+
     /** Bytes of this version in 0.6's serialized form, the unit of memtable throughput. */
     public long serializedSize() {
         long size = 4 + 8;
@@ -101,6 +143,11 @@ public final class ColumnFamily extends CellContainer<Cell, ColumnFamily> {
             throw new IllegalArgumentException("a " + cell.getClass().getSimpleName() + " does not belong in "
                     + metadata.columnType() + " column family " + metadata.keyspace() + "." + metadata.name());
         }
+    }
+
+    @Override
+    boolean addsUp() {
+        return metadata.isCounter();
     }
 
     /** Two versions of one name: the winning column, or the super columns merged. */

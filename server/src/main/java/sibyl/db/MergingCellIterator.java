@@ -18,10 +18,26 @@ public final class MergingCellIterator implements Iterator<Cell> {
     private final Iterator<Cell>[] sources;
     /** Each source's next cell, null once it has none. */
     private final Cell[] heads;
+    /** Whether the cells are counters, whose versions add up. */
+    private final boolean counters;
+    /** The row tombstone of a counter row: the increments it hides are left out before versions add up. */
+    private final Deletion countersHiddenBy;
 
     /** @param order the comparator of the cells' names, or its reverse for a reversed read */
-    @SuppressWarnings("unchecked")
     public MergingCellIterator(Comparator<byte[]> order, List<? extends Iterator<Cell>> sources) {
+        this(order, sources, false, Deletion.LIVE);
+    }
+
+    /**
+     * @param order            the comparator of the cells' names, or its reverse for a reversed read
+     * @param counters         whether the cells are counters (see {@link Column#reconcile})
+     * @param countersHiddenBy of counters, the row's tombstone over every source
+     */
+    @SuppressWarnings("unchecked")
+    public MergingCellIterator(Comparator<byte[]> order, List<? extends Iterator<Cell>> sources, boolean counters,
+                               Deletion countersHiddenBy) {
+        this.counters = counters;
+        this.countersHiddenBy = counters ? countersHiddenBy : Deletion.LIVE;
         this.order = order;
         this.sources = sources.toArray(new Iterator[0]);
         this.heads = new Cell[this.sources.length];
@@ -48,12 +64,25 @@ public final class MergingCellIterator implements Iterator<Cell> {
         }
         if (name == null) throw new NoSuchElementException();
         Cell cell = null;
+        Cell first = null;
+        // Every tombstone over the name first, so that versions add up only once what any of them hides is out.
+        Deletion hiding = countersHiddenBy;
+        if (counters) {
+            for (Cell head : heads) {
+                if (head instanceof SuperColumn sc && order.compare(sc.name(), name) == 0) {
+                    hiding = Deletion.reconcile(hiding, sc.deletion());
+                }
+            }
+        }
         for (int i = 0; i < heads.length; i++) {
             if (heads[i] != null && order.compare(heads[i].name(), name) == 0) {
-                cell = cell == null ? heads[i] : ColumnFamily.reconcile(cell, heads[i]);
+                if (first == null) first = heads[i];
+                Cell version = hiding.isMarkedForDelete() ? CellContainer.withoutCountersHiddenBy(heads[i], hiding) : heads[i];
+                if (version != null) cell = cell == null ? version : ColumnFamily.reconcile(cell, version);
                 advance(i);
             }
         }
-        return cell;
+        // Every version hidden: any of them reads as hidden.
+        return cell != null ? cell : first;
     }
 }

@@ -105,9 +105,9 @@ public final class MergingRowIterator implements Iterator<Map.Entry<DecoratedKey
         @Override
         public ColumnFamily getValue() {
             if (merged == null) {
-                ColumnFamily row = versions.get(0).getValue();
-                for (int i = 1; i < versions.size(); i++) row = ColumnFamily.merge(row, versions.get(i).getValue());
-                merged = row;
+                List<ColumnFamily> values = new ArrayList<>(versions.size());
+                for (Map.Entry<DecoratedKey, ColumnFamily> v : versions) values.add(v.getValue());
+                merged = ColumnFamily.mergeAll(values);
                 versions = null;
             }
             return merged;

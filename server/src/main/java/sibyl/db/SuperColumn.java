@@ -37,6 +37,14 @@ public final class SuperColumn extends CellContainer<Column, SuperColumn> implem
     }
 
     @Override
+    boolean addsUp() {
+        for (Column c : cells) {
+            if (c.isCounter()) return true;
+        }
+        return false;
+    }
+
+    @Override
     public byte[] name() {
         return name;
     }

@@ -222,7 +222,7 @@ public final class ColumnFamilyStore {
         CFMetaData current = metadata;
         if (!updated.sameRowsAs(current)) {
             throw new IllegalArgumentException("column family " + current.keyspace() + "." + current.name()
-                    + " cannot change its name, type or comparators while it stores rows");
+                    + " cannot change its name, type, comparators or whether it holds counters while it stores rows");
         }
     }
 

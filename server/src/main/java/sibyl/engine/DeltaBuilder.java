@@ -1,8 +1,14 @@
 package sibyl.engine;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import sibyl.db.CFMetaData;
 import sibyl.db.Change;
 import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
+import sibyl.db.Deletion;
 import sibyl.db.PathShape;
 import sibyl.db.SuperColumn;
 
@@ -17,6 +23,15 @@ final class DeltaBuilder {
     private final int localDeletionTime;
     private final ColumnFamily.Builder row;
     private int operations;
+    /**
+     * Increments, and deletions of counters, not yet in {@link #row}: they go in when it is built, less those a row
+     * or super column deletion of the same mutation hides (docs/semantics.md §Counters). Put in at once, two increments of one counter would add up into one
+     * cell whose timestamp is the later one, and a row or super column deletion between them would no longer hide
+     * the earlier one.
+     */
+    private final List<Change> increments = new ArrayList<>();
+    /** The newest deletion of each super column in this mutation, by name. */
+    private final Map<ByteBuffer, Long> superColumnDeletions = new HashMap<>();
 
     DeltaBuilder(CFMetaData metadata, int localDeletionTime, int expectedChanges) {
         this.metadata = metadata;
@@ -26,6 +41,21 @@ final class DeltaBuilder {
 
     /** The row of the changes added so far. */
     ColumnFamily row() {
+        Deletion rowDeletion = row.deletion();
+        for (Change change : increments) {
+            byte[] superColumn = change instanceof Change.Increment i ? i.superColumn() : ((Change.DeleteColumn) change).superColumn();
+            Long superColumnDeletion = superColumn == null ? null : superColumnDeletions.get(ByteBuffer.wrap(superColumn));
+            boolean hidden = rowDeletion.shadows(change.timestamp())
+                    || (superColumnDeletion != null && change.timestamp() <= superColumnDeletion);
+            if (hidden) continue;
+            if (change instanceof Change.Increment i) {
+                put(superColumn, Column.counter(i.name(), i.delta(), i.timestamp()));
+            } else {
+                Change.DeleteColumn d = (Change.DeleteColumn) change;
+                put(superColumn, Column.tombstone(d.name(), d.timestamp(), localDeletionTime));
+            }
+        }
+        increments.clear();
         return row.build();
     }
 
@@ -38,10 +68,17 @@ final class DeltaBuilder {
         operations++;
         if (change instanceof Change.Write w) {
             put(w.superColumn(), w.column(localDeletionTime));
+        } else if (change instanceof Change.Increment i) {
+            PathShape.COLUMN.check(metadata, i.superColumn() != null, true);
+            increments.add(i);
+        } else if (change instanceof Change.DeleteColumn d && metadata.isCounter()) {
+            PathShape.COLUMN.check(metadata, d.superColumn() != null, true);
+            increments.add(d);
         } else if (change instanceof Change.DeleteColumn d) {
             put(d.superColumn(), Column.tombstone(d.name(), d.timestamp(), localDeletionTime));
         } else if (change instanceof Change.DeleteSuperColumn d) {
             PathShape.REMOVE.check(metadata, true, false);
+            superColumnDeletions.merge(ByteBuffer.wrap(d.name()), d.timestamp(), Math::max);
             row.add(SuperColumn.empty(d.name(), metadata.subcomparator()).withDeletion(d.timestamp(), localDeletionTime));
         } else if (change instanceof Change.DeleteRow d) {
             row.delete(d.timestamp(), localDeletionTime);

@@ -88,7 +88,8 @@ final class RowRead {
             sorted.addAll(selected);
             names = List.copyOf(sorted);
         }
-        return new RowRead(metadata, names, null, metadata.comparator(), !metadata.isSuper(), nowSeconds);
+        // A counter's versions add up: no version found settles it, every source counts.
+        return new RowRead(metadata, names, null, metadata.comparator(), !metadata.isSuper() && !metadata.isCounter(), nowSeconds);
     }
 
     /**
@@ -193,9 +194,7 @@ final class RowRead {
                 if (versions.size() == 1) return versions.get(0);
             }
             if (isWholeRow()) {
-                ColumnFamily merged = versions.get(0);
-                for (int i = 1; i < versions.size(); i++) merged = ColumnFamily.merge(merged, versions.get(i));
-                return merged;
+                return ColumnFamily.mergeAll(versions);
             }
             List<RowCells> sources = new ArrayList<>(versions.size() + cursors.size());
             for (ColumnFamily v : versions) {
@@ -205,7 +204,8 @@ final class RowRead {
             int count = range == null ? Integer.MAX_VALUE : range.count();
             ColumnFamily.Builder merged = ColumnFamily.builder(metadata, Math.min(range == null ? names.size() : count, 64));
             for (RowCells source : sources) merged.delete(source.deletion());
-            Iterator<Cell> cells = sources.size() == 1 ? sources.get(0) : new MergingCellIterator(order, sources);
+            Iterator<Cell> cells = sources.size() == 1 ? sources.get(0) : new MergingCellIterator(order, sources,
+                    metadata.isCounter(), merged.deletion());
             byte[] finish = range == null ? new byte[0] : range.finish();
             boolean counted = count < Integer.MAX_VALUE;
             Deletion rowDeletion = merged.deletion();

@@ -19,11 +19,13 @@ import sibyl.db.SuperColumn;
  * </pre>
  * flags bit 0 marks a tombstone, whose value is its 4-byte local deletion time; bit 1 an expiring column, and only
  * it has the bracketed fields (files written before expiring columns existed never set it, so they read as they
- * always did). A deletion is the super column's tombstone ({@link DeletionSerializer}).
+ * always did); bit 2 a counter cell, whose value is its 8-byte count (files written before counters existed never
+ * set it). A deletion is the super column's tombstone ({@link DeletionSerializer}).
  */
 final class CellSerializer {
     static final int TOMBSTONE = 1;
     static final int EXPIRING = 2;
+    static final int COUNTER = 4;
 
     private CellSerializer() {
     }
@@ -42,7 +44,7 @@ final class CellSerializer {
 
     private static void writeColumn(DataOutput out, Column c) throws IOException {
         writeName(out, c.name());
-        out.writeByte(c.isTombstone() ? TOMBSTONE : c.isExpiring() ? EXPIRING : 0);
+        out.writeByte(c.isTombstone() ? TOMBSTONE : c.isExpiring() ? EXPIRING : c.isCounter() ? COUNTER : 0);
         out.writeLong(c.timestamp());
         if (c.isExpiring()) {
             out.writeInt(c.ttl());
@@ -87,6 +89,7 @@ final class CellSerializer {
         in.get(value);
         if (flags == 0) return Column.live(name, value, timestamp);
         if (flags == EXPIRING) return Column.expiring(name, value, timestamp, ttl, expiresAt);
+        if (flags == COUNTER && length == 8) return Column.counter(name, ByteBuffer.wrap(value).getLong(), timestamp);
         if (flags != TOMBSTONE || length != 4) throw new IllegalArgumentException("column flags " + flags + ", value length " + length);
         return Column.tombstone(name, timestamp, ByteBuffer.wrap(value).getInt());
     }

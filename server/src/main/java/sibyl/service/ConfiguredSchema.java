@@ -17,6 +17,7 @@ import sibyl.db.SystemKeyspace;
 import sibyl.config.ValidationConf;
 import sibyl.db.Validators;
 import sibyl.db.marshal.AbstractType;
+import sibyl.db.marshal.CounterColumnType;
 import sibyl.db.marshal.MarshalException;
 import sibyl.db.marshal.MarshalTypes;
 
@@ -80,8 +81,17 @@ public final class ConfiguredSchema {
             }
             columns.put(name, type(where, "Column '" + column.getKey() + "' ValidationClass", column.getValue()));
         }
-        return new Validators(type(where, "KeyValidationClass", conf.keyValidationClass()),
-                type(where, "DefaultValidationClass", conf.defaultValidationClass()), columns);
+        AbstractType values = type(where, "DefaultValidationClass", conf.defaultValidationClass());
+        // A counter column family's columns are all counters, another's none (docs/semantics.md §Counters).
+        for (Map.Entry<String, String> column : conf.columns().entrySet()) {
+            if ((columns.get(ByteBuffer.wrap(column.getKey().getBytes(StandardCharsets.UTF_8))) instanceof CounterColumnType)
+                    != (values instanceof CounterColumnType)) {
+                throw new IllegalArgumentException("storage-conf.xml: column family " + where + ": Column '" + column.getKey()
+                        + "' ValidationClass " + column.getValue() + ": the columns of a column family whose"
+                        + " DefaultValidationClass is CounterColumnType are all counters, and no other column family has any");
+            }
+        }
+        return new Validators(type(where, "KeyValidationClass", conf.keyValidationClass()), values, columns);
     }
 
     /**

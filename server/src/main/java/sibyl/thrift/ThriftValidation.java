@@ -102,7 +102,19 @@ public final class ThriftValidation {
 
     /** insert's ColumnPath: as for get, but it must name a column. */
     CFMetaData validateInsertPath(String keyspace, ColumnPath path) throws InvalidRequestException {
-        return validatePath(PathShape.INSERT, keyspace, path);
+        return notCounters(validatePath(PathShape.INSERT, keyspace, path));
+    }
+
+    /**
+     * A column family a 0.6 client writes columns into: not a counter column family, whose cells only 0.7+'s add
+     * writes (docs/thrift-api-0.7.md §Counters); 0.6 had none, so the text is Sibyl's.
+     */
+    private static CFMetaData notCounters(CFMetaData cf) throws InvalidRequestException {
+        if (cf.isCounter()) {
+            throw new InvalidRequestException("column family " + cf.name() + " holds counters (CounterColumnType):"
+                    + " they are written by add, which 0.7 and later clients call, not by insert or batch_mutate columns");
+        }
+        return cf;
     }
 
     /** remove's ColumnPath: every level below the column family is optional. */
@@ -249,7 +261,7 @@ public final class ThriftValidation {
         }
         // 0.6 skipped every check for a super column without subcolumns; Sibyl still insists the
         // column family exists, so a typo is reported rather than silently ignored.
-        CFMetaData cf = known != null ? known : columnFamily(keyspace, cfName);
+        CFMetaData cf = notCounters(known != null ? known : columnFamily(keyspace, cfName));
         // The names are read from the structs' fields: the generated getters copy them, twice.
         if (cosc.isSetColumn()) {
             validatePath(PathShape.COLUMN, cf, null, cosc.column.name);

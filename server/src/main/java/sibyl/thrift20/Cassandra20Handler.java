@@ -35,6 +35,7 @@ import sibyl.iface.v20.ColumnParent;
 import sibyl.iface.v20.ColumnPath;
 import sibyl.iface.v20.Compression;
 import sibyl.iface.v20.ConsistencyLevel;
+import sibyl.iface.v20.CounterColumn;
 import sibyl.iface.v20.CqlPreparedResult;
 import sibyl.iface.v20.CqlResult;
 import sibyl.iface.v20.CqlResultType;
@@ -393,6 +394,7 @@ final class Cassandra20Handler {
     CompletableFuture<Void> insert(ByteBuffer key, ColumnParent parent, Column column, ConsistencyLevel cl)
             throws InvalidRequestException {
         Call call = startCall();
+        RequestChecks.ofKind(call.checks.table(call.keyspace, parent.getColumn_family()), false);
         CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
         String row = RequestChecks.key(cf, key);
         RequestChecks.insertedColumn(cf, parent, column, call.nowSeconds);
@@ -424,11 +426,47 @@ final class Cassandra20Handler {
     CompletableFuture<Void> remove(ByteBuffer key, ColumnPath path, long timestamp, ConsistencyLevel cl)
             throws InvalidRequestException {
         Call call = startCall();
+        RequestChecks.ofKind(call.checks.table(call.keyspace, path.getColumn_family()), false);
         CFMetaData cf = call.checks.removalPath(call.keyspace, path);
         String row = RequestChecks.key(cf, key);
         Consistency level = ConsistencyMapping.forWrite(cl);
         RowMutation.Builder m = RowMutation.builder(call.keyspace, row);
         Conversion.addRemoval(m, path, timestamp);
+        return RowRequests.write(storage, List.of(m.build()), level, call.deadline, DIALECT);
+    }
+
+    /**
+     * Adds the counter's value (negative to decrement) to the counter, in 3.11's order of checks; the increment is
+     * taken at the server's clock (docs/thrift-api-0.7.md §Counters).
+     */
+    CompletableFuture<Void> add(ByteBuffer key, ColumnParent parent, CounterColumn counter, ConsistencyLevel cl)
+            throws InvalidRequestException {
+        Call call = startCall();
+        CFMetaData cf = RequestChecks.ofKind(call.checks.table(call.keyspace, parent.getColumn_family()), true);
+        String row = RequestChecks.key(cf, key);
+        RequestChecks.counterConsistency(cf, cl);
+        call.checks.columnParent(call.keyspace, parent);
+        RequestChecks.addedCounter(cf, parent, counter);
+        Consistency level = ConsistencyMapping.forWrite(cl);
+        RowMutation.Builder m = RowMutation.builder(call.keyspace, row).localDeletionTime(call.nowSeconds);
+        Conversion.addIncrement(m, parent, counter, MicrosClock.next());
+        return RowRequests.write(storage, List.of(m.build()), level, call.deadline, DIALECT);
+    }
+
+    /**
+     * Deletes a counter, a super column of them or a row of a counter table at the server's clock; a counter deleted
+     * stays deleted until its tombstone is purged, as in 3.11 (docs/thrift-api-0.7.md §Counters).
+     */
+    CompletableFuture<Void> remove_counter(ByteBuffer key, ColumnPath path, ConsistencyLevel cl)
+            throws InvalidRequestException {
+        Call call = startCall();
+        CFMetaData cf = RequestChecks.ofKind(call.checks.table(call.keyspace, path.getColumn_family()), true);
+        String row = RequestChecks.key(cf, key);
+        call.checks.removalPath(call.keyspace, path);
+        RequestChecks.counterConsistency(cf, cl);
+        Consistency level = ConsistencyMapping.forWrite(cl);
+        RowMutation.Builder m = RowMutation.builder(call.keyspace, row).localDeletionTime(call.nowSeconds);
+        Conversion.addRemoval(m, path, MicrosClock.next());
         return RowRequests.write(storage, List.of(m.build()), level, call.deadline, DIALECT);
     }
 
@@ -441,6 +479,7 @@ final class Cassandra20Handler {
     CompletableFuture<Void> batch_mutate(Map<ByteBuffer, Map<String, List<Mutation>>> mutationMap,
                                          ConsistencyLevel cl) throws InvalidRequestException {
         Call call = startCall();
+        long counterTime = MicrosClock.next(); // of every counter write and counter deletion without a timestamp
         List<RowMutation> mutations = new ArrayList<>(mutationMap.size());
         for (Map.Entry<ByteBuffer, Map<String, List<Mutation>>> row : mutationMap.entrySet()) {
             RowMutation.Builder m = RowMutation.builder(call.keyspace, RequestChecks.key(row.getKey()))
@@ -451,11 +490,12 @@ final class Cassandra20Handler {
                 for (Mutation mutation : table.getValue()) {
                     RequestChecks.mutation(cf, mutation, call.nowSeconds);
                     if (mutation.isSetColumn_or_supercolumn()) {
-                        Conversion.addWrite(m, cf.name(), mutation.getColumn_or_supercolumn());
+                        Conversion.addWrite(m, cf.name(), mutation.getColumn_or_supercolumn(), counterTime);
                     } else {
-                        Conversion.addDeletion(m, cf, mutation.getDeletion());
+                        Conversion.addDeletion(m, cf, mutation.getDeletion(), counterTime);
                     }
                 }
+                if (cf.isCounter()) RequestChecks.counterConsistency(cf, cl);
             }
             mutations.add(m.build());
         }
@@ -515,8 +555,14 @@ final class Cassandra20Handler {
 
     CompletableFuture<String> system_update_column_family(CfDef def) throws InvalidRequestException {
         schemaCall();
-        views.current().checks().table(def.getKeyspace(), def.getName());
+        CFMetaData current = views.current().checks().table(def.getKeyspace(), def.getName());
         CFMetaData cf = DefinitionReader.columnFamily(def);
+        // 3.11 names the value column of the table's compact storage view.
+        if (cf.isCounter() != current.isCounter()) {
+            throw new InvalidRequestException(current.isCounter()
+                    ? "Cannot add a counter column (value) in a non counter column family"
+                    : "Cannot add a non counter column (value) in a counter column family");
+        }
         return edited(e -> e.updateColumnFamily(cf));
     }
 

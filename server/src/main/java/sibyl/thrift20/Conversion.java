@@ -3,9 +3,11 @@ package sibyl.thrift20;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
+import sibyl.db.Change;
 import sibyl.db.ColumnSelection;
 import sibyl.db.CompareAndSet;
 import sibyl.db.QueryPath;
@@ -18,6 +20,8 @@ import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
 import sibyl.iface.v20.ColumnParent;
 import sibyl.iface.v20.ColumnPath;
+import sibyl.iface.v20.CounterColumn;
+import sibyl.iface.v20.CounterSuperColumn;
 import sibyl.iface.v20.Deletion;
 import sibyl.iface.v20.KeySlice;
 import sibyl.iface.v20.SlicePredicate;
@@ -70,13 +74,28 @@ final class Conversion {
      * A checked ColumnOrSuperColumn of batch_mutate: a column, or the subcolumns of a super column. A column
      * without a ttl does not expire: 3.11's batch_mutate leaves the table's default_time_to_live out.
      */
-    static void addWrite(RowMutation.Builder m, String cf, ColumnOrSuperColumn cosc) {
+    static void addWrite(RowMutation.Builder m, String cf, ColumnOrSuperColumn cosc, long counterTimestamp) {
+        if (cosc.isSetCounter_column()) {
+            addIncrement(m, new ColumnParent(cf), cosc.counter_column, counterTimestamp);
+            return;
+        }
+        if (cosc.isSetCounter_super_column()) {
+            ColumnParent parent = new ColumnParent(cf).setSuper_column(cosc.counter_super_column.name);
+            for (CounterColumn c : cosc.counter_super_column.getColumns()) addIncrement(m, parent, c, counterTimestamp);
+            return;
+        }
         if (cosc.isSetColumn()) {
             addColumn(m, new ColumnParent(cf), cosc.column, cosc.column.getTtl());
             return;
         }
         ColumnParent parent = new ColumnParent(cf).setSuper_column(cosc.super_column.name);
         for (Column c : cosc.super_column.getColumns()) addColumn(m, parent, c, c.getTtl());
+    }
+
+    /** add, or a counter of batch_mutate: an increment by the counter's value, taken at the server's {@code timestamp}. */
+    static void addIncrement(RowMutation.Builder m, ColumnParent parent, CounterColumn c, long timestamp) {
+        m.add(parent.getColumn_family(), new Change.Increment(ThriftConversion.bytes(parent.super_column),
+                ThriftConversion.bytes(c.name), c.value, timestamp));
     }
 
     /** A column written with {@code ttl} seconds to live, 0 for ever. */
@@ -95,7 +114,7 @@ final class Conversion {
      * start sorts after its finish, deletes nothing unless both are one name or one is open
      * (docs/thrift-api-0.7.md §What Sibyl serves today).
      */
-    static void addDeletion(RowMutation.Builder m, CFMetaData cf, Deletion d) {
+    static void addDeletion(RowMutation.Builder m, CFMetaData cf, Deletion d, long counterTimestamp) {
         SlicePredicate p = d.getPredicate();
         ColumnSelection.Range range = null;
         if (p != null && !p.isSetColumn_names() && p.isSetSlice_range()) {
@@ -104,7 +123,9 @@ final class Conversion {
             SliceRange forward = new SliceRange(r.start, r.finish, false, r.getCount());
             if (!RequestChecks.backwards(order, forward)) range = range(forward);
         }
-        ThriftConversion.addDeletion(m, cf, d.getTimestamp(), ThriftConversion.bytes(d.super_column), p != null,
+        // A counter table's deletion is taken at the server's clock, as 3.11 takes it, whatever timestamp it has.
+        long timestamp = cf.isCounter() ? counterTimestamp : d.getTimestamp();
+        ThriftConversion.addDeletion(m, cf, timestamp, ThriftConversion.bytes(d.super_column), p != null,
                 p == null ? null : p.getColumn_names(), range);
     }
 
@@ -121,6 +142,7 @@ final class Conversion {
 
     /** A cell; a super column's subcolumns in descending order when {@code descending}. */
     private static ColumnOrSuperColumn cosc(Cell cell, boolean descending) {
+        if (isCounter(cell)) return counterCosc(cell, descending);
         if (cell instanceof sibyl.db.SuperColumn sc) {
             List<Column> subcolumns = new ArrayList<>(sc.subcolumnCount());
             for (sibyl.db.Column c : sc.subcolumns()) subcolumns.add(column(c));
@@ -131,6 +153,27 @@ final class Conversion {
             return new ColumnOrSuperColumn().setSuper_column(out);
         }
         return new ColumnOrSuperColumn().setColumn(column((sibyl.db.Column) cell));
+    }
+
+    /** Whether a read's cell (live, so never a tombstone) is a counter or a super column of counters. */
+    private static boolean isCounter(Cell cell) {
+        if (cell instanceof sibyl.db.Column c) return c.isCounter();
+        Iterator<sibyl.db.Column> subcolumns = ((sibyl.db.SuperColumn) cell).subcolumns().iterator();
+        return subcolumns.hasNext() && subcolumns.next().isCounter();
+    }
+
+    /** A counter as counter_column, a super column of counters as counter_super_column, as 3.11 answers them. */
+    private static ColumnOrSuperColumn counterCosc(Cell cell, boolean descending) {
+        if (cell instanceof sibyl.db.Column c) return new ColumnOrSuperColumn().setCounter_column(counter(c));
+        sibyl.db.SuperColumn sc = (sibyl.db.SuperColumn) cell;
+        List<CounterColumn> subcolumns = new ArrayList<>(sc.subcolumnCount());
+        for (sibyl.db.Column c : sc.subcolumns()) subcolumns.add(counter(c));
+        if (descending) Collections.reverse(subcolumns);
+        return new ColumnOrSuperColumn().setCounter_super_column(new CounterSuperColumn(ByteBuffer.wrap(sc.name()), subcolumns));
+    }
+
+    private static CounterColumn counter(sibyl.db.Column c) {
+        return new CounterColumn(ByteBuffer.wrap(c.name()), c.count());
     }
 
     /**

@@ -14,6 +14,8 @@ import sibyl.iface.v20.ColumnOrSuperColumn;
 import sibyl.iface.v20.ColumnParent;
 import sibyl.iface.v20.ColumnPath;
 import sibyl.iface.v20.ColumnSlice;
+import sibyl.iface.v20.ConsistencyLevel;
+import sibyl.iface.v20.CounterColumn;
 import sibyl.iface.v20.Deletion;
 import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KeyRange;
@@ -95,6 +97,32 @@ final class RequestChecks {
         KSMetaData ks = keyspace(keyspace);
         if (name == null || name.isEmpty()) throw new InvalidRequestException("non-empty table is required");
         return ks.columnFamily(name).orElseThrow(() -> new InvalidRequestException("unconfigured table " + name));
+    }
+
+    /**
+     * A write's table is a counter table exactly when the write is a counter write ({@code counters}: add,
+     * remove_counter, a counter mutation), refused in 3.11's words otherwise (docs/thrift-api-0.7.md §Counters).
+     */
+    static CFMetaData ofKind(CFMetaData cf, boolean counters) throws InvalidRequestException {
+        if (counters && !cf.isCounter()) refuse("invalid operation for non commutative table " + cf.name());
+        if (!counters && cf.isCounter()) refuse("invalid operation for commutative table " + cf.name());
+        return cf;
+    }
+
+    /** The consistency level of a counter write, as 3.11 checks it. */
+    static void counterConsistency(CFMetaData cf, ConsistencyLevel cl) throws InvalidRequestException {
+        if (cl == ConsistencyLevel.ANY) refuse("Consistency level ANY is not yet supported for counter table " + cf.name());
+        if (cl == ConsistencyLevel.SERIAL || cl == ConsistencyLevel.LOCAL_SERIAL) {
+            refuse("Counter operations are inherently non-serializable");
+        }
+    }
+
+    /** add's counter under {@code parent} (already checked): a super table's needs a super column. */
+    static void addedCounter(CFMetaData cf, ColumnParent parent, CounterColumn counter) throws InvalidRequestException {
+        if (cf.isSuper() && parent.super_column == null) {
+            refuse("missing mandatory super column name for super CF " + cf.name());
+        }
+        names(cf, parent.super_column, List.of(counter.name));
     }
 
     // ---- paths and parents
@@ -356,11 +384,13 @@ final class RequestChecks {
             refuse("ColumnOrSuperColumn must have one (and only one) of column, super_column, counter and "
                     + "counter_super_column");
         }
-        // Sibyl has no counter tables, so a counter is never for the table it names.
-        if (cosc.isSetCounter_column() || cosc.isSetCounter_super_column()) {
-            refuse("invalid operation for non commutative table " + cf.name());
-        }
-        if (cosc.isSetColumn()) {
+        ofKind(cf, cosc.isSetCounter_column() || cosc.isSetCounter_super_column());
+        if (cosc.isSetCounter_column()) {
+            columnPath(cf, null, cosc.getCounter_column().name);
+        } else if (cosc.isSetCounter_super_column()) {
+            ByteBuffer superColumn = cosc.getCounter_super_column().name;
+            for (CounterColumn c : cosc.getCounter_super_column().getColumns()) columnPath(cf, superColumn, c.name);
+        } else if (cosc.isSetColumn()) {
             Column c = cosc.getColumn();
             ttl(cf, c, nowSeconds);
             columnPath(cf, null, c.name);
@@ -440,7 +470,7 @@ final class RequestChecks {
             refuse("Deletion of super columns is not possible on a standard table (KeySpace=" + cf.keyspace()
                     + " Table=" + cf.name() + " Deletion=" + deletion + ")");
         }
-        if (!deletion.isSetTimestamp()) {
+        if (!deletion.isSetTimestamp() && !cf.isCounter()) {
             refuse("Deletion timestamp is not optional for non commutative table " + cf.name());
         }
         // 3.11 keeps a super column's subcolumns as a map, which has no range tombstones.

@@ -8,10 +8,12 @@ import java.util.Map;
 import sibyl.db.CFMetaData;
 import sibyl.db.Validators;
 import sibyl.db.marshal.AbstractType;
+import sibyl.db.marshal.CounterColumnType;
 import sibyl.db.marshal.MarshalException;
 import sibyl.iface.v20.CfDef;
 import sibyl.iface.v20.ColumnDef;
 import sibyl.iface.v20.InvalidRequestException;
+import sibyl.thrift.ThriftConversion;
 
 /**
  * The one place a column family's {@link Validators} meet CfDef: key_validation_class, default_validation_class and
@@ -51,7 +53,25 @@ final class ValidatorDefs {
                 columns.put(column.name.duplicate(), type(column.getValidation_class()));
             }
         }
-        return new Validators(type(def.getKey_validation_class()), type(def.getDefault_validation_class()), columns);
+        Validators validators = new Validators(type(def.getKey_validation_class()), type(def.getDefault_validation_class()),
+                columns);
+        counterKinds(validators, names);
+        return validators;
+    }
+
+    /**
+     * A counter table's columns are all counters, another's none, refused in 3.11's words otherwise, the name as
+     * {@code names} prints it.
+     */
+    static void counterKinds(Validators validators, AbstractType names) throws InvalidRequestException {
+        boolean counters = validators.defaultValue() instanceof CounterColumnType;
+        for (Map.Entry<ByteBuffer, AbstractType> c : validators.columns().entrySet()) {
+            if ((c.getValue() instanceof CounterColumnType) != counters) {
+                throw new InvalidRequestException("Cannot add a " + (counters ? "non counter" : "counter") + " column ("
+                        + names.getString(ThriftConversion.bytes(c.getKey())) + ") in a " + (counters ? "" : "non ")
+                        + "counter column family");
+            }
+        }
     }
 
     private static AbstractType type(String text) throws InvalidRequestException {

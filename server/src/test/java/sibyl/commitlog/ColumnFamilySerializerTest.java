@@ -51,6 +51,20 @@ class ColumnFamilySerializerTest {
     }
 
     @Test
+    void countersAreLoggedAsTheirIncrementWithFlags4() throws IOException {
+        Column increment = Column.counter(b("n"), -17, 12);
+        ColumnFamily row = ColumnFamily.empty(STD).withCell(increment);
+        byte[] bytes = serialize(row);
+        assertEquals(ColumnFamilySerializer.serializedLength(row), bytes.length);
+        // Deletion (12 bytes), count (4), then the column: name (2 + 1), flags.
+        assertEquals(4, bytes[12 + 4 + 3]);
+        ColumnFamily back = roundTrip(row);
+        assertSameRow(row, back);
+        assertTrue(((Column) back.cell(b("n"))).isCounter());
+        assertEquals(-17, ((Column) back.cell(b("n"))).count());
+    }
+
+    @Test
     void expiringColumnsKeepTheirTtlAndExpirationAndAreWrittenWithFlags2() throws IOException {
         Column expiring = Column.expiring(b("e"), b("value e"), 10, 86400, 1_800_086_400);
         ColumnFamily row = ColumnFamily.empty(STD).withCell(expiring).withCell(Column.live(b("l"), b("v"), 11));

@@ -88,13 +88,13 @@ public final class ForkedServer {
         assertTrue(process.descendants().findAny().isEmpty(), "no child processes");
     }
 
-    public long pid() {
-        return process.pid();
-    }
-
-    /** The Thrift port of 127.0.0.1 it serves on. */
+    /** The Thrift port it serves, for clients of the 0.7+ dialect. */
     public int port() {
         return port;
+    }
+
+    public long pid() {
+        return process.pid();
     }
 
     /** An open unframed client; the caller closes its transport via {@link #close(Cassandra.Client)}. */

@@ -60,7 +60,8 @@ class TtlDifferentialIT {
     private static final List<Table> TABLES = List.of(new Table("S", false, 0), new Table("D", false, 1000),
             new Table("Sup", true, 0), new Table("DSup", true, 500), new Table("Far", false, 400_000_000));
 
-    private interface Call {
+    /** One call of a comparison, made the same way through each server (CounterDifferentialIT's too). */
+    interface Call {
         Object on(Cassandra.Client c) throws TException;
     }
 
@@ -156,7 +157,7 @@ class TtlDifferentialIT {
     }
 
     /** A multiget's answer by its keys as text, in their order: ByteBuffer keys print their positions. */
-    private static Map<String, ?> byKey(Map<ByteBuffer, ?> answer) {
+    static Map<String, ?> byKey(Map<ByteBuffer, ?> answer) {
         Map<String, Object> byKey = new TreeMap<>();
         answer.forEach((k, v) -> byKey.put(StandardCharsets.UTF_8.decode(k.duplicate()).toString(), v));
         return byKey;
@@ -179,7 +180,7 @@ class TtlDifferentialIT {
     }
 
     /** The call's answer, or its exception and what it says. */
-    private static String answer(Cassandra.Client client, Call call) {
+    static String answer(Cassandra.Client client, Call call) {
         try {
             return String.valueOf(call.on(client));
         } catch (InvalidRequestException e) {
