@@ -24,7 +24,6 @@ import sibyl.iface.v20.ColumnParent;
 import sibyl.iface.v20.ConsistencyLevel;
 import sibyl.iface.v20.KeyRange;
 import sibyl.iface.v20.KeySlice;
-import sibyl.iface.v20.NotFoundException;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
 
@@ -232,13 +231,7 @@ class Cassandra311DifferentialIT {
     private static void createKeyspace(Cassandra311Peer c311, String name) throws TException {
         Cassandra.Client client = c311.client();
         try {
-            try {
-                client.describe_keyspace(name);
-                client.system_drop_keyspace(name);
-            } catch (NotFoundException absent) {
-                // the usual case: a fresh node
-            }
-            client.system_add_keyspace(Diff07Schema.ksDef(name));
+            Cassandra311Peer.recreateKeyspace(client, name, Diff07Schema.ksDef(name).getCf_defs());
         } finally {
             Cassandra311Peer.close(client);
         }

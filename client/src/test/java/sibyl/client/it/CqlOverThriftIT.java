@@ -26,7 +26,6 @@ import sibyl.iface.v20.ConsistencyLevel;
 import sibyl.iface.v20.CqlPreparedResult;
 import sibyl.iface.v20.CqlResult;
 import sibyl.iface.v20.CqlRow;
-import sibyl.iface.v20.NotFoundException;
 
 /**
  * CQL over Thrift (docs/thrift-api-0.7.md §CQL), Sibyl over a Cassandra 5 cluster against a real Cassandra 3.11: the
@@ -195,13 +194,7 @@ class CqlOverThriftIT {
     private static void recreate(Cassandra311Peer c311) throws TException {
         Cassandra.Client client = c311.client();
         try {
-            try {
-                client.describe_keyspace(KS);
-                client.system_drop_keyspace(KS);
-            } catch (NotFoundException absent) {
-                // a fresh node
-            }
-            client.system_add_keyspace(Diff07Schema.ksDef(KS));
+            Cassandra311Peer.recreateKeyspace(client, KS, Diff07Schema.ksDef(KS).getCf_defs());
         } finally {
             Cassandra311Peer.close(client);
         }
