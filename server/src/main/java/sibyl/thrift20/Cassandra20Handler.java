@@ -411,7 +411,8 @@ final class Cassandra20Handler {
     CompletableFuture<CASResult> cas(ByteBuffer key, String cfName, List<Column> expected, List<Column> updates,
                                      ConsistencyLevel serial, ConsistencyLevel commit) throws InvalidRequestException {
         Call call = startCall();
-        CFMetaData cf = call.checks.table(call.keyspace, cfName);
+        // A counter table first, as 3.11 checks it: a cas writes plain columns.
+        CFMetaData cf = RequestChecks.ofKind(call.checks.table(call.keyspace, cfName), false);
         String row = RequestChecks.key(cf, key);
         RequestChecks.cas(cf, expected, updates, call.nowSeconds);
         SerialConsistency serialLevel = ConsistencyMapping.forSerial(serial);
