@@ -383,7 +383,6 @@ public final class ClusterStorageService implements StorageService, StorageHints
         });
     }
 
-    /** One request, waited for on the caller's thread (a worker's): get_count runs there. */
     @Override
     public CompletableFuture<CqlAnswer> executeCql(String keyspace, String statement, Consistency consistency) {
         return cql.execute(keyspace, statement, consistency);
@@ -399,6 +398,7 @@ public final class ClusterStorageService implements StorageService, StorageHints
         return cql.executePrepared(id, values, consistency);
     }
 
+    /** One request, waited for on the caller's thread (a worker's): get_count runs there. */
     @Override
     public CompletableFuture<Integer> count(String keyspace, String key, QueryPath parent, Consistency consistency) {
         try {
