@@ -104,12 +104,24 @@ public final class Compaction {
             if (writer.rowCount() == 0) return new Result(Optional.empty(), rowsIn, 0, bytesIn, 0);
             long rowsOut = writer.rowCount();
             long bytesOut = writer.dataLength();
-            Descriptor written = writer.finish(newestLogPosition(inputs));
+            Descriptor written = writer.finish(newestLogPosition(inputs), replacedBy(inputs));
             // Only now: the generation of an output that was never finished must not take cache room.
             KeyCache cache = inputs.get(0).keyCache();
             for (Map.Entry<DecoratedKey, IndexEntry> e : stillCached) cache.put(written.generation(), e.getKey(), e.getValue());
             return new Result(Optional.of(written), rowsIn, rowsOut, bytesIn, bytesOut);
         }
+    }
+
+    /**
+     * The inputs the output's Statistics lists as replaced. Cassandra 0.6 inputs are left out: they are
+     * replaced through markers (FORMAT.md, "Replacing a Cassandra 0.6 SSTable"), and hold no counters.
+     */
+    private static List<SSTableMetadata.Replaced> replacedBy(List<SSTableReader> inputs) {
+        List<SSTableMetadata.Replaced> replaced = new ArrayList<>();
+        for (SSTableReader sstable : inputs) {
+            if (sstable.descriptor().format() == SSTableFormat.SIBYL) replaced.add(sstable.asReplaced());
+        }
+        return replaced;
     }
 
     private static boolean isKeyCached(List<SSTableReader> inputs, DecoratedKey key) {

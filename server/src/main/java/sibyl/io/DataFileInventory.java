@@ -32,6 +32,9 @@ import sibyl.fs.ForeignFilesException;
  *       complete SSTable (an interrupted rename or deletion) — never a file merely missing a companion;</li>
  *   <li>a Cassandra 0.6 SSTable Sibyl's compaction replaced ({@link CompactedMarker}), whose deletion
  *       {@link #cleanUp} finishes;</li>
+ *   <li>an SSTable of Sibyl's that a compaction's or scrub's output lists as replaced
+ *       ({@link SSTableMetadata#replaces}) but a crash kept from being deleted: not loaded, since its rows are
+ *       in that output, and deleted by {@link #cleanUp};</li>
  *   <li>something of Cassandra 0.6's that 0.6 itself would not have read: its temporary files, SSTables it
  *       marked compacted, index and filter files without data ("orphans"), empty files. Left as they are, and
  *       logged;</li>
@@ -79,6 +82,7 @@ public final class DataFileInventory {
     private final Map<String, List<Descriptor>> sstables = new HashMap<>();
     private final List<Finding> leftovers = new ArrayList<>();
     private final List<Descriptor> replaced = new ArrayList<>();
+    private final List<Descriptor> superseded = new ArrayList<>();
     private final Map<Descriptor, Set<Integer>> replacedAlong = new HashMap<>();
     private final List<Finding> ignored = new ArrayList<>();
     private final Map<String, List<Path>> unconfigured = new TreeMap<>();
@@ -103,14 +107,16 @@ public final class DataFileInventory {
         Map<GroupKey, Group> groups = new LinkedHashMap<>();
         for (Path dir : directories) inventory.list(dir, columnFamilies, othersFiles, groups);
         Map<String, Set<Integer>> replacedGenerations = new HashMap<>();
+        Map<Descriptor, SSTableMetadata> statistics = new HashMap<>();
         for (Group g : groups.values()) {
             try {
-                inventory.resolve(g, replacedGenerations);
+                inventory.resolve(g, replacedGenerations, statistics);
             } catch (NoSuchFileException e) {
                 // Deleted while being looked at: a running node's compaction (a listing for a refresh); never at start-up.
             }
         }
         inventory.dropReplaced(replacedGenerations);
+        inventory.dropSuperseded(statistics);
         for (List<Descriptor> list : inventory.sstables.values()) list.sort(Comparator.comparingInt(Descriptor::generation));
         return inventory;
     }
@@ -183,7 +189,8 @@ public final class DataFileInventory {
         return true;
     }
 
-    private void resolve(Group g, Map<String, Set<Integer>> replacedGenerations) throws IOException {
+    private void resolve(Group g, Map<String, Set<Integer>> replacedGenerations,
+                         Map<Descriptor, SSTableMetadata> sibylStatistics) throws IOException {
         Path statistics = g.parts.get(Component.STATISTICS);
         if (statistics != null) {
             if (!Signatures.isSibyls(Component.STATISTICS, statistics)) {
@@ -194,7 +201,10 @@ public final class DataFileInventory {
                 unrecognised.add(new Finding(g.marker, "a compaction marker beside a Sibyl SSTable, which neither Sibyl"
                         + " nor Cassandra 0.6 writes; move it out of the data directory"));
             } else {
-                add(new Descriptor(g.directory, g.columnFamily, g.generation, SSTableFormat.SIBYL));
+                Descriptor d = new Descriptor(g.directory, g.columnFamily, g.generation, SSTableFormat.SIBYL);
+                add(d);
+                SSTableMetadata stats = readStatistics(statistics);
+                if (stats != null) sibylStatistics.put(d, stats);
             }
             return;
         }
@@ -272,6 +282,45 @@ public final class DataFileInventory {
         }
     }
 
+    /**
+     * An SSTable's Statistics, or null when it cannot be read: opening it reports the damage, and the SSTables it
+     * may list as replaced, if still there, are loaded as they were before it was written.
+     */
+    private static SSTableMetadata readStatistics(Path statistics) throws IOException {
+        try {
+            return ChecksummedFile.read(statistics, (in, length) -> SSTableMetadata.readFrom(in));
+        } catch (NoSuchFileException e) {
+            throw e;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Sibyl's SSTables that another one lists as replaced: a crash came between its compaction's output becoming
+     * durable and their deletion. The lists are followed through every SSTable present, even one itself replaced
+     * (an output compacted again before its inputs were gone), so nothing is loaded beside what holds its rows.
+     */
+    private void dropSuperseded(Map<Descriptor, SSTableMetadata> statistics) {
+        Map<String, Map<Integer, List<SSTableMetadata.Replaced>>> listed = new HashMap<>();
+        for (Map.Entry<Descriptor, SSTableMetadata> e : statistics.entrySet()) {
+            for (SSTableMetadata.Replaced r : e.getValue().replaces()) {
+                listed.computeIfAbsent(e.getKey().columnFamily(), k -> new HashMap<>())
+                        .computeIfAbsent(r.generation(), k -> new ArrayList<>()).add(r);
+            }
+        }
+        for (Map.Entry<Descriptor, SSTableMetadata> e : statistics.entrySet()) {
+            Descriptor d = e.getKey();
+            List<SSTableMetadata.Replaced> byGeneration =
+                    listed.getOrDefault(d.columnFamily(), Map.of()).getOrDefault(d.generation(), List.of());
+            if (byGeneration.stream().anyMatch(r -> r.is(e.getValue()))) {
+                sstables.get(d.columnFamily()).remove(d);
+                superseded.add(d);
+            }
+        }
+        superseded.sort(Comparator.comparing(Descriptor::columnFamily).thenComparingInt(Descriptor::generation));
+    }
+
     /** Cassandra 0.6 SSTables listed by a marker of Sibyl's are replaced too, even before their own marker was written. */
     private void dropReplaced(Map<String, Set<Integer>> replacedGenerations) {
         for (Map.Entry<String, Set<Integer>> e : replacedGenerations.entrySet()) {
@@ -321,6 +370,11 @@ public final class DataFileInventory {
         return List.copyOf(replaced);
     }
 
+    /** Sibyl's SSTables a compaction's or scrub's output replaced, which {@link #cleanUp} deletes. */
+    public List<Descriptor> superseded() {
+        return List.copyOf(superseded);
+    }
+
     /**
      * Throws when any file is unrecognised: one IOException naming each, what it looks like and what to do.
      *
@@ -357,7 +411,8 @@ public final class DataFileInventory {
     }
 
     /**
-     * Deletes Sibyl's leftovers and finishes deleting the Cassandra 0.6 SSTables compaction replaced, syncing
+     * Deletes Sibyl's leftovers and the SSTables of its own a compaction replaced, and finishes deleting the
+     * Cassandra 0.6 SSTables compaction replaced, syncing
      * the directories. Once, after the start is decided (nothing else runs in the directories yet); failures
      * are logged, and the next start tries again.
      */
@@ -374,6 +429,14 @@ public final class DataFileInventory {
             }
         } catch (IOException e) {
             log.warn("Could not remove the leftovers of interrupted writes: {}", e.toString());
+        }
+        try {
+            for (Descriptor d : superseded) {
+                SSTableDirectory.delete(d);
+                log.info("Deleted SSTable {}, which a compaction's output replaced before a crash let it be deleted", d);
+            }
+        } catch (IOException e) {
+            log.warn("Could not delete the SSTables a compaction's output replaced: {}", e.toString());
         }
         // Every replaced SSTable gets its own marker before any of their files goes, so a crash meanwhile
         // leaves each of them still marked.

@@ -132,6 +132,12 @@ public final class SSTableDirectory {
         for (Descriptor d : inventory.sstables(part.columnFamily())) {
             if (d.generation() == part.generation()) return d;
         }
+        for (Descriptor d : inventory.superseded()) {
+            if (d.generation() == part.generation()) {
+                throw new IOException(file + " is part of an SSTable a compaction replaced (its rows are in that"
+                        + " compaction's output; the next start deletes it)");
+            }
+        }
         String prefix = part.columnFamily() + "-" + part.generation() + "-";
         if (Files.exists(directory.resolve(prefix + DataFileName.COMPACTED))) {
             throw new IOException(file + " is part of an SSTable marked replaced by compaction ("

@@ -197,6 +197,11 @@ public final class SSTableReader implements RowSource {
         return stats;
     }
 
+    /** How an SSTable that takes this one's place lists it in its Statistics. */
+    SSTableMetadata.Replaced asReplaced() {
+        return stats.asReplaced(descriptor.generation());
+    }
+
     public DecoratedKey firstKey() {
         return firstKey;
     }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
@@ -167,6 +168,16 @@ public final class SSTableWriter implements AutoCloseable {
      * @throws IllegalStateException when no row was appended: an SSTable is never empty
      */
     public Descriptor finish(LogPosition logPosition) throws IOException {
+        return finish(logPosition, List.of());
+    }
+
+    /**
+     * As {@link #finish(LogPosition)} for an SSTable that takes the place of Sibyl's SSTables {@code replaces}
+     * (of this column family): once this one's Statistics is renamed into place, a start drops them
+     * if they are still on disk, so the rows they share are never loaded twice (a counter's increments would
+     * count twice).
+     */
+    public Descriptor finish(LogPosition logPosition, List<SSTableMetadata.Replaced> replaces) throws IOException {
         if (finished || closed) throw new IllegalStateException("sstable " + descriptor + " is finished");
         if (rowCount == 0) throw new IllegalStateException("refusing to write an empty sstable " + descriptor);
         data.flush();
@@ -179,7 +190,7 @@ public final class SSTableWriter implements AutoCloseable {
         sampler.writeTo(descriptor.temporaryPath(Component.SUMMARY), indexLength);
         SSTableMetadata stats = new SSTableMetadata(SSTableMetadata.CURRENT_VERSION, descriptor.generation(),
                 partitioner.className(), rowCount, firstKey.key(), lastKey.key(), minTimestamp, maxTimestamp,
-                logPosition, dataLength, indexLength);
+                logPosition, dataLength, indexLength, replaces);
         ChecksummedFile.write(descriptor.temporaryPath(Component.STATISTICS), stats::writeTo);
         for (Component c : Component.values()) {
             Files.move(descriptor.temporaryPath(c), descriptor.path(c), StandardCopyOption.ATOMIC_MOVE);

@@ -1,6 +1,7 @@
 package sibyl.io;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,7 +96,9 @@ public final class Scrubber {
             long kept = writer.rowCount();
             long dropped = Math.max(0, expected - kept);
             if (kept == 0) return new Result(Optional.empty(), 0, dropped);
-            return new Result(Optional.of(writer.finish(input.statistics().logPosition())), kept, dropped);
+            List<SSTableMetadata.Replaced> replaces = input.descriptor().format() == SSTableFormat.SIBYL
+                    ? List.of(input.asReplaced()) : List.of();
+            return new Result(Optional.of(writer.finish(input.statistics().logPosition(), replaces)), kept, dropped);
         }
     }
 }

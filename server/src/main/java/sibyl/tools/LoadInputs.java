@@ -88,6 +88,10 @@ final class LoadInputs {
             skipped.add(new Finding(d.path(Component.DATA), "a Cassandra 0.6 SSTable Sibyl's compaction replaced"
                     + " (its rows are in that compaction's output)"));
         }
+        for (Descriptor d : inventory.superseded()) {
+            skipped.add(new Finding(d.path(Component.DATA), "an SSTable a compaction replaced before a crash kept it"
+                    + " from being deleted (its rows are in that compaction's output)"));
+        }
         List<Descriptor> sstables = inventory.sstables(columnFamily);
         if (sstables.isEmpty() && inventory.unrecognised().isEmpty() && skipped.size() == skippedBefore) {
             empty.add(new Finding(dir, nothingIn(dir, columnFamily)));
