@@ -13,6 +13,8 @@ final class JsonFormat {
     static final String LOCAL_DELETION_TIME = "localDeletionTime";
     /** Sibyl: the columns of a row with a tombstone, as 0.6 wrote the row itself. */
     static final String COLUMNS = "columns";
+    /** Sibyl: the fifth element of a counter cell, {@code [name, count, timestamp, false, "counter"]}. */
+    static final String COUNTER = "counter";
 
     private JsonFormat() {
     }

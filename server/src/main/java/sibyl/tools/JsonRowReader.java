@@ -1,6 +1,7 @@
 package sibyl.tools;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.HexFormat;
 import sibyl.db.CFMetaData;
 import sibyl.db.Column;
@@ -193,7 +194,26 @@ final class JsonRowReader {
         long timestamp = tokens.integer("the column timestamp");
         tokens.expect(',', "',' after the column timestamp");
         boolean deleted = tokens.bool("true or false (whether the column is deleted)");
-        if (!deleted && tokens.consumeIf(',')) { // an expiring column: [name, value, timestamp, false, ttl, expiration]
+        boolean more = !deleted && tokens.consumeIf(',');
+        if (more && tokens.peek() == '"') { // a counter: [name, count, timestamp, false, "counter"]
+            long markerAt = tokens.mark();
+            String marker = tokens.string("\"" + JsonFormat.COUNTER + "\" or a ttl");
+            if (!marker.equals(JsonFormat.COUNTER)) {
+                throw tokens.errorAt(markerAt, "a column's fifth element is a ttl or \"" + JsonFormat.COUNTER + "\"; found \""
+                        + marker + "\"");
+            }
+            if (value.length != 8) throw tokens.errorAt(valueAt, "a counter's value is its count as 8 bytes; found " + value.length);
+            if (!metadata.isCounter()) {
+                throw tokens.errorAt(markerAt, "a counter in " + metadata.name() + ", which is not a counter column family");
+            }
+            tokens.expect(']', "']' closing the counter");
+            return Column.counter(name, ByteBuffer.wrap(value).getLong(), timestamp);
+        }
+        if (!deleted && metadata.isCounter()) {
+            throw tokens.errorAt(valueAt, "a column in " + metadata.name() + ", which holds counters only (a counter is"
+                    + " [name, count, timestamp, false, \"" + JsonFormat.COUNTER + "\"])");
+        }
+        if (more) { // an expiring column: [name, value, timestamp, false, ttl, expiration]
             long ttl = tokens.integer("the column's ttl (seconds)");
             long ttlAt = tokens.mark();
             if (ttl <= 0 || ttl > Integer.MAX_VALUE) throw tokens.errorAt(ttlAt, "a ttl is a positive number of seconds; found " + ttl);

@@ -105,6 +105,8 @@ final class JsonRowWriter {
         line.append("\", ").append(c.timestamp()).append(", ").append(c.isTombstone());
         // An expiring column (a 0.7+ client's ttl) adds its ttl and local expiration time.
         if (c.isExpiring()) line.append(", ").append(c.ttl()).append(", ").append(c.localExpirationTime());
+        // A counter cell (the sum of the increments it holds, 8 bytes) is told from a column by a fifth element.
+        if (c.isCounter()) line.append(", \"").append(JsonFormat.COUNTER).append('"');
         line.append(']');
     }
 }

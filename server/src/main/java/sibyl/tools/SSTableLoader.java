@@ -131,6 +131,13 @@ public final class SSTableLoader {
         try {
             StorageConf conf = loadConf(ToolEnvironment.conf(options.conf()));
             CFMetaData metadata = columnFamily(conf, options.keyspace(), options.columnFamily());
+            if (metadata.isCounter()) {
+                // Sent through 0.6's batch_mutate, a counter would arrive as a column, which the node refuses; and
+                // increments sent twice (a retry) would count twice.
+                throw new ToolError(options.keyspace() + "." + options.columnFamily() + " holds counters, which"
+                        + " sstableloader cannot send; nothing was sent. Export them with sstable2json and import them"
+                        + " into the stopped node with json2sstable, or copy the SSTables into its data directory");
+            }
             NodeConnection.Node node = new NodeConnection.Node(
                     options.host() != null ? options.host() : defaultHost(conf.thriftAddress()),
                     options.port() != null ? options.port() : conf.thriftPort(), options.framed(), options.username(),

@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,7 +21,9 @@ import sibyl.db.Column;
 import sibyl.db.ColumnFamily;
 import sibyl.db.Deletion;
 import sibyl.db.SuperColumn;
+import sibyl.db.Validators;
 import sibyl.db.marshal.BytesType;
+import sibyl.db.marshal.CounterColumnType;
 import sibyl.db.marshal.LongType;
 import sibyl.tools.JsonTokens.BadJson;
 
@@ -29,6 +32,11 @@ class JsonRowsTest {
     static final CFMetaData STD = CFMetaData.standard("Keyspace1", "Standard1", BytesType.instance);
     static final CFMetaData SUPER = CFMetaData.ofSuper("Keyspace1", "Super1", BytesType.instance, BytesType.instance);
     static final CFMetaData LONGS = CFMetaData.standard("Keyspace1", "Longs", LongType.instance);
+    private static final Validators COUNTING = new Validators(BytesType.instance, CounterColumnType.instance, Map.of());
+    static final CFMetaData COUNTERS = CFMetaData.standard("Keyspace1", "Counters1", BytesType.instance)
+            .withValidators(COUNTING);
+    static final CFMetaData SUPER_COUNTERS = CFMetaData.ofSuper("Keyspace1", "SuperCounters1", BytesType.instance,
+            BytesType.instance).withValidators(COUNTING);
     private static final int NOW = 1_700_000_000;
 
     @Test
@@ -63,6 +71,41 @@ class JsonRowsTest {
                   "d": {"deletedAt": 11, "localDeletionTime": 1600000002, "columns": {}}
                 }
                 """, write(List.of("r", "d"), List.of(row, deleted)));
+    }
+
+    /** A counter is its count as 8 bytes with a fifth element; it reads back as a counter, and only into counters. */
+    @Test
+    void countersRoundTripAndOnlyIntoACounterColumnFamily() throws Exception {
+        ColumnFamily std = ColumnFamily.builder(COUNTERS, 2)
+                .add(Column.counter(b("hits"), -5, 12))
+                .add(Column.tombstone(b("gone"), 13, 1_600_000_000))
+                .build();
+        ColumnFamily sup = ColumnFamily.builder(SUPER_COUNTERS, 1)
+                .add(SuperColumn.builder(b("s"), BytesType.instance, 1).add(Column.counter(b("c"), Long.MAX_VALUE, 7)).build())
+                .build();
+        String json = write(List.of("k"), List.of(std));
+        assertEquals("""
+                {
+                  "k": [["676f6e65", "5f5e1000", 13, true], ["68697473", "fffffffffffffffb", 12, false, "counter"]]
+                }
+                """, json);
+        assertSameRow(std, reader(COUNTERS, json).next().columns(), "standard");
+        assertSameRow(sup, reader(SUPER_COUNTERS, write(List.of("k"), List.of(sup))).next().columns(), "super");
+
+        BadJson intoColumns = assertThrows(BadJson.class, () -> readAll(STD, json));
+        assertEquals("x.json:2:89: row \"k\": a counter in Standard1, which is not a counter column family",
+                intoColumns.getMessage());
+        BadJson columnIntoCounters = assertThrows(BadJson.class,
+                () -> readAll(COUNTERS, "{\"k\": [[\"61\", \"00\", 1, false]]}"));
+        assertEquals("x.json:1:15: row \"k\": a column in Counters1, which holds counters only (a counter is [name,"
+                + " count, timestamp, false, \"counter\"])", columnIntoCounters.getMessage());
+        BadJson shortCount = assertThrows(BadJson.class,
+                () -> readAll(COUNTERS, "{\"k\": [[\"61\", \"00\", 1, false, \"counter\"]]}"));
+        assertEquals("x.json:1:15: row \"k\": a counter's value is its count as 8 bytes; found 1", shortCount.getMessage());
+        BadJson other = assertThrows(BadJson.class,
+                () -> readAll(COUNTERS, "{\"k\": [[\"61\", \"00\", 1, false, \"c\"]]}"));
+        assertEquals("x.json:1:31: row \"k\": a column's fifth element is a ttl or \"counter\"; found \"c\"",
+                other.getMessage());
     }
 
     @Test

@@ -388,6 +388,22 @@ class SSTableLoaderTest {
         assertEquals(0, node.calls());
     }
 
+    /** 0.6's calls cannot carry an increment: a counter column family is refused before anything is sent. */
+    @Test
+    void aCounterColumnFamilyIsRefusedBeforeAnythingIsSent() throws Exception {
+        Path file = conf.resolve("storage-conf.xml");
+        String xml = Files.readString(file);
+        Files.writeString(file, xml.replaceFirst("(<ColumnFamily [^>]*Name=\"Standard1\")",
+                "$1 DefaultValidationClass=\"CounterColumnType\""));
+        Path from = dir.resolve("node1/Keyspace1");
+        Files.createDirectories(from);
+        Run run = load("-K", "Keyspace1", "-c", "Standard1", from.toString());
+        assertEquals(1, run.status(), run.out());
+        assertTrue(run.err().contains("Keyspace1.Standard1 holds counters, which sstableloader cannot send; nothing was"
+                + " sent"), run.err());
+        assertEquals(0, node.calls());
+    }
+
     @Test
     void credentialsLogInToTheKeyspace() throws Exception {
         Path from = dir.resolve("node1/Keyspace1");
