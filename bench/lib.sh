@@ -89,6 +89,12 @@ start_server() {
     -e "s|<DataFileDirectory>[^<]*</DataFileDirectory>|<DataFileDirectory>$dir/data</DataFileDirectory>|" \
     -e "s|<SavedCachesDirectory>[^<]*</SavedCachesDirectory>|<SavedCachesDirectory>$dir/saved_caches</SavedCachesDirectory>|" \
     "$dir/conf/storage-conf.xml"
+  if [ "${SERVER_CONF:-}" != cluster ]; then
+    # bin/stress -o add's counters (3.11's stress calls them Counter1), as bench/cassandra311/CreateKeyspace.java
+    # makes them there
+    sed -i -e 's|<Keyspace Name="Keyspace1">|&<ColumnFamily Name="Counter1" DefaultValidationClass="CounterColumnType"/>|' \
+      "$dir/conf/storage-conf.xml"
+  fi
   if [ -n "${NETWORK_THREADS:-}" ]; then
     sed -i -e "s|<ThriftNetworkThreads>[^<]*</ThriftNetworkThreads>|<ThriftNetworkThreads>$NETWORK_THREADS</ThriftNetworkThreads>|" \
       "$dir/conf/storage-conf.xml"

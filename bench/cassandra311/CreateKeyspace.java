@@ -10,7 +10,8 @@ import org.apache.thrift.transport.TSocket;
 
 /**
  * Creates a keyspace of replication factor 1 with one standard column family compared as BytesType (bin/stress's
- * Keyspace1/Standard1) on a Cassandra 3.11 node, over its own Thrift interface (system_add_keyspace). Run with the
+ * Keyspace1/Standard1), and beside it the counter column family Counter1 (bin/stress -o add's), on a Cassandra 3.11
+ * node, over its own Thrift interface (system_add_keyspace). Run with the
  * node's class path, which carries the generated classes of 3.11's IDL, by Java's source launcher:
  *
  *   java -cp CLASSPATH bench/cassandra311/CreateKeyspace.java HOST PORT KEYSPACE COLUMN_FAMILY
@@ -26,14 +27,16 @@ public final class CreateKeyspace {
         String keyspace = args[2];
         CfDef family = new CfDef(keyspace, args[3]).setColumn_type("Standard").setComparator_type("BytesType")
                 .setKey_validation_class("BytesType").setDefault_validation_class("BytesType");
-        KsDef ks = new KsDef(keyspace, "org.apache.cassandra.locator.SimpleStrategy", List.of(family))
+        CfDef counters = new CfDef(keyspace, "Counter1").setColumn_type("Standard").setComparator_type("BytesType")
+                .setKey_validation_class("BytesType").setDefault_validation_class("CounterColumnType");
+        KsDef ks = new KsDef(keyspace, "org.apache.cassandra.locator.SimpleStrategy", List.of(family, counters))
                 .setStrategy_options(Map.of("replication_factor", "1"));
         TFramedTransport transport = new TFramedTransport(new TSocket(args[0], Integer.parseInt(args[1]), 60_000));
         transport.open();
         try {
             Cassandra.Client client = new Cassandra.Client(new TBinaryProtocol(transport));
             System.out.println("schema version " + client.system_add_keyspace(ks) + ": " + keyspace + "."
-                    + args[3] + " (BytesType, replication factor 1)");
+                    + args[3] + " (BytesType, replication factor 1) and " + keyspace + ".Counter1");
         } catch (InvalidRequestException e) {
             System.err.println("CreateKeyspace: " + keyspace + " refused: " + e.getWhy());
             System.exit(1);

@@ -47,6 +47,14 @@ final class Dialect07Codec implements DialectCodec {
     private static final TField INSERT_COLUMN = new TField("column", TType.STRUCT, (short) 3);
     private static final TField INSERT_LEVEL = new TField("consistency_level", TType.I32, (short) 4);
 
+    private static final TField ADD_KEY = new TField("key", TType.STRING, (short) 1);
+    private static final TField ADD_PARENT = new TField("column_parent", TType.STRUCT, (short) 2);
+    private static final TField ADD_COLUMN = new TField("column", TType.STRUCT, (short) 3);
+    private static final TField ADD_LEVEL = new TField("consistency_level", TType.I32, (short) 4);
+    /** CounterColumn, which 0.6 has no class for: 1 name, 2 value. */
+    private static final TField COUNTER_NAME = new TField("name", TType.STRING, (short) 1);
+    private static final TField COUNTER_VALUE = new TField("value", TType.I64, (short) 2);
+
     private static final TField GET_KEY = new TField("key", TType.STRING, (short) 1);
     private static final TField GET_PATH = new TField("column_path", TType.STRUCT, (short) 2);
     private static final TField GET_LEVEL = new TField("consistency_level", TType.I32, (short) 3);
@@ -151,6 +159,41 @@ final class Dialect07Codec implements DialectCodec {
     public void receiveInsert(Cassandra.Client client) throws TException {
         Cassandra.insert_result result = new Cassandra.insert_result();
         readReply(client.getInputProtocol(), "insert", result);
+        throwDeclared(result.ire, result.ue, result.te);
+    }
+
+    /** 0.7's add: as insert, with a CounterColumn (name, value) in place of the Column. */
+    @Override
+    public void sendAdd(Cassandra.Client client, String key, ColumnPath path, long delta) throws TException {
+        ColumnParent parent = new ColumnParent(path.getColumn_family());
+        if (path.isSetSuper_column()) {
+            parent.setSuper_column(path.getSuper_column());
+        }
+        TProtocol out = begin(client, "add");
+        out.writeFieldBegin(ADD_KEY);
+        out.writeString(key);
+        out.writeFieldEnd();
+        writeStruct(out, ADD_PARENT, parent);
+        out.writeFieldBegin(ADD_COLUMN);
+        out.writeStructBegin(ARGS);
+        out.writeFieldBegin(COUNTER_NAME);
+        out.writeBinary(path.bufferForColumn());
+        out.writeFieldEnd();
+        out.writeFieldBegin(COUNTER_VALUE);
+        out.writeI64(delta);
+        out.writeFieldEnd();
+        out.writeFieldStop();
+        out.writeStructEnd();
+        out.writeFieldEnd();
+        writeLevel(out, ADD_LEVEL);
+        end(out);
+    }
+
+    /** add's result has insert's fields (1 ire, 2 ue, 3 te), so 0.6's insert_result reads it. */
+    @Override
+    public void receiveAdd(Cassandra.Client client) throws TException {
+        Cassandra.insert_result result = new Cassandra.insert_result();
+        readReply(client.getInputProtocol(), "add", result);
         throwDeclared(result.ire, result.ue, result.te);
     }
 

@@ -36,6 +36,11 @@ interface DialectCodec {
 
     void receiveInsert(Cassandra.Client client) throws TException;
 
+    /** 0.7's add of {@code delta} to the counter {@code path} names; 0.6 has no counters. */
+    void sendAdd(Cassandra.Client client, String key, ColumnPath path, long delta) throws TException;
+
+    void receiveAdd(Cassandra.Client client) throws TException;
+
     /** The plain get of the column {@code path} names. */
     void sendGet(Cassandra.Client client, String key, ColumnPath path) throws TException;
 

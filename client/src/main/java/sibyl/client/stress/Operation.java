@@ -17,20 +17,22 @@ enum Operation {
     /** The plain insert of one column: C0 of the row (in super column S0 with -y super). */
     INSERT_COLUMN,
     /** The plain get of one column: the C0 that insert and insert_column write. */
-    GET_COLUMN;
+    GET_COLUMN,
+    /** 0.7's add of 1 to one counter, C0 (in super column S0 with -y super), of a counter column family. */
+    ADD;
 
     static Operation parse(String s) {
         try {
             return valueOf(s.toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown operation '" + s
-                    + "'; use insert, read, range_slice, multiget, mixed, insert_column or get_column");
+                    + "'; use insert, read, range_slice, multiget, mixed, insert_column, get_column or add");
         }
     }
 
     /** Whether each call carries one column, named by a ColumnPath: Thrift's insert and get. */
     boolean singleColumn() {
-        return this == INSERT_COLUMN || this == GET_COLUMN;
+        return this == INSERT_COLUMN || this == GET_COLUMN || this == ADD;
     }
 
     String label() {

@@ -73,6 +73,7 @@ final class StressCalls {
             case MULTIGET -> multiget();
             case INSERT_COLUMN -> insertColumn(keys.next(random));
             case GET_COLUMN -> getColumn(keys.next(random));
+            case ADD -> add(keys.next(random));
             default -> throw new AssertionError(op);
         };
     }
@@ -169,6 +170,27 @@ final class StressCalls {
                     return;
                 }
                 verifyColumn(key, read);
+            }
+        };
+    }
+
+    /** 0.7's add of 1 to the counter C0 (in S0 of a super column family) of the row. */
+    private StressCall add(long key) {
+        String k = Payload.key(key);
+        return new StressCall() {
+            @Override
+            public String operation() {
+                return "add to " + options.keyspace() + "." + options.columnFamily() + " key '" + k + "'";
+            }
+
+            @Override
+            public void send(Cassandra.Client client) throws TException {
+                codec.sendAdd(client, k, columnPath, 1);
+            }
+
+            @Override
+            public void receive(Cassandra.Client client) throws TException {
+                codec.receiveAdd(client);
             }
         };
     }

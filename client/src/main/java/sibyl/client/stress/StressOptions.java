@@ -22,12 +22,14 @@ record StressOptions(
 
     static final String USAGE = """
             Usage: stress [options]
-              -o, --operation OP       insert, read, range_slice, multiget, mixed, insert_column or
-                                       get_column (default insert; insert_column with --redis). insert
+              -o, --operation OP       insert, read, range_slice, multiget, mixed, insert_column,
+                                       get_column or add (default insert; insert_column with --redis). insert
                                        is batch_mutate of a row's columns, read get_slice of them;
                                        insert_column is the plain Thrift insert of one column, C0 (in
                                        super column S0 with -y super), get_column the plain get of
-                                       that column; both take only -c 1 and --supers 1, their defaults
+                                       that column; add (--dialect 0.7) adds 1 to counter C0 (in S0
+                                       with -y super) of a counter column family; the three take
+                                       only -c 1 and --supers 1, their defaults
               -n, --num-keys N         keys 0..N-1, written as 0000000123 (default 1000000)
                   --count N            operations to run (default: as many as keys)
               -d, --duration SECONDS   run this long instead of a number of operations
@@ -50,7 +52,8 @@ record StressOptions(
                   --range-count N      range_slice: rows per call (default 100)
                   --keys-per-multiget N multiget: keys per call (default 10)
               -K, --keyspace KS        (default Keyspace1)
-              -C, --column-family CF   (default Standard1, or Super1 with -y super)
+              -C, --column-family CF   (default Standard1, or Super1 with -y super; for add Counter1,
+                                       or SuperCounter1 with -y super)
               -h, --host HOST[,HOST..] servers; threads spread over them, each failing over to the next
                                        (default localhost)
               -p, --port PORT          (default 9160; 6379 with --redis)
@@ -113,7 +116,8 @@ record StressOptions(
         int rangeCount = args.positiveInt("--range-count", 100);
         int keysPerMultiget = args.positiveInt("--keys-per-multiget", 10);
         String keyspace = args.value("--keyspace", "Keyspace1");
-        String columnFamily = args.value("--column-family", superFamily ? "Super1" : "Standard1");
+        String columnFamily = args.value("--column-family", operation == Operation.ADD
+                ? (superFamily ? "SuperCounter1" : "Counter1") : superFamily ? "Super1" : "Standard1");
         int port = args.positiveInt("--port", redis ? REDIS_DEFAULT_PORT : HostAddress.DEFAULT_PORT);
         List<HostAddress> hosts = HostAddress.parseList(args.value("--host", "localhost"), port);
         double interval = args.positiveDouble("--interval", 1);
@@ -123,6 +127,9 @@ record StressOptions(
         Double rate = args.has("--rate") ? args.positiveDouble("--rate", 0) : null;
         Dialect dialect = args.value("--dialect", Dialect::parse, Dialect.V0_6);
         dialect.check(args.has("--framed"), consistency);
+        if (operation == Operation.ADD && dialect != Dialect.V0_7) {
+            throw new IllegalArgumentException("-o add is a call of Cassandra 0.7 and later: add --dialect 0.7");
+        }
         return new StressOptions(operation, numKeys, count, duration, threads, columns, valueSize, superFamily,
                 supers, consistency, distribution.toLowerCase(Locale.ROOT), stdev, readRatio, rangeCount,
                 keysPerMultiget, keyspace, columnFamily, hosts, args.has("--framed"), interval,
@@ -134,7 +141,7 @@ record StressOptions(
      * and transport, which Redis has no counterpart of (a run would silently ignore them).
      */
     private static void checkRedis(Arguments args, Operation operation) {
-        if (!operation.singleColumn()) {
+        if (!operation.singleColumn() || operation == Operation.ADD) {
             throw new IllegalArgumentException("--redis sends SET and GET only: use -o insert_column or -o get_column, "
                     + "not -o " + operation.label());
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.cassandra.thrift.Cassandra;
+import org.apache.cassandra.thrift.Column;
+import org.apache.cassandra.thrift.ColumnOrSuperColumn;
 import org.apache.cassandra.thrift.ColumnParent;
 import org.apache.cassandra.thrift.ConsistencyLevel;
 import org.apache.cassandra.thrift.KeyRange;
@@ -47,7 +50,11 @@ class ToolsAgainstServerIT {
                 .replaceFirst("<ThriftPort>\\d+</ThriftPort>", "<ThriftPort>" + thriftPort + "</ThriftPort>")
                 .replaceFirst("<ThriftAddress>[^<]*</ThriftAddress>", "<ThriftAddress>127.0.0.1</ThriftAddress>")
                 .replaceFirst("<JmxPort>\\d+</JmxPort>", "<JmxPort>" + jmxPort + "</JmxPort>")
-                .replace("var/", dir.toAbsolutePath() + "/var/");
+                .replace("var/", dir.toAbsolutePath() + "/var/")
+                // Counters for bin/stress -o add, as 3.11's stress names them.
+                .replaceFirst("(<ColumnFamily Name=\"Standard2\")", "<ColumnFamily Name=\"Counter1\""
+                        + " DefaultValidationClass=\"CounterColumnType\"/>\n<ColumnFamily Name=\"SuperCounter1\""
+                        + " ColumnType=\"Super\" DefaultValidationClass=\"CounterColumnType\"/>\n$1");
         Files.writeString(conf.resolve("storage-conf.xml"), xml);
         Files.copy(LocalNode.home().resolve("conf/logback.xml"), conf.resolve("logback.xml"));
         Path pidfile = dir.resolve("sibyl.pid");
@@ -292,6 +299,32 @@ class ToolsAgainstServerIT {
                 "--seed", "11"));
         cmd.addAll(List.of(args));
         return run(cmd, null);
+    }
+
+    /**
+     * bin/stress -o add in the 0.7 dialect: every increment it reports done is in the counters, once, read back
+     * through the 0.6 interface (a counter's value is its count as 8 bytes).
+     */
+    @Test
+    void stressAddCountsEveryIncrementItReportsOnce() throws Exception {
+        for (String family : List.of("standard", "super")) {
+            Result add = stress("-o", "add", "--dialect", "0.7", "--framed", "-y", family, "-n", "50", "-t", "4",
+                    "--count", "400");
+            assertEquals(0, add.status(), add.output());
+            assertTrue(add.output().contains("Done: 400 add operations in "), add.output());
+            assertTrue(add.output().contains(", 0 errors"), add.output());
+            long total = 0;
+            for (KeySlice row : allRows(family.equals("super") ? "SuperCounter1" : "Counter1")) {
+                for (ColumnOrSuperColumn c : row.getColumns()) {
+                    List<Column> columns = c.isSetSuper_column() ? c.getSuper_column().getColumns() : List.of(c.getColumn());
+                    for (Column col : columns) total += ByteBuffer.wrap(col.getValue()).getLong();
+                }
+            }
+            assertEquals(400, total, family);
+        }
+        Result in06 = stress("-o", "add", "-n", "10");
+        assertEquals(2, in06.status(), in06.output());
+        assertTrue(in06.output().contains("-o add is a call of Cassandra 0.7 and later: add --dialect 0.7"), in06.output());
     }
 
     @Test

@@ -131,9 +131,14 @@ class DialectTest {
         assertEquals(new Call("insert", TMessageType.CALL, 1,
                 List.of("1:STRING=0000000042", "2:STRUCT", "3:STRUCT", "4:I32=2")), readCall());
 
+        codec.sendAdd(client, "0000000042", path, 1);
+        // add(1: key, 2: column_parent, 3: column CounterColumn, 4: consistency_level)
+        assertEquals(new Call("add", TMessageType.CALL, 2,
+                List.of("1:STRING=0000000042", "2:STRUCT", "3:STRUCT", "4:I32=2")), readCall());
+
         codec.sendGet(client, "0000000042", path);
         // get(1: key, 2: column_path, 3: consistency_level)
-        assertEquals(new Call("get", TMessageType.CALL, 2, List.of("1:STRING=0000000042", "2:STRUCT", "3:I32=2")),
+        assertEquals(new Call("get", TMessageType.CALL, 3, List.of("1:STRING=0000000042", "2:STRUCT", "3:I32=2")),
                 readCall());
     }
 
