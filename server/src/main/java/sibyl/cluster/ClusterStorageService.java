@@ -265,7 +265,7 @@ public final class ClusterStorageService implements StorageService, StorageHints
             List<BatchableStatement<?>> changes = MutationStatements.statements(mutation, this::table, statements,
                     key, level, null);
             if (changes.isEmpty()) return CompletableFuture.<Void>completedFuture(null);
-            Statement<?> write = MutationStatements.batch(changes, statements, level,
+            Statement<?> write = MutationStatements.batch(changes, statements.settings(), level,
                     MutationStatements.ofCounters(mutation, this::table));
             return session.executeAsync(write).thenApply(rows -> null);
         };
@@ -279,7 +279,7 @@ public final class ClusterStorageService implements StorageService, StorageHints
                     List<BatchableStatement<?>> slices = MutationStatements.statements(mutation, this::table,
                             statements, key, level, (table, superColumn, range) -> selected.next());
                     if (slices.isEmpty()) return CompletableFuture.<Void>completedFuture(null);
-                    Statement<?> write = MutationStatements.batch(slices, statements, level,
+                    Statement<?> write = MutationStatements.batch(slices, statements.settings(), level,
                             MutationStatements.ofCounters(mutation, this::table));
                     return session.executeAsync(write).thenApply(rows -> null);
                 }));

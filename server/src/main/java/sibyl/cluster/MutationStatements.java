@@ -80,14 +80,14 @@ final class MutationStatements {
 
     /**
      * One statement as it is (the cluster applies it atomically), several as one unlogged batch of the partition
-     * at {@code level}, with the request settings of {@code statements}; a counter table's statements as a counter
+     * at {@code level}, with {@code settings}; a counter table's statements as a counter
      * batch, which the cluster wants for them ({@code counters}: the changes are all of counter tables, as
      * {@link #byKind} leaves them). A batch with an increment is not idempotent, as the increment is not.
      */
-    static Statement<?> batch(List<BatchableStatement<?>> changes, Statements statements, ConsistencyLevel level,
+    static Statement<?> batch(List<BatchableStatement<?>> changes, RequestSettings settings, ConsistencyLevel level,
                               boolean counters) {
         if (changes.size() == 1) return changes.get(0);
-        BatchStatementBuilder batch = statements.settings().on(BatchStatement.builder(counters
+        BatchStatementBuilder batch = settings.on(BatchStatement.builder(counters
                 ? DefaultBatchType.COUNTER : DefaultBatchType.UNLOGGED), level).addStatements(changes);
         for (int i = 0; i < changes.size(); i++) {
             if (Boolean.FALSE.equals(changes.get(i).isIdempotent())) return batch.setIdempotence(false).build();
