@@ -239,6 +239,19 @@ class CounterBothBackendsTest {
             List<ColumnOrSuperColumn> supers = c.client.get_slice(b("k"), new ColumnParent("ByApiSup"), all(), ONE);
             assertEquals(List.of(1L, 2L), supers.stream().map(s -> s.counter_super_column.name.getLong(
                     s.counter_super_column.name.position())).toList(), "super columns in LongType's order");
+
+            // names of several components: a clustering column each in cluster mode
+            c.client.system_add_column_family(new CfDef(api, "ByApiComposite")
+                    .setComparator_type("CompositeType(UTF8Type,ReversedType(LongType))").setDefault_validation_class(COUNTER));
+            for (long n : new long[] {1, 3, 2}) {
+                c.client.add(b("k"), new ColumnParent("ByApiComposite"), new CounterColumn(composite("x", n), n * 10), ONE);
+            }
+            c.client.add(b("k"), new ColumnParent("ByApiComposite"), new CounterColumn(composite("x", 3), 1), ONE);
+            List<Long> counts = new ArrayList<>();
+            for (ColumnOrSuperColumn cell : c.client.get_slice(b("k"), new ColumnParent("ByApiComposite"), all(), ONE)) {
+                counts.add(cell.counter_column.value);
+            }
+            assertEquals(List.of(31L, 20L, 10L), counts, "the second component descending");
         }
     }
 
@@ -287,6 +300,14 @@ class CounterBothBackendsTest {
             }
         }
         return out;
+    }
+
+    /** A CompositeType name of a text and a long component. */
+    private static ByteBuffer composite(String text, long n) {
+        byte[] t = text.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer name = ByteBuffer.allocate(2 + t.length + 1 + 2 + 8 + 1);
+        name.putShort((short) t.length).put(t).put((byte) 0).putShort((short) 8).putLong(n).put((byte) 0);
+        return name.flip();
     }
 
     private static Mutation counterWrite(String name, long value) {
