@@ -67,11 +67,6 @@ final class ClusterSchema {
     private static Table ensureTable(CqlSession session, ClusterConf conf, String cqlKeyspace, CFMetaData cf)
             throws ConfigurationException {
         String element = ElementPath.columnFamily(cf.keyspace(), cf.name());
-        if (cf.isCounter()) {
-            throw new ConfigurationException(conf.file(), element + "/@DefaultValidationClass", "Sibyl does not serve"
-                    + " counter column families (DefaultValidationClass CounterColumnType) in cluster mode yet (issue #34):"
-                    + " they are served by the embedded engine only (docs/differences.md)");
-        }
         Table table = TableLayouts.of(conf, cqlKeyspace, cf);
         Optional<TableMetadata> existing = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(cqlKeyspace))
                 .flatMap(k -> k.getTable(CqlIdentifier.fromInternal(cf.name())));
@@ -133,8 +128,10 @@ final class ClusterSchema {
             }
         }
         Optional<ColumnMetadata> value = actual.getColumn(CqlIdentifier.fromInternal("value"));
-        if (value.isEmpty() || !CqlType.BLOB.matches(typeOf(value.get()))) {
-            problems.add(value.map(v -> "value is " + typeOf(v) + ", not blob").orElse("it has no value column"));
+        CqlType valueType = wanted.valueType();
+        if (value.isEmpty() || !valueType.matches(typeOf(value.get()))) {
+            problems.add(value.map(v -> "value is " + typeOf(v) + ", not " + valueType.cql())
+                    .orElse("it has no value column"));
         }
         return problems;
     }

@@ -244,13 +244,29 @@ public final class ClusterStorageService implements StorageService, StorageHints
      */
     @Override
     public CompletableFuture<Void> write(RowMutation mutation, Consistency consistency) {
+        if (mutation.soleColumnFamily() == null) {
+            return errors.async(() -> {
+                List<RowMutation> parts = MutationStatements.byKind(mutation, this::table);
+                if (parts.size() == 1) return writeOfOneKind(mutation, consistency);
+                // counter tables and others: two batches (MutationStatements#byKind), each failing as its own
+                CompletableFuture<Void> counters = writeOfOneKind(parts.get(0), consistency);
+                CompletableFuture<Void> others = writeOfOneKind(parts.get(1), consistency);
+                return counters.thenCombine(others, (a, b) -> null);
+            });
+        }
+        return writeOfOneKind(mutation, consistency);
+    }
+
+    /** A mutation of counter tables only, or of other tables only. */
+    private CompletableFuture<Void> writeOfOneKind(RowMutation mutation, Consistency consistency) {
         byte[] key = key(mutation.key());
         ConsistencyLevel level = ConsistencyLevels.write(consistency);
         Supplier<CompletionStage<Void>> request = () -> {
             List<BatchableStatement<?>> changes = MutationStatements.statements(mutation, this::table, statements,
                     key, level, null);
             if (changes.isEmpty()) return CompletableFuture.<Void>completedFuture(null);
-            Statement<?> write = MutationStatements.batch(changes, statements, level);
+            Statement<?> write = MutationStatements.batch(changes, statements.settings(), level,
+                    MutationStatements.ofCounters(mutation, this::table));
             return session.executeAsync(write).thenApply(rows -> null);
         };
         String sole = mutation.soleColumnFamily();
@@ -263,7 +279,8 @@ public final class ClusterStorageService implements StorageService, StorageHints
                     List<BatchableStatement<?>> slices = MutationStatements.statements(mutation, this::table,
                             statements, key, level, (table, superColumn, range) -> selected.next());
                     if (slices.isEmpty()) return CompletableFuture.<Void>completedFuture(null);
-                    Statement<?> write = MutationStatements.batch(slices, statements, level);
+                    Statement<?> write = MutationStatements.batch(slices, statements.settings(), level,
+                            MutationStatements.ofCounters(mutation, this::table));
                     return session.executeAsync(write).thenApply(rows -> null);
                 }));
     }

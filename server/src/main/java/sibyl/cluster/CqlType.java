@@ -31,7 +31,9 @@ enum CqlType {
     INET("org.apache.cassandra.db.marshal.InetAddressType", "inet"),
     SMALLINT("org.apache.cassandra.db.marshal.ShortType", "smallint"),
     TINYINT("org.apache.cassandra.db.marshal.ByteType", "tinyint"),
-    DATE("org.apache.cassandra.db.marshal.SimpleDateType", "date");
+    DATE("org.apache.cassandra.db.marshal.SimpleDateType", "date"),
+    /** The value of a counter column family's table only: CQL orders no clustering column by it. */
+    COUNTER("org.apache.cassandra.db.marshal.CounterColumnType", "counter");
 
     private final String comparatorClass;
     private final String cql;
@@ -49,7 +51,7 @@ enum CqlType {
     /** The type of a comparator; empty for one the cluster does not order by here. */
     static Optional<CqlType> of(AbstractType comparator) {
         for (CqlType t : values()) {
-            if (t.comparatorClass.equals(comparator.className())) return Optional.of(t);
+            if (t != COUNTER && t.comparatorClass.equals(comparator.className())) return Optional.of(t);
         }
         return Optional.empty();
     }

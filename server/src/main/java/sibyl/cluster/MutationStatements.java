@@ -2,6 +2,7 @@ package sibyl.cluster;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
@@ -79,12 +80,48 @@ final class MutationStatements {
 
     /**
      * One statement as it is (the cluster applies it atomically), several as one unlogged batch of the partition
-     * at {@code level}, with the request settings of {@code statements}.
+     * at {@code level}, with {@code settings}; a counter table's statements as a counter
+     * batch, which the cluster wants for them ({@code counters}: the changes are all of counter tables, as
+     * {@link #byKind} leaves them). A batch with an increment is not idempotent, as the increment is not.
      */
-    static Statement<?> batch(List<BatchableStatement<?>> changes, Statements statements, ConsistencyLevel level) {
+    static Statement<?> batch(List<BatchableStatement<?>> changes, RequestSettings settings, ConsistencyLevel level,
+                              boolean counters) {
         if (changes.size() == 1) return changes.get(0);
-        return statements.settings().on(BatchStatement.builder(DefaultBatchType.UNLOGGED), level)
-                .addStatements(changes).build();
+        BatchStatementBuilder batch = settings.on(BatchStatement.builder(counters
+                ? DefaultBatchType.COUNTER : DefaultBatchType.UNLOGGED), level).addStatements(changes);
+        for (int i = 0; i < changes.size(); i++) {
+            if (Boolean.FALSE.equals(changes.get(i).isIdempotent())) return batch.setIdempotence(false).build();
+        }
+        return batch.build();
+    }
+
+    /**
+     * The mutation as it is when its column families are all counter tables or none is, else as two: the changes
+     * of its counter tables and those of the others, which the cluster takes in no one batch. 3.11 applied such a
+     * batch_mutate as two mutations of the row too, each atomic on its own.
+     */
+    static List<RowMutation> byKind(RowMutation mutation, Tables tables) {
+        String sole = mutation.soleColumnFamily();
+        if (sole != null) return List.of(mutation);
+        RowMutation.Builder counters = RowMutation.builder(mutation.keyspace(), mutation.key())
+                .localDeletionTime(mutation.localDeletionTime());
+        RowMutation.Builder others = RowMutation.builder(mutation.keyspace(), mutation.key())
+                .localDeletionTime(mutation.localDeletionTime());
+        boolean anyCounter = false;
+        boolean anyOther = false;
+        for (Map.Entry<String, List<Change>> e : mutation.changes().entrySet()) {
+            boolean counter = tables.table(mutation.keyspace(), e.getKey()).statements().counter();
+            anyCounter |= counter;
+            anyOther |= !counter;
+            for (Change change : e.getValue()) (counter ? counters : others).add(e.getKey(), change);
+        }
+        return anyCounter && anyOther ? List.of(counters.build(), others.build()) : List.of(mutation);
+    }
+
+    /** Whether the mutation's column families are counter tables (all of them are, or none, after {@link #byKind}). */
+    static boolean ofCounters(RowMutation mutation, Tables tables) {
+        String any = mutation.changes().keySet().iterator().next();
+        return tables.table(mutation.keyspace(), any).statements().counter();
     }
 
     static boolean hasSliceDeletion(RowMutation mutation) {
@@ -116,6 +153,17 @@ final class MutationStatements {
                     .setConsistencyLevel(level);
             cell(b, 4, table, w.superColumn(), w.name());
             out.add(b.build());
+        } else if (change instanceof Change.Increment inc) {
+            PathShape.COLUMN.check(table.metadata(), inc.superColumn() != null, true);
+            // Sent once only: a retry after a timeout could count the increment twice (docs/thrift-api-0.7.md
+            // §Counters), so a timeout is the caller's TimedOutException and the driver never sends it again.
+            BoundStatementBuilder b = of.update().prepared(statements).boundStatementBuilder()
+                    .setLong(0, inc.delta())
+                    .setBytesUnsafe(1, key)
+                    .setConsistencyLevel(level)
+                    .setIdempotence(false);
+            cell(b, 2, table, inc.superColumn(), inc.name());
+            out.add(b.build());
         } else if (change instanceof Change.DeleteColumn d) {
             PathShape.COLUMN.check(table.metadata(), d.superColumn() != null, true);
             deleteCell(out, table, statements, key, level, d.superColumn(), d.name(), d.timestamp());
@@ -123,8 +171,9 @@ final class MutationStatements {
             PathShape.REMOVE.check(table.metadata(), true, false);
             deleteCell(out, table, statements, key, level, null, d.name(), d.timestamp());
         } else if (change instanceof Change.DeleteRow d) {
-            out.add(of.deleteRow().prepared(statements).boundStatementBuilder().setLong(0, d.timestamp())
-                    .setBytesUnsafe(1, key).setConsistencyLevel(level).build());
+            BoundStatementBuilder b = of.deleteRow().prepared(statements).boundStatementBuilder();
+            bindKey(b, of, d.timestamp(), key);
+            out.add(b.setConsistencyLevel(level).build());
         } else if (change instanceof Change.DeleteSlice d) {
             PathShape.REMOVE.check(table.metadata(), d.superColumn() != null, false);
             for (byte[] selected : slices.liveNames(table, d.superColumn(), d.range())) {
@@ -144,10 +193,22 @@ final class MutationStatements {
                                    long timestamp) {
         TableStatements.Slot slot = superColumn != null ? table.statements().deleteSubcolumn()
                 : table.statements().deleteColumn();
-        BoundStatementBuilder b = slot.prepared(statements).boundStatementBuilder().setLong(0, timestamp)
-                .setBytesUnsafe(1, key).setConsistencyLevel(level);
-        cell(b, 2, table, superColumn, name);
+        BoundStatementBuilder b = slot.prepared(statements).boundStatementBuilder().setConsistencyLevel(level);
+        cell(b, bindKey(b, table.statements(), timestamp, key), table, superColumn, name);
         out.add(b.build());
+    }
+
+    /**
+     * Binds a deletion's timestamp and key; returns the next index. A counter table's deletion has no timestamp:
+     * the cluster takes it at its own clock, as 3.11 took a counter deletion at the server's.
+     */
+    private static int bindKey(BoundStatementBuilder b, TableStatements of, long timestamp, ByteBuffer key) {
+        if (of.counter()) {
+            b.setBytesUnsafe(0, key);
+            return 1;
+        }
+        b.setLong(0, timestamp).setBytesUnsafe(1, key);
+        return 2;
     }
 
     /**

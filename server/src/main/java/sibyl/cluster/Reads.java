@@ -72,7 +72,7 @@ final class Reads {
             i = bounds.bind(b, bindSuperColumn(b, superColumn) - 1);
             b.setInt(i, range.count());
         }
-        return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(null));
+        return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(table, null));
     }
 
     /**
@@ -98,7 +98,7 @@ final class Reads {
                 b = bind(service, statements.columnsByName(list.size()), key, consistency);
                 b.setBytesUnsafe(1, in);
             }
-            return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(names));
+            return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(table, names));
         }
         ColumnSelection.Range range = (ColumnSelection.Range) selection;
         if (range.count() == 0) return NOTHING;
@@ -107,11 +107,11 @@ final class Reads {
             BoundStatementBuilder b = bind(service, statements.columnRange(false, false, range.reversed()), key,
                     consistency);
             b.setInt(1, range.count());
-            return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(names));
+            return AsyncRows.collect(service.executeAsync(b.build()), new ColumnSink(table, names));
         }
         ClusteringSlice slice = ClusteringSlice.of(names, bounds.lower(), bounds.upper());
-        ColumnSink sink = slice.filtered() ? new ColumnSink(names, inRange(table.metadata().comparator(), bounds),
-                range.count()) : new ColumnSink(names);
+        ColumnSink sink = slice.filtered() ? new ColumnSink(table, names, inRange(table.metadata().comparator(), bounds),
+                range.count()) : new ColumnSink(table, names);
         return service.statements().getAsync(statements.clusteredRange(slice, range.reversed())).thenCompose(p -> {
             BoundStatementBuilder b = p.boundStatementBuilder().setBytesUnsafe(0, ByteBuffer.wrap(key))
                     .setConsistencyLevel(consistency);
@@ -154,7 +154,7 @@ final class Reads {
             bounds.bind(b, 0);
             count = range.count();
         }
-        return AsyncRows.collect(service.executeAsync(b.build()), new SuperColumnSink(table.metadata(), count));
+        return AsyncRows.collect(service.executeAsync(b.build()), new SuperColumnSink(table, count));
     }
 
     /**
@@ -162,12 +162,16 @@ final class Reads {
      * cell's time left, not the ttl it was written with, so an expiring column reads back with what is left
      * (docs/differences.md §The 0.7+ dialect).
      */
-    private static Column column(Row row, int at) {
-        return column(row, Values.array(row.getBytesUnsafe(at)), at + 1);
+    private static Column column(Row row, int at, boolean counter) {
+        return column(row, Values.array(row.getBytesUnsafe(at)), at + 1, counter);
     }
 
-    /** A column named {@code name} from the row's {@code at}-th to {@code at + 2}-th values: value, writetime, ttl. */
-    private static Column column(Row row, byte[] name, int at) {
+    /**
+     * A column named {@code name} from the row's {@code at}-th to {@code at + 2}-th values: value, writetime, ttl; or
+     * a counter from the {@code at}-th alone (a counter has no writetime in CQL, and Thrift shows it none).
+     */
+    private static Column column(Row row, byte[] name, int at, boolean counter) {
+        if (counter) return Column.counter(name, row.getLong(at), 0);
         byte[] value = Values.array(row.getBytesUnsafe(at));
         long timestamp = row.getLong(at + 1);
         if (row.isNull(at + 2)) return Column.live(name, value, timestamp);
@@ -178,17 +182,19 @@ final class Reads {
 
     /** Columns (or subcolumns) one per row: name (one value, or the columns of {@code names}), value, timestamp, ttl. */
     private static final class ColumnSink implements AsyncRows.Sink<List<Cell>> {
+        private final boolean counter;
         private final ClusteringNames names;
         private final Predicate<byte[]> wanted;
         private final int count;
         private final List<Cell> cells = new ArrayList<>();
 
-        ColumnSink(ClusteringNames names) {
-            this(names, null, Integer.MAX_VALUE);
+        ColumnSink(Table table, ClusteringNames names) {
+            this(table, names, null, Integer.MAX_VALUE);
         }
 
         /** Keeps only the columns whose names are {@code wanted}, and stops at {@code count} of them. */
-        ColumnSink(ClusteringNames names, Predicate<byte[]> wanted, int count) {
+        ColumnSink(Table table, ClusteringNames names, Predicate<byte[]> wanted, int count) {
+            this.counter = table.statements().counter();
             this.names = names;
             this.wanted = wanted;
             this.count = count;
@@ -197,11 +203,11 @@ final class Reads {
         @Override
         public boolean accept(Row row) {
             if (names == null) {
-                cells.add(column(row, 0));
+                cells.add(column(row, 0, counter));
                 return true;
             }
             byte[] name = names.name(row);
-            if (wanted == null || wanted.test(name)) cells.add(column(row, name, names.columns().size()));
+            if (wanted == null || wanted.test(name)) cells.add(column(row, name, names.columns().size(), counter));
             return cells.size() < count;
         }
 
@@ -214,13 +220,15 @@ final class Reads {
     /** Super columns from runs of rows of one column1; stops reading once it has {@code count}. */
     private static final class SuperColumnSink implements AsyncRows.Sink<List<Cell>> {
         private final CFMetaData cf;
+        private final boolean counter;
         private final int count;
         private final List<Cell> superColumns = new ArrayList<>();
         private SuperColumn.Builder current;
         private ByteBuffer currentName;
 
-        SuperColumnSink(CFMetaData cf, int count) {
-            this.cf = cf;
+        SuperColumnSink(Table table, int count) {
+            this.cf = table.metadata();
+            this.counter = table.statements().counter();
             this.count = count;
         }
 
@@ -233,7 +241,7 @@ final class Reads {
                 currentName = name;
                 current = SuperColumn.builder(Values.array(name), cf.subcomparator(), 4);
             }
-            current.add(column(row, 1));
+            current.add(column(row, 1, counter));
             return true;
         }
 

@@ -31,7 +31,7 @@ final class Table {
         this.clustering = List.copyOf(clustering);
         this.names = names;
         this.qualifiedName = ClusterSchema.quote(cqlKeyspace) + "." + ClusterSchema.quote(name);
-        this.statements = new TableStatements(qualifiedName, metadata.isSuper(), names);
+        this.statements = new TableStatements(qualifiedName, metadata.isSuper(), names, metadata.isCounter());
     }
 
     String cqlKeyspace() {
@@ -68,10 +68,18 @@ final class Table {
         return statements;
     }
 
+    /**
+     * The CQL type of {@code value}: {@code counter} in a counter column family's table (DefaultValidationClass
+     * CounterColumnType), else {@code blob}.
+     */
+    CqlType valueType() {
+        return metadata.isCounter() ? CqlType.COUNTER : CqlType.BLOB;
+    }
+
     /** {@code (key blob, column1 text, column2 bigint DESC, value blob)}: the layout, for start-up's errors. */
     String layout() {
         return "(key blob, " + clustering.stream().map(c -> c.definition() + (c.descending() ? " DESC" : ""))
-                .collect(Collectors.joining(", ")) + ", value blob)";
+                .collect(Collectors.joining(", ")) + ", value " + valueType().cql() + ")";
     }
 
     String createStatement() {
@@ -82,7 +90,7 @@ final class Table {
         }
         return "CREATE TABLE IF NOT EXISTS " + qualifiedName() + " (key blob, "
                 + clustering.stream().map(ClusteringColumn::definition).collect(Collectors.joining(", "))
-                + ", value blob, PRIMARY KEY (key, " + columns + "))" + (options.isEmpty() ? "" : " WITH " + options);
+                + ", value " + valueType().cql() + ", PRIMARY KEY (key, " + columns + "))" + (options.isEmpty() ? "" : " WITH " + options);
     }
 
     @Override

@@ -56,7 +56,9 @@ final class TableStatements {
     private static final int RANGES = 2;
     private static final int READ_FORMS = RANGES + 8;
 
+    /** A write of a plain table; a counter table's increment ({@code value = value + ?}). */
     private final Slot update;
+    private final boolean counter;
     private final Slot deleteRow;
     /** A standard table's column, or a super table's whole super column (its column1 rows). */
     private final Slot deleteColumn;
@@ -87,17 +89,27 @@ final class TableStatements {
     private final String clusteredSelect;
     private final ClusteringNames names;
 
-    /** @param names as {@link Table#names()}: null unless a standard table's names are not one ascending column */
-    TableStatements(String table, boolean isSuper, ClusteringNames names) {
+    /**
+     * @param names   as {@link Table#names()}: null unless a standard table's names are not one ascending column
+     * @param counter whether the table's value is a counter: increments, and writes and deletions at the cluster's
+     *                clock, which refuses a timestamp (or a TTL, or writetime()) of a counter
+     */
+    TableStatements(String table, boolean isSuper, ClusteringNames names, boolean counter) {
         this.names = names;
+        this.counter = counter;
         String cell = isSuper ? " AND column1 = ? AND column2 = ?" : names != null ? names.equalities()
                 : " AND column1 = ?";
         // TTL 0 is a cell that does not expire (Sibyl's tables have no default_time_to_live: Sibyl applies its own).
-        update = new Slot("UPDATE " + table + " USING TIMESTAMP ? AND TTL ? SET value = ? WHERE key = ?" + cell);
-        deleteRow = new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?");
-        deleteColumn = new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?"
-                + (isSuper ? " AND column1 = ?" : cell));
-        deleteSubcolumn = isSuper ? new Slot("DELETE FROM " + table + " USING TIMESTAMP ? WHERE key = ?" + cell) : null;
+        update = new Slot(counter ? "UPDATE " + table + " SET value = value + ? WHERE key = ?" + cell
+                : "UPDATE " + table + " USING TIMESTAMP ? AND TTL ? SET value = ? WHERE key = ?" + cell);
+        String delete = "DELETE FROM " + table + (counter ? "" : " USING TIMESTAMP ?") + " WHERE key = ?";
+        // A counter's own deletion is a tombstone of its cell, which the cluster lets no later increment pass: a
+        // counter removed stays removed, as in 3.11 (docs/differences.md §The 0.7+ dialect). A row's or super
+        // column's is a deletion of rows, as in a plain table.
+        String deleteCell = counter ? "DELETE value FROM " + table + " WHERE key = ?" + cell : delete + cell;
+        deleteRow = new Slot(delete);
+        deleteColumn = new Slot(isSuper ? delete + " AND column1 = ?" : deleteCell);
+        deleteSubcolumn = isSuper ? new Slot(deleteCell) : null;
 
         String casUpdate = "UPDATE " + table + " USING TTL ? SET value = ? WHERE key = ?" + cell;
         casWrite = isSuper ? null : new Slot(casUpdate);
@@ -105,13 +117,14 @@ final class TableStatements {
         casWriteIfAbsent = isSuper ? null : new Slot(casUpdate + " IF value = null");
 
         String name = isSuper ? "column2" : "column1";
-        String columns = "SELECT " + name + ", value, writetime(value), ttl(value) FROM " + table + " WHERE key = ?"
+        String value = counter ? "value" : "value, writetime(value), ttl(value)";
+        String columns = "SELECT " + name + ", " + value + " FROM " + table + " WHERE key = ?"
                 + (isSuper ? " AND column1 = ?" : "");
         if (names == null) {
             clusteredSelect = null;
             readForms(columnReads, columns, name, isSuper ? "column1 %1$s, column2 %1$s" : "column1 %s", true);
         } else {
-            clusteredSelect = "SELECT " + names.selected() + ", value, writetime(value), ttl(value) FROM " + table
+            clusteredSelect = "SELECT " + names.selected() + ", " + value + " FROM " + table
                     + " WHERE key = ?";
             columnReads[ONE_NAME] = new Slot(clusteredSelect + names.equalities());
             columnReads[NAMES] = new Slot(clusteredSelect + names.in());
@@ -122,7 +135,7 @@ final class TableStatements {
         }
         if (isSuper) {
             superColumnReads = new Slot[READ_FORMS];
-            readForms(superColumnReads, "SELECT column1, column2, value, writetime(value), ttl(value) FROM " + table
+            readForms(superColumnReads, "SELECT column1, column2, " + value + " FROM " + table
                     + " WHERE key = ?", "column1", "column1 %1$s, column2 %1$s", false);
             countColumns = new Slot("SELECT COUNT(*) FROM " + table + " WHERE key = ? AND column1 = ?");
             countSuperColumns = new Slot("SELECT column1 FROM " + table + " WHERE key = ? GROUP BY column1");
@@ -195,8 +208,17 @@ final class TableStatements {
                 .toArray(CompletableFuture[]::new)).thenRun(() -> rowCallsPrepared = true);
     }
 
+    /** Binds timestamp, ttl, value, key, then the cell's columns; a counter table's binds delta, key, columns. */
     Slot update() {
         return update;
+    }
+
+    /**
+     * Whether the table holds counters: its deletions bind no timestamp, its reads answer the value alone, and its
+     * writes are increments, which must never be sent twice (docs/thrift-api-0.7.md §Counters).
+     */
+    boolean counter() {
+        return counter;
     }
 
     /** cas's statements of a standard table, prepared without waiting; see {@link #casWrite()}. */

@@ -7,7 +7,9 @@
  * PRIMARY KEY (key, column1))}, a super column family {@code (key blob, column1 C, column2 S,
  * value blob, PRIMARY KEY (key, column1, column2))}, where C and S are the CQL types of the
  * comparators; a standard column family of a CompositeType or ReversedType comparator has a clustering column per
- * component, descending where reversed ({@link sibyl.cluster.TableLayouts}). Every write carries the client's timestamp; a row mutation is one single-partition
- * batch. Depends on the data model (sibyl.db), never on the embedded engine.
+ * component, descending where reversed ({@link sibyl.cluster.TableLayouts}); a counter column family's {@code value}
+ * is a {@code counter}. Every write carries the client's timestamp, but a counter's, which the cluster takes at its
+ * own clock and is never retried; a row mutation is one single-partition batch (its counter tables' changes one
+ * counter batch). Depends on the data model (sibyl.db), never on the embedded engine.
  */
 package sibyl.cluster;

@@ -28,7 +28,7 @@ class RequestSettingsTest {
     private static final int REQUEST_TIMEOUT_MILLIS = 2_345;
 
     /** Sibyl's driver configuration for a cluster with a request timeout of its own. */
-    private static DriverExecutionProfile sibylsProfile() {
+    static DriverExecutionProfile sibylsProfile() {
         ClusterConf conf = new ClusterConf(List.of(new ClusterConf.ContactPoint("127.0.0.1", 9042)), "datacenter1",
                 null, null, null, null, REQUEST_TIMEOUT_MILLIS, 30, "", Map.of(), Path.of("storage-conf.xml"));
         try (DriverConfigLoader loader = ClusterConnection.config(conf)) {
