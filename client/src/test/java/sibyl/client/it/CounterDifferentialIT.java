@@ -124,7 +124,7 @@ class CounterDifferentialIT {
 
     /**
      * What Sibyl in cluster mode answers where it differs from 3.11 on purpose: a row whose counters are all removed
-     * is not listed by get_range_slices, where 3.11 lists it with no columns (docs/differences.md §Cluster).
+     * is not listed by get_range_slices, where 3.11 lists it with no columns (docs/differences.md §Cluster mode).
      */
     private static final Map<String, java.util.function.UnaryOperator<String>> KNOWN_IN_CLUSTER_MODE = Map.of(
             "random: the rows at the end", a -> a.replaceAll("KeySlice\\(key:[0-9a-f ]*, columns:\\[\\]\\)(, )?", "")
