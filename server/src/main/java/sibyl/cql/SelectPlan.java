@@ -22,7 +22,7 @@ import sibyl.service.CqlAnswer;
  * A SELECT on a {@link CompactView}, checked as 3.11 checks it, and run: each cell of the rows the key restriction
  * names (or of every row, in ring order, without one) is a CQL row of key, clustering values and value, the cells
  * of a row in the comparator's order, or reversed by an ORDER BY against it; with IN, the rows of each key in turn,
- * the keys in their type's order, each once.
+ * the keys in their type's order, each once, or with ORDER BY too, all merged in clustering order.
  */
 final class SelectPlan implements Action {
     /** Rows a scan of the whole column family reads from the store at a time. */
@@ -127,7 +127,7 @@ final class SelectPlan implements Action {
         if (!slice.empty()) {
             for (ByteBuffer key : keys) {
                 reads.add(target.store().readSlice(target.keyspace(), BinaryKeys.decode(key), QueryPath.cf(view.cf().name()),
-                        slice.selection(max), target.consistency()));
+                        slice.selection(ordered && keys.size() > 1 ? Integer.MAX_VALUE : max), target.consistency()));
             }
         }
         return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
@@ -136,6 +136,11 @@ final class SelectPlan implements Action {
                 for (Cell c : reads.get(i).join()) {
                     if (slice.admits(c.name())) rows.add(new Found(keys.get(i), c.name(), (Column) c));
                 }
+            }
+            if (ordered && keys.size() > 1) {
+                // 3.11 merges the rows of the keys by clustering order; a stable sort keeps ties in key order, as it does.
+                Comparator<Found> byName = Comparator.comparing(Found::name, view.cf().comparator());
+                rows.sort(slice.reversed() ? byName.reversed() : byName);
             }
             return rows.size() > max ? rows.subList(0, max) : rows;
         });
