@@ -39,24 +39,25 @@ final class Bindings {
 
     /** A LIMIT: strictly positive. */
     int limit(Term term) {
-        ByteBuffer v = bytes(term, Int32Type.instance, "[limit]");
-        if (v == null) throw new InvalidQueryException("Invalid null value of limit");
-        if (v.remaining() != 4) throw new InvalidQueryException("Invalid limit value");
-        int limit = v.getInt(v.position());
+        int limit = int32(term, "[limit]", "limit");
         if (limit <= 0) throw new InvalidQueryException("LIMIT must be strictly positive");
         return limit;
     }
 
-    /** A USING TTL: 0 to 20 years; null when none was given. */
+    /** A USING TTL: 0 to {@code max} seconds; null when none was given. */
     Integer ttl(Term term, int max) {
         if (term == null) return null;
-        ByteBuffer v = bytes(term, Int32Type.instance, "[ttl]");
-        if (v == null) throw new InvalidQueryException("Invalid null value of TTL");
-        if (v.remaining() != 4) throw new InvalidQueryException("Invalid TTL value");
-        int ttl = v.getInt(v.position());
+        int ttl = int32(term, "[ttl]", "TTL");
         if (ttl < 0) throw new InvalidQueryException("A TTL must be greater or equal to 0, but was " + ttl);
         if (ttl > max) throw new InvalidQueryException("ttl is too large. requested (" + ttl + ") maximum (" + max + ")");
         return ttl;
+    }
+
+    private int int32(Term term, String column, String what) {
+        ByteBuffer v = bytes(term, Int32Type.instance, column);
+        if (v == null) throw new InvalidQueryException("Invalid null value of " + what);
+        if (v.remaining() != 4) throw new InvalidQueryException("Invalid " + what + " value");
+        return v.getInt(v.position());
     }
 
     /** A USING TIMESTAMP; {@code otherwise} when none was given. */

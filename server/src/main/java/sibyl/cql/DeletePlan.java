@@ -57,8 +57,7 @@ final class DeletePlan implements Action {
         List<RowMutation> mutations = new ArrayList<>();
         Slice slice = where.restrictsClustering() ? Slice.of(view, where, values, false) : null;
         boolean wholeCell = where.prefix().size() == view.clusteringCount();
-        for (Term k : where.keys()) {
-            ByteBuffer key = Keys.key(values.bytes(k, view.type(-1), CompactView.KEY));
+        for (ByteBuffer key : Keys.distinct(where.keys(), values, view.type(-1))) {
             RowMutation.Builder m = RowMutation.builder(target.keyspace(), BinaryKeys.decode(key))
                     .localDeletionTime(target.nowSeconds());
             if (slice == null) {
@@ -77,8 +76,6 @@ final class DeletePlan implements Action {
             }
             mutations.add(m.build());
         }
-        List<CompletableFuture<Void>> writes = new ArrayList<>();
-        for (RowMutation m : mutations) writes.add(target.store().write(m, target.consistency()));
-        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).thenApply(ignored -> CqlAnswer.NOTHING);
+        return target.write(mutations);
     }
 }

@@ -1,7 +1,11 @@
 package sibyl.cql;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import sibyl.db.InvalidQueryException;
+import sibyl.db.marshal.AbstractType;
 
 /** The checks 3.11 makes of a partition key's value in a statement. */
 final class Keys {
@@ -17,6 +21,13 @@ final class Keys {
             throw new InvalidQueryException("Key length of " + key.remaining() + " is longer than maximum of " + MAX_KEY);
         }
         return key;
+    }
+
+    /** The values of a key restriction, checked, each once (IN may name one twice: 3.11 reads or writes it once). */
+    static List<ByteBuffer> distinct(List<Term> keys, Bindings values, AbstractType type) {
+        LinkedHashSet<ByteBuffer> distinct = new LinkedHashSet<>();
+        for (Term t : keys) distinct.add(key(values.bytes(t, type, CompactView.KEY)));
+        return new ArrayList<>(distinct);
     }
 
     /** A clustering value of a relation or a written cell: never null. */

@@ -153,17 +153,22 @@ final class Parser {
         String column = name();
         if (peek().is("[") || peek().is(".")) throw notServed("an UPDATE of part of a column");
         expect("=");
+        boolean increment = false;
+        boolean negate = false;
         if ((peek().kind() == Token.Kind.IDENTIFIER || peek().kind() == Token.Kind.QUOTED_NAME)
                 && (peekAt(1).is("+") || peekAt(1).is("-"))) {
-            throw notServed("a counter update (SET value = value + n)");
+            String added = name();
+            if (!added.equals(column)) throw notServed("an UPDATE that sets a column from another");
+            increment = true;
+            negate = next().is("-");
         }
         Term value = term();
-        if (peek().is("+") || peek().is("-")) throw notServed("an UPDATE that adds to a column");
+        if (peek().is("+") || peek().is("-")) throw notServed("an UPDATE that adds to a value (n + column)");
         if (peek().is(",")) throw notServed("an UPDATE of more than one column");
         expect("where");
         List<Statement.Relation> where = relations();
         if (peek().is("if")) throw notServed("a conditional statement (IF)");
-        return new Statement.Update(table, using, column, value, where, markers);
+        return new Statement.Update(table, using, column, value, increment, negate, where, markers);
     }
 
     private Statement.Delete delete() {

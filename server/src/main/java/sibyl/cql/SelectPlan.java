@@ -3,7 +3,6 @@ package sibyl.cql;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import sibyl.db.Cell;
@@ -115,9 +114,7 @@ final class SelectPlan implements Action {
     }
 
     private List<ByteBuffer> keys(Bindings values) {
-        LinkedHashSet<ByteBuffer> keys = new LinkedHashSet<>();
-        for (Term t : where.keys()) keys.add(Keys.key(values.bytes(t, view.type(-1), CompactView.KEY)));
-        List<ByteBuffer> sorted = new ArrayList<>(keys);
+        List<ByteBuffer> sorted = Keys.distinct(where.keys(), values, view.type(-1));
         sorted.sort(Comparator.comparing(CompactView::bytes, view.type(-1)));
         return sorted;
     }

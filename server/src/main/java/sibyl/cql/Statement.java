@@ -77,8 +77,12 @@ sealed interface Statement {
         }
     }
 
-    record Update(Table table, Using using, String column, Term value, List<Relation> where, int markers)
-            implements Statement {
+    /**
+     * @param increment whether the SET adds to the column ({@code value = value + n}, or with {@code -}, {@code negate});
+     *                  {@code value} is then n
+     */
+    record Update(Table table, Using using, String column, Term value, boolean increment, boolean negate,
+                  List<Relation> where, int markers) implements Statement {
         public Update {
             where = List.copyOf(where);
         }

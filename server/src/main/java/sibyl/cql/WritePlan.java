@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import sibyl.db.CFMetaData;
+import sibyl.db.Change;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.RowMutation;
 import sibyl.db.marshal.Int32Type;
 import sibyl.db.marshal.LongType;
-import sibyl.db.marshal.MarshalException;
 import sibyl.dht.BinaryKeys;
 import sibyl.service.CqlAnswer;
 
@@ -27,13 +27,17 @@ final class WritePlan implements Action {
     private final List<Term> clustering;
     private final Term value;
     private final Statement.Using using;
+    /** For a counter: 1 to add the value, -1 to subtract it; 0 to write it. */
+    private final int increment;
 
-    private WritePlan(CompactView view, List<Term> keys, List<Term> clustering, Term value, Statement.Using using) {
+    private WritePlan(CompactView view, List<Term> keys, List<Term> clustering, Term value, Statement.Using using,
+                      int increment) {
         this.view = view;
         this.keys = keys;
         this.clustering = clustering;
         this.value = value;
         this.using = using;
+        this.increment = increment;
     }
 
     static WritePlan insert(Statement.Insert s, CompactView view, Specs specs) {
@@ -60,15 +64,25 @@ final class WritePlan implements Action {
         if (byPosition[n + 1] == null) {
             throw new InvalidQueryException("Column value is mandatory for this COMPACT STORAGE table");
         }
-        return new WritePlan(view, List.of(byPosition[0]), clustering, byPosition[n + 1], s.using());
+        return new WritePlan(view, List.of(byPosition[0]), clustering, byPosition[n + 1], s.using(), 0);
     }
 
     static WritePlan update(Statement.Update s, CompactView view, Specs specs) {
         int p = view.position(s.column());
         if (p != view.clusteringCount()) throw new InvalidQueryException("PRIMARY KEY part " + s.column() + " found in SET part");
-        if (view.isCounter()) {
+        if (view.isCounter() && !s.increment()) {
             throw new InvalidQueryException("Cannot set the value of counter column value (counters can only be"
                     + " incremented/decremented, not set)");
+        }
+        if (!view.isCounter() && s.increment()) {
+            throw new InvalidQueryException("Invalid operation (value = value " + (s.negate() ? "-" : "+")
+                    + " ...) for non counter column value");
+        }
+        if (s.increment() && s.using().timestamp() != null) {
+            throw new InvalidQueryException("Cannot provide custom timestamp for counter updates");
+        }
+        if (s.increment() && s.using().ttl() != null) {
+            throw new InvalidQueryException("Cannot provide custom TTL for counter updates");
         }
         noteUsing(s.using(), specs);
         specs.note(s.value(), CompactView.VALUE, true, view.type(p));
@@ -80,7 +94,8 @@ final class WritePlan implements Action {
         }
         Term[] byPosition = new Term[view.clusteringCount() + 2];
         for (int i = 0; i < where.prefix().size(); i++) byPosition[i + 1] = where.prefix().get(i);
-        return new WritePlan(view, where.keys(), clustering(view, byPosition), s.value(), s.using());
+        return new WritePlan(view, where.keys(), clustering(view, byPosition), s.value(), s.using(),
+                !s.increment() ? 0 : s.negate() ? -1 : 1);
     }
 
     /** The clustering terms given: all of them, or for a composite a prefix of at least one. */
@@ -125,23 +140,25 @@ final class WritePlan implements Action {
         }
         ByteBuffer written = values.bytes(value, view.type(view.clusteringCount()), CompactView.VALUE);
         int effectiveTtl = ttl != null ? ttl : cf.defaultTimeToLive();
-        List<CompletableFuture<Void>> writes = new ArrayList<>();
         List<RowMutation> mutations = new ArrayList<>();
-        for (Term k : keys) {
-            ByteBuffer key = Keys.key(values.bytes(k, view.type(-1), CompactView.KEY));
-            try {
-                view.type(-1).validate(key.duplicate());
-            } catch (MarshalException e) {
-                throw new InvalidQueryException(e.getMessage());
-            }
+        for (ByteBuffer key : Keys.distinct(keys, values, view.type(-1))) {
             RowMutation.Builder m = RowMutation.builder(target.keyspace(), BinaryKeys.decode(key))
                     .localDeletionTime(target.nowSeconds());
-            if (written == null) m.deleteColumn(cf.name(), name, timestamp);
+            if (increment != 0) m.add(cf.name(), new Change.Increment(null, name, delta(written), timestamp));
+            else if (written == null) m.deleteColumn(cf.name(), name, timestamp);
             else if (effectiveTtl > 0) m.write(cf.name(), name, CompactView.bytes(written), timestamp, effectiveTtl);
             else m.write(cf.name(), name, CompactView.bytes(written), timestamp);
             mutations.add(m.build());
         }
-        for (RowMutation m : mutations) writes.add(target.store().write(m, target.consistency()));
-        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).thenApply(ignored -> CqlAnswer.NOTHING);
+        return target.write(mutations);
+    }
+
+    /** A counter's increment: the value's count, negated for {@code -}. */
+    private long delta(ByteBuffer count) {
+        if (count == null) throw new InvalidQueryException("Invalid null value for counter increment");
+        if (count.remaining() != 8) throw new InvalidQueryException("Invalid counter increment of " + count.remaining() + " bytes");
+        long n = count.getLong(count.position());
+        if (increment < 0 && n == Long.MIN_VALUE) throw new InvalidQueryException("The negation of " + n + " overflows LongType");
+        return increment < 0 ? -n : n;
     }
 }

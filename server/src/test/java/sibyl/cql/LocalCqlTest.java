@@ -102,6 +102,20 @@ class LocalCqlTest {
     }
 
     @Test
+    void countersAreIncrementedReadAndDeleted() {
+        run("UPDATE \"Ctr\" SET value = value + 5 WHERE key = 0x01 AND column1 = 0x02");
+        run("UPDATE \"Ctr\" SET value = value - 7 WHERE key IN (0x01, 0x03) AND column1 = 0x02");
+        assertEquals(List.of("01 02 fffffffffffffffe", "03 02 fffffffffffffff9"),
+                rows(run("SELECT * FROM \"Ctr\" WHERE key IN (0x03, 0x01)")));
+        assertRefused(exec("UPDATE \"Ctr\" SET value = 3 WHERE key = 0x01 AND column1 = 0x02"), "Cannot set the value of counter column");
+        assertRefused(exec("UPDATE \"Ctr\" USING TIMESTAMP 5 SET value = value + 1 WHERE key = 0x01 AND column1 = 0x02"),
+                "Cannot provide custom timestamp for counter updates");
+        assertRefused(exec("UPDATE \"Plain\" SET value = value + 1 WHERE key = 0x01 AND column1 = 0x02"), "for non counter column value");
+        run("DELETE FROM \"Ctr\" WHERE key = 0x01");
+        assertEquals(List.of("0000000000000001"), rows(run("SELECT COUNT(*) FROM \"Ctr\"")));
+    }
+
+    @Test
     void preparedStatementsReportTheirMarkersAndBindValues() {
         CqlPrepared p = store.prepareCql(KS, "INSERT INTO \"Typed\" (key, column1, value) VALUES (?, ?, :v) USING TTL ?").join();
         assertEquals(List.of("key", "column1", "ColumnSpecification{name=v, type=org.apache.cassandra.db.marshal.Int32Type}",

@@ -9,9 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.iface.v20.Cassandra;
@@ -21,14 +19,13 @@ import sibyl.iface.v20.ColumnParent;
 import sibyl.iface.v20.Compression;
 import sibyl.iface.v20.ConsistencyLevel;
 import sibyl.iface.v20.CqlPreparedResult;
-import sibyl.iface.v20.CqlResult;
-import sibyl.iface.v20.CqlRow;
 
 /**
  * CQL over Thrift on the embedded engine (docs/thrift-api-0.7.md §CQL) against a real Cassandra 3.11: random writes
  * through Thrift and CQL, then random SELECTs (and prepared statements) of the served subset through both, every answer
- * compared in full (its type, rows, column names, values, write times and the types 3.11 names them by), and
- * statements either refuses compared by their class (the texts of parse errors are 3.11's parser's own).
+ * compared in full (its type, rows, column names, values, write times and the types 3.11 names them by), as
+ * {@link CqlOverThriftIT} shows and compares them: statements either refuses, by their class (the texts of parse
+ * errors are 3.11's parser's own).
  */
 class CqlEmbeddedDifferentialIT {
     private static final String KS = "CqlLocal";
@@ -72,9 +69,9 @@ class CqlEmbeddedDifferentialIT {
                     continue;
                 }
                 String statement = kind < 5 ? write(random, timestamp, i) : read(random);
-                String a = execute(reference, statement);
-                String b = execute(subject, statement);
-                if (!alike(a, b)) differences.add(statement + "\n  3.11:  " + a + "\n  Sibyl: " + b);
+                String a = CqlOverThriftIT.execute(reference, statement);
+                String b = CqlOverThriftIT.execute(subject, statement);
+                if (!CqlOverThriftIT.alike(a, b)) differences.add(statement + "\n  3.11:  " + a + "\n  Sibyl: " + b);
                 if (a.startsWith("ROWS row(")) withRows++;
             }
             assertTrue(withRows > OPERATIONS / 10, "only " + withRows + " SELECTs found rows: the comparison saw too little");
@@ -103,13 +100,17 @@ class CqlEmbeddedDifferentialIT {
                         .setDefault_validation_class("Int32Type"),
                 new CfDef(KS, "Comp").setKey_validation_class("Int32Type")
                         .setComparator_type("CompositeType(UTF8Type,Int32Type)").setDefault_validation_class("UTF8Type"),
-                new CfDef(KS, "Rev").setComparator_type("ReversedType(LongType)"));
+                new CfDef(KS, "Rev").setComparator_type("ReversedType(LongType)"),
+                new CfDef(KS, "Ctr").setDefault_validation_class("CounterColumnType"));
     }
 
     /** A random write of the subset, at {@code timestamp} so that both stores keep the same write times. */
     private static String write(Random random, long timestamp, int i) {
         String using = " USING TIMESTAMP " + timestamp + (random.nextInt(4) == 0 ? " AND TTL 100000" : "");
-        return switch (random.nextInt(8)) {
+        return switch (random.nextInt(9)) {
+            case 8 -> "UPDATE \"Ctr\" SET value = value " + (random.nextBoolean() ? "+ " : "- ") + pick(random, INTS)
+                    + " WHERE key IN (" + pick(random, PLAIN_KEYS) + ", " + pick(random, PLAIN_KEYS) + ") AND column1 = "
+                    + pick(random, PLAIN_NAMES);
             case 0 -> "INSERT INTO \"Plain\" (key, column1, value) VALUES (" + pick(random, PLAIN_KEYS) + ", "
                     + pick(random, PLAIN_NAMES) + ", 0x" + String.format("%04x", i) + ")" + using;
             case 1 -> "INSERT INTO \"Typed\" (column1, key, value) VALUES (" + pick(random, LONGS) + ", "
@@ -135,7 +136,9 @@ class CqlEmbeddedDifferentialIT {
         String limit = random.nextInt(3) == 0 ? " LIMIT " + (1 + random.nextInt(4)) : "";
         String order = random.nextInt(3) == 0 ? " ORDER BY column1 " + (random.nextBoolean() ? "DESC" : "ASC") : "";
         String[] ops = {"=", "<", "<=", ">", ">="};
-        return switch (random.nextInt(9)) {
+        return switch (random.nextInt(10)) {
+            case 9 -> "SELECT * FROM \"Ctr\"" + (random.nextBoolean() ? "" : " WHERE key = " + pick(random, PLAIN_KEYS)
+                    + " AND column1 >= " + pick(random, PLAIN_NAMES)) + limit;
             case 0 -> "SELECT * FROM \"Plain\"" + limit;
             case 1 -> "SELECT key, column1, value, writetime(value) FROM \"Plain\" WHERE key = " + pick(random, PLAIN_KEYS)
                     + (random.nextBoolean() ? " AND column1 " + pick(random, ops) + " " + pick(random, PLAIN_NAMES) : "")
@@ -163,71 +166,20 @@ class CqlEmbeddedDifferentialIT {
     }
 
     private static String prepared(Cassandra.Client c, String text) {
-        return refusal(() -> {
+        return CqlOverThriftIT.refusal(() -> {
             CqlPreparedResult p = c.prepare_cql3_query(utf8(text), Compression.NONE);
             return p.count + " " + p.variable_names + " " + p.variable_types;
         });
     }
 
     private static String boundSelect(Cassandra.Client c) {
-        return refusal(() -> {
+        return CqlOverThriftIT.refusal(() -> {
             CqlPreparedResult p = c.prepare_cql3_query(utf8("SELECT key, column1 FROM \"Plain\" WHERE key IN (?, ?) LIMIT ?"),
                     Compression.NONE);
-            return show(c.execute_prepared_cql3_query(p.itemId, List.of(hex("0x6b31"), hex("0x6b32"),
+            return CqlOverThriftIT.show(c.execute_prepared_cql3_query(p.itemId, List.of(hex("0x6b31"), hex("0x6b32"),
                     ByteBuffer.allocate(4).putInt(0, 3)), ConsistencyLevel.ONE)) + " / "
-                    + refusal(() -> c.execute_prepared_cql3_query(p.itemId, List.of(), ConsistencyLevel.ONE));
+                    + CqlOverThriftIT.refusal(() -> c.execute_prepared_cql3_query(p.itemId, List.of(), ConsistencyLevel.ONE));
         });
-    }
-
-    private interface Call {
-        Object run() throws Exception;
-    }
-
-    private static String execute(Cassandra.Client c, String statement) {
-        return refusal(() -> show(c.execute_cql3_query(utf8(statement), Compression.NONE, ConsistencyLevel.ONE)));
-    }
-
-    /** Equal answers, or refusals of one class: the texts of parse errors are 3.11's parser's. */
-    private static boolean alike(String a, String b) {
-        if (a.equals(b)) return true;
-        return a.startsWith("!") && b.startsWith("!") && a.substring(0, a.indexOf(':')).equals(b.substring(0, b.indexOf(':')));
-    }
-
-    private static String refusal(Call call) {
-        try {
-            return String.valueOf(call.run());
-        } catch (sibyl.iface.v20.InvalidRequestException e) {
-            return "!InvalidRequestException: " + e.getWhy();
-        } catch (Exception e) {
-            return "!" + e.getClass().getSimpleName() + ": " + e.getMessage();
-        }
-    }
-
-    private static String show(CqlResult r) {
-        StringBuilder s = new StringBuilder(r.getType().toString());
-        if (r.isSetRows()) {
-            for (CqlRow row : r.getRows()) {
-                s.append(" row(key=").append(V20Call.hex(row.bufferForKey())).append(';');
-                for (Column c : row.getColumns()) {
-                    s.append(' ').append(new String(c.getName(), StandardCharsets.UTF_8)).append('=')
-                            .append(c.isSetValue() ? V20Call.hex(c.bufferForValue()) : "unset")
-                            .append(c.isSetTimestamp() ? "@" + c.getTimestamp() : "").append(c.isSetTtl() ? " ttl " + c.getTtl() : "");
-                }
-                s.append(')');
-            }
-        }
-        if (r.isSetSchema()) {
-            s.append(" names ").append(sorted(r.getSchema().getName_types())).append(" values ")
-                    .append(sorted(r.getSchema().getValue_types())).append(" defaults ")
-                    .append(r.getSchema().getDefault_name_type()).append('/').append(r.getSchema().getDefault_value_type());
-        }
-        return s.toString();
-    }
-
-    private static Map<String, String> sorted(Map<ByteBuffer, String> types) {
-        Map<String, String> sorted = new TreeMap<>();
-        types.forEach((k, v) -> sorted.put(StandardCharsets.UTF_8.decode(k.duplicate()).toString(), v));
-        return sorted;
     }
 
     private static String pick(Random random, String[] values) {
