@@ -44,7 +44,7 @@ final class DeletePlan implements Action {
             throw Parser.notServed("a DELETE of an exclusive slice (< or >) of a column family whose comparator is not"
                     + " a CompositeType");
         }
-        if (!s.columns().isEmpty() && where.prefix().size() < view.clusteringCount()) {
+        if (!s.columns().isEmpty() && where.in() == null && where.prefix().size() < view.clusteringCount()) {
             throw new InvalidQueryException("Range deletions are not supported for specific columns");
         }
         return new DeletePlan(view, where, s.using().timestamp());
@@ -64,6 +64,8 @@ final class DeletePlan implements Action {
                 m.deleteRow(cf, ts);
             } else if (slice.empty()) {
                 continue;
+            } else if (slice.names() != null) {
+                for (byte[] name : slice.names()) m.deleteColumn(cf, name, ts);
             } else if (wholeCell) {
                 List<ByteBuffer> names = new ArrayList<>();
                 for (int i = 0; i < where.prefix().size(); i++) {
@@ -71,7 +73,7 @@ final class DeletePlan implements Action {
                 }
                 m.deleteColumn(cf, view.cellName(names, 0), ts);
             } else {
-                ColumnSelection.Range range = slice.selection(Integer.MAX_VALUE);
+                ColumnSelection.Range range = slice.range(Integer.MAX_VALUE);
                 m.deleteSlice(cf, null, range, ts);
             }
             mutations.add(m.build());

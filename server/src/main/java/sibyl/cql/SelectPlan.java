@@ -130,9 +130,7 @@ final class SelectPlan implements Action {
         return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             List<Found> rows = new ArrayList<>();
             for (int i = 0; i < reads.size(); i++) {
-                for (Cell c : reads.get(i).join()) {
-                    if (slice.admits(c.name())) rows.add(new Found(keys.get(i), c.name(), (Column) c));
-                }
+                for (Cell c : slice.arranged(reads.get(i).join())) rows.add(new Found(keys.get(i), c.name(), (Column) c));
             }
             if (ordered && keys.size() > 1) {
                 // 3.11 merges the rows of the keys by clustering order; a stable sort keeps ties in key order, as it does.

@@ -2,7 +2,9 @@ package sibyl.cql;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 
 /**
@@ -18,8 +20,16 @@ final class Slice {
     private final boolean empty;
     /** Names the store returns but the restrictions exclude (exclusive bounds of a simple comparator). */
     private final List<byte[]> excluded;
+    /** The names {@code column1 IN (...)} selects, or null. */
+    private final List<byte[]> names;
 
     private Slice(CompactView view, byte[] start, byte[] finish, boolean reversed, boolean empty, List<byte[]> excluded) {
+        this(view, start, finish, reversed, empty, excluded, null);
+    }
+
+    private Slice(CompactView view, byte[] start, byte[] finish, boolean reversed, boolean empty, List<byte[]> excluded,
+                  List<byte[]> names) {
+        this.names = names;
         this.view = view;
         this.start = start;
         this.finish = finish;
@@ -30,6 +40,16 @@ final class Slice {
 
     /** @param reversed whether the cells are wanted against the comparator's order */
     static Slice of(CompactView view, Where where, Bindings values, boolean reversed) {
+        if (where.in() != null) {
+            List<byte[]> names = new ArrayList<>();
+            String column = CompactView.clusteringName(0);
+            for (Term t : where.in()) {
+                byte[] name = CompactView.bytes(Keys.clustering(values.bytes(t, view.type(0), column), column));
+                // Nothing is stored under the empty name; the store would take it for an open bound.
+                if (name.length > 0) names.add(name);
+            }
+            return new Slice(view, new byte[0], new byte[0], reversed, names.isEmpty(), List.of(), names);
+        }
         List<ByteBuffer> prefix = new ArrayList<>();
         for (int i = 0; i < where.prefix().size(); i++) {
             String name = CompactView.clusteringName(i);
@@ -87,13 +107,34 @@ final class Slice {
         return reversed;
     }
 
-    /** The store's selection, at most {@code max} of the cells this slice admits. */
-    ColumnSelection.Range selection(int max) {
+    /** The store's selection: at most {@code max} of the cells this slice admits, or for IN, the names it lists. */
+    ColumnSelection selection(int max) {
+        return names != null ? new ColumnSelection.Names(names) : range(max);
+    }
+
+    /** The cells the store found, in the slice's order, without those it excludes. */
+    List<Cell> arranged(List<Cell> found) {
+        List<Cell> cells = new ArrayList<>(found.size());
+        for (Cell c : found) {
+            if (admits(c.name())) cells.add(c);
+        }
+        // The store answers names in the comparator's order, whatever the direction asked.
+        if (names != null && reversed) Collections.reverse(cells);
+        return cells;
+    }
+
+    /** The names {@code column1 IN (...)} selects; null for a range. */
+    List<byte[]> names() {
+        return names;
+    }
+
+    /** The store's range of the cells, at most {@code max} of the cells this slice admits. */
+    ColumnSelection.Range range(int max) {
         long count = (long) max + excluded.size();
         return new ColumnSelection.Range(start, finish, reversed, (int) Math.min(Integer.MAX_VALUE, count));
     }
 
-    boolean admits(byte[] name) {
+    private boolean admits(byte[] name) {
         for (byte[] e : excluded) {
             if (view.cf().comparator().compare(name, e) == 0) return false;
         }

@@ -13,8 +13,9 @@ import sibyl.db.marshal.Int32Type;
  * @param prefix the values of the clustering columns restricted by =, in order
  * @param lower  the lower bound on the column after the prefix, or null
  * @param upper  its upper bound, or null
+ * @param in     the values of {@code column1 IN (...)} (a simple comparator's only clustering column), or null
  */
-record Where(List<Term> keys, List<Term> prefix, Bound lower, Bound upper) {
+record Where(List<Term> keys, List<Term> prefix, Bound lower, Bound upper, List<Term> in) {
     static final String FILTERING = "Cannot execute this query as it might involve data filtering and thus may have"
             + " unpredictable performance. If you want to execute this query despite the performance unpredictability,"
             + " use ALLOW FILTERING";
@@ -23,7 +24,7 @@ record Where(List<Term> keys, List<Term> prefix, Bound lower, Bound upper) {
     }
 
     boolean restrictsClustering() {
-        return !prefix.isEmpty() || lower != null || upper != null;
+        return !prefix.isEmpty() || lower != null || upper != null || in != null;
     }
 
     /**
@@ -37,6 +38,7 @@ record Where(List<Term> keys, List<Term> prefix, Bound lower, Bound upper) {
         Term[] eq = new Term[n];
         Bound[] lower = new Bound[n];
         Bound[] upper = new Bound[n];
+        List<Term> in = null;
         for (Statement.Relation r : relations) {
             int at = view.position(r.column());
             String name = view.name(at);
@@ -61,19 +63,23 @@ record Where(List<Term> keys, List<Term> prefix, Bound lower, Bound upper) {
             }
             switch (r.operator()) {
                 case EQ -> {
-                    if (eq[at] != null || lower[at] != null || upper[at] != null) throw moreThanOne(name);
+                    if (eq[at] != null || lower[at] != null || upper[at] != null || in != null) throw moreThanOne(name);
                     eq[at] = r.terms().get(0);
                 }
-                case IN -> throw Parser.notServed("IN on a clustering column");
+                case IN -> {
+                    if (view.composite()) throw Parser.notServed("IN on a clustering column of a CompositeType comparator");
+                    if (eq[at] != null || lower[at] != null || upper[at] != null || in != null) throw moreThanOne(name);
+                    in = r.terms();
+                }
                 case GT, GTE -> {
-                    if (eq[at] != null) throw moreThanOne(name);
+                    if (eq[at] != null || in != null) throw moreThanOne(name);
                     if (lower[at] != null) {
                         throw new InvalidQueryException("More than one restriction was found for the start bound on " + name);
                     }
                     lower[at] = new Bound(r.terms().get(0), r.operator() == Statement.Operator.GTE);
                 }
                 case LT, LTE -> {
-                    if (eq[at] != null) throw moreThanOne(name);
+                    if (eq[at] != null || in != null) throw moreThanOne(name);
                     if (upper[at] != null) {
                         throw new InvalidQueryException("More than one restriction was found for the end bound on " + name);
                     }
@@ -98,7 +104,7 @@ record Where(List<Term> keys, List<Term> prefix, Bound lower, Bound upper) {
             if (eq[i] != null) prefix.add(eq[i]);
             else sliced = i;
         }
-        Where where = new Where(keys, prefix, sliced >= 0 ? lower[sliced] : null, sliced >= 0 ? upper[sliced] : null);
+        Where where = new Where(keys, prefix, sliced >= 0 ? lower[sliced] : null, sliced >= 0 ? upper[sliced] : null, in);
         if (reading && keys == null && where.restrictsClustering()) throw new InvalidQueryException(FILTERING);
         return where;
     }

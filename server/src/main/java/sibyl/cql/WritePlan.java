@@ -88,6 +88,7 @@ final class WritePlan implements Action {
         specs.note(s.value(), CompactView.VALUE, true, view.type(p));
         Where where = Where.of(view, s.where(), specs, "UPDATE");
         if (where.keys() == null) throw new InvalidQueryException("Some partition key parts are missing: key");
+        if (where.in() != null) throw Parser.notServed("IN on a clustering column in an UPDATE");
         if (where.lower() != null || where.upper() != null) {
             throw new InvalidQueryException("Slice restrictions are not supported on the clustering columns in UPDATE"
                     + " statements");

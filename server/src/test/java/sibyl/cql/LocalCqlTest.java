@@ -77,6 +77,16 @@ class LocalCqlTest {
     }
 
     @Test
+    void inOnTheClusteringColumnSelectsAndDeletesThoseNames() {
+        for (String c : List.of("01", "02", "03")) run("INSERT INTO \"Plain\" (key, column1, value) VALUES (0x0a, 0x" + c + ", 0x00)");
+        assertEquals(List.of("01", "03"), rows(run("SELECT column1 FROM \"Plain\" WHERE key = 0x0a AND column1 IN (0x03, 0x, 0x01, 0x03)")));
+        assertEquals(List.of("03"), rows(run("SELECT column1 FROM \"Plain\" WHERE key = 0x0a AND column1 IN (0x03, 0x01) ORDER BY column1 DESC LIMIT 1")));
+        run("DELETE FROM \"Plain\" WHERE key = 0x0a AND column1 IN (0x01, 0x02)");
+        assertEquals(List.of("03"), rows(run("SELECT column1 FROM \"Plain\" WHERE key = 0x0a")));
+        assertRefused(exec("SELECT * FROM \"Comp\" WHERE key = 1 AND column1 IN ('a')"), "IN on a clustering column of a CompositeType");
+    }
+
+    @Test
     void typedAndCompositeViewsConvertLiteralsAndSliceExactly() {
         run("INSERT INTO \"Typed\" (key, column1, value) VALUES ('ab', -3, 7)");
         run("UPDATE \"Typed\" SET value = 8 WHERE key = 'ab' AND column1 = 4");

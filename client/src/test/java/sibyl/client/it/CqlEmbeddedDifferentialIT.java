@@ -30,7 +30,7 @@ import sibyl.iface.v20.CqlPreparedResult;
 class CqlEmbeddedDifferentialIT {
     private static final String KS = "CqlLocal";
     private static final long SEED = Long.getLong("sibyl.cql.seed", System.nanoTime());
-    private static final int OPERATIONS = 600;
+    private static final int OPERATIONS = 500;
     private static final String[] PLAIN_KEYS = {"0x6b31", "0x6b32", "0x6b33", "0x00", "0xff"};
     private static final String[] PLAIN_NAMES = {"0x01", "0x02", "0x0a", "0x6331", "0x6332", "0xff00"};
     private static final String[] TEXT_KEYS = {"'a'", "'b'", "'\u00e9t\u00e9'", "'zz'"};
@@ -120,7 +120,8 @@ class CqlEmbeddedDifferentialIT {
             case 3 -> "INSERT INTO \"Rev\" (key, column1, value) VALUES (" + pick(random, PLAIN_KEYS) + ", "
                     + pick(random, LONGS) + ", 0x01)" + using;
             case 4 -> "DELETE FROM \"Plain\" USING TIMESTAMP " + timestamp + " WHERE key = " + pick(random, PLAIN_KEYS)
-                    + (random.nextBoolean() ? " AND column1 = " + pick(random, PLAIN_NAMES) : "");
+                    + (random.nextBoolean() ? " AND column1 = " + pick(random, PLAIN_NAMES)
+                    : random.nextBoolean() ? " AND column1 IN (" + pick(random, PLAIN_NAMES) + ", " + pick(random, PLAIN_NAMES) + ")" : "");
             case 5 -> "DELETE value FROM \"Typed\" USING TIMESTAMP " + timestamp + " WHERE key = " + pick(random, TEXT_KEYS)
                     + " AND column1 = " + pick(random, LONGS);
             case 6 -> "DELETE FROM \"Comp\" USING TIMESTAMP " + timestamp + " WHERE key = " + pick(random, INT_KEYS)
@@ -141,8 +142,9 @@ class CqlEmbeddedDifferentialIT {
                     + " AND column1 >= " + pick(random, PLAIN_NAMES)) + limit;
             case 0 -> "SELECT * FROM \"Plain\"" + limit;
             case 1 -> "SELECT key, column1, value, writetime(value) FROM \"Plain\" WHERE key = " + pick(random, PLAIN_KEYS)
-                    + (random.nextBoolean() ? " AND column1 " + pick(random, ops) + " " + pick(random, PLAIN_NAMES) : "")
-                    + (random.nextBoolean() ? " AND column1 < 0x6400" : "") + order + limit;
+                    + (random.nextInt(3) == 0 ? " AND column1 IN (" + pick(random, PLAIN_NAMES) + ", " + pick(random, PLAIN_NAMES) + ")"
+                    : (random.nextBoolean() ? " AND column1 " + pick(random, ops) + " " + pick(random, PLAIN_NAMES) : "")
+                    + (random.nextBoolean() ? " AND column1 < 0x6400" : "")) + order + limit;
             case 2 -> "SELECT value, column1 FROM \"Plain\" WHERE key IN (" + pick(random, PLAIN_KEYS) + ", "
                     + pick(random, PLAIN_KEYS) + ")" + order + limit;
             case 3 -> "SELECT * FROM \"Typed\" WHERE key = " + pick(random, TEXT_KEYS) + " AND column1 "
