@@ -98,6 +98,11 @@ class LocalCqlTest {
         assertEquals(List.of("61 00000007"), rows(run("SELECT column1, column2 FROM \"Comp\" WHERE key = 1 AND column1 = 'a' AND column2 > 5")));
         assertEquals(List.of("61 00000005", "61 00000007"), rows(run("SELECT column1, column2 FROM \"Comp\" WHERE key = 1 AND column1 = 'a'")));
         assertEquals(List.of("62 00000001"), rows(run("SELECT column1, column2 FROM \"Comp\" WHERE key = 1 AND column1 > 'a'")));
+        // Bounds that cross select nothing, as in 3.11, rather than upset the store.
+        assertEquals(List.of(), rows(run("SELECT * FROM \"Comp\" WHERE key = 1 AND column1 > 'b' AND column1 < 'a'")));
+        assertEquals(List.of(), rows(run("SELECT * FROM \"Typed\" WHERE key = 'ab' AND column1 >= 5 AND column1 <= -5 ORDER BY column1 DESC")));
+        run("DELETE FROM \"Comp\" WHERE key = 1 AND column1 >= 'b' AND column1 <= 'a'");
+        assertEquals(3, run("SELECT * FROM \"Comp\" WHERE key = 1").rows().size());
         run("DELETE FROM \"Comp\" WHERE key = 1 AND column1 = 'a'");
         assertEquals(List.of("62 00000001"), rows(run("SELECT column1, column2 FROM \"Comp\" WHERE key = 1")));
     }
