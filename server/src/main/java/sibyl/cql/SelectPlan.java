@@ -15,6 +15,7 @@ import sibyl.db.RowSlice;
 import sibyl.db.marshal.Int32Type;
 import sibyl.db.marshal.LongType;
 import sibyl.dht.BinaryKeys;
+import sibyl.service.Consistency;
 import sibyl.service.CqlAnswer;
 
 /**
@@ -101,6 +102,9 @@ final class SelectPlan implements Action {
 
     @Override
     public CompletableFuture<CqlAnswer> run(Target target, Bindings values) {
+        if (target.consistency() == Consistency.ANY) {
+            throw new InvalidQueryException("ANY ConsistencyLevel is only supported for writes");
+        }
         int max = limit == null ? Integer.MAX_VALUE : values.limit(limit);
         if (outputs == null) max = Integer.MAX_VALUE; // COUNT(*) counts every row: its one answer row is within any limit
         Slice slice = Slice.of(view, where, values, ordered && descending != view.storedDescending());

@@ -157,6 +157,7 @@ class LocalCqlTest {
         assertRefused(exec("SELECT * FROM \"Plain\" LIMIT 0"), "LIMIT must be strictly positive");
         assertRefused(exec("INSERT INTO \"Typed\" (key, column1, value) VALUES ('ab', 11, 7) USING TTL -1"), "A TTL must be greater or equal to 0, but was -1");
         assertRefused(exec("SELECT * FROM \"Sup\""), "super column family");
+        assertRefused(store.executeCql(KS, "SELECT * FROM \"Plain\"", Consistency.ANY), "ANY ConsistencyLevel is only supported for writes");
         assertRefused(exec("INSERT INTO \"Ctr\" (key, column1, value) VALUES (0x01, 0x01, 1)"), "not allowed on counter tables");
     }
 
