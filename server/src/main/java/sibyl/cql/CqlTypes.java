@@ -81,7 +81,7 @@ final class CqlTypes {
                         }
                         return ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
                     }
-                    if (t == BytesType.class || NAMES.containsKey(t) == false || isNumeric(t) || t == BooleanType.class) break;
+                    if (t == BytesType.class || !NAMES.containsKey(t) || isNumeric(t) || t == BooleanType.class) break;
                     throw Parser.notServed("a string literal for a " + cqlName(type) + " column (bind it to a marker)");
                 case INTEGER:
                     if (t == LongType.class || t == CounterColumnType.class) return ByteBuffer.allocate(8).putLong(0, asLong(text, "long"));

@@ -107,12 +107,7 @@ public final class LocalCql {
     }
 
     private Plan plan(String connectionKeyspace, String text) {
-        Statement statement;
-        try {
-            statement = Parser.parse(text);
-        } catch (StackOverflowError e) {
-            throw new InvalidQueryException("the statement nests too deeply to parse");
-        }
+        Statement statement = Parser.parse(text);
         String keyspace = statement.table().keyspace() != null ? statement.table().keyspace() : connectionKeyspace;
         if (keyspace == null) {
             throw new InvalidQueryException("No keyspace has been specified. USE a keyspace, or explicitly specify"
