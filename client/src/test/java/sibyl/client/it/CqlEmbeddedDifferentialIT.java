@@ -86,6 +86,9 @@ class CqlEmbeddedDifferentialIT {
             String a = boundSelect(reference);
             String b = boundSelect(subject);
             if (!a.equals(b)) differences.add("a prepared SELECT executed\n  3.11:  " + a + "\n  Sibyl: " + b);
+            a = deflatedAndUnknown(reference);
+            b = deflatedAndUnknown(subject);
+            if (!a.equals(b)) differences.add("a deflated query, an unknown prepared id\n  3.11:  " + a + "\n  Sibyl: " + b);
             assertEquals(List.of(), differences, "seed " + SEED + ":\n" + String.join("\n", differences));
         } finally {
             Cassandra311Peer.close(reference);
@@ -182,6 +185,14 @@ class CqlEmbeddedDifferentialIT {
                     ByteBuffer.allocate(4).putInt(0, 3)), ConsistencyLevel.ONE)) + " / "
                     + CqlOverThriftIT.refusal(() -> c.execute_prepared_cql3_query(p.itemId, List.of(), ConsistencyLevel.ONE));
         });
+    }
+
+    /** A query deflated (Compression.GZIP), and a prepared id neither node gave. */
+    private static String deflatedAndUnknown(Cassandra.Client c) {
+        return CqlOverThriftIT.refusal(() -> CqlOverThriftIT.show(c.execute_cql3_query(
+                CqlOverThriftIT.deflated("SELECT * FROM \"Typed\" WHERE key IN ('a', 'b') LIMIT 5"), Compression.GZIP,
+                ConsistencyLevel.ONE))) + " / " + CqlOverThriftIT.refusal(() -> c.execute_prepared_cql3_query(-77, List.of(),
+                ConsistencyLevel.ONE));
     }
 
     private static String pick(Random random, String[] values) {

@@ -180,7 +180,7 @@ class CqlOverThriftIT {
         return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static ByteBuffer deflated(String s) {
+    static ByteBuffer deflated(String s) {
         Deflater d = new Deflater();
         d.setInput(s.getBytes(StandardCharsets.UTF_8));
         d.finish();
