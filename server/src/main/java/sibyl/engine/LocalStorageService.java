@@ -1,6 +1,7 @@
 package sibyl.engine;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.config.ConfigurationException;
+import sibyl.cql.LocalCql;
 import sibyl.config.ElementPath;
 import sibyl.config.StorageConf;
 import sibyl.db.CFMetaData;
@@ -50,6 +52,8 @@ import sibyl.service.AsyncFailures;
 import sibyl.io.Descriptor;
 import sibyl.io.SSTableReader;
 import sibyl.service.Consistency;
+import sibyl.service.CqlAnswer;
+import sibyl.service.CqlPrepared;
 import sibyl.service.Reconfigurable;
 import sibyl.service.Schema;
 import sibyl.service.SerialConsistency;
@@ -83,6 +87,8 @@ public final class LocalStorageService implements StorageService, StorageHints, 
     private final Executor memtableSorter;
     /** The time reads judge expiring columns by, for the stores a reload adds too. */
     private final Clock clock;
+    /** CQL over Thrift, run as this store's reads and writes (docs/thrift-api-0.7.md §CQL). */
+    private final LocalCql cql;
     /** The timestamp the last compare-and-set wrote at (microseconds). */
     private final AtomicLong lastCasTimestamp = new AtomicLong();
     private volatile LogReplay lastReplay; // set once by open, before the service is handed out
@@ -120,6 +126,22 @@ public final class LocalStorageService implements StorageService, StorageHints, 
             open.add(new Keyspace(SystemKeyspace.metadata(), partitioner, writeLog, persistence, memtableSorter, clock));
         }
         this.catalog = SchemaChange.Catalog.of(open);
+        this.cql = new LocalCql(this, () -> Math.multiplyExact(clock.millis(), 1000L));
+    }
+
+    @Override
+    public CompletableFuture<CqlAnswer> executeCql(String keyspace, String statement, Consistency consistency) {
+        return cql.execute(keyspace, statement, consistency);
+    }
+
+    @Override
+    public CompletableFuture<CqlPrepared> prepareCql(String keyspace, String statement) {
+        return cql.prepare(keyspace, statement);
+    }
+
+    @Override
+    public CompletableFuture<CqlAnswer> executePreparedCql(int id, List<ByteBuffer> values, Consistency consistency) {
+        return cql.executePrepared(id, values, consistency);
     }
 
     /**

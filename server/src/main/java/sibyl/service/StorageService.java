@@ -88,14 +88,14 @@ public interface StorageService {
      */
     CompletableFuture<Void> truncate(String keyspace, String columnFamily);
 
-    /** Why a store that serves no CQL refuses a statement (the embedded engine; docs/thrift-api-0.7.md §CQL). */
-    String CQL_NOT_SERVED = "CQL over Thrift is served over a cluster backend only; this node stores into its own"
-            + " engine, which serves the Thrift calls (docs/thrift-api-0.7.md, \"CQL\")";
+    /** Why a store that serves no CQL refuses a statement (docs/thrift-api-0.7.md §CQL). */
+    String CQL_NOT_SERVED = "CQL over Thrift is not served by this node's store, which serves the Thrift calls"
+            + " (docs/thrift-api-0.7.md, \"CQL\")";
 
     /**
      * Runs a CQL statement, its unqualified table names taken from {@code keyspace} (null: none, so the statement
      * must name one), at {@code consistency}. Fails with {@link sibyl.db.InvalidQueryException} for a statement the
-     * store refuses, with its reason, as the other calls do; the embedded engine serves none ({@link #CQL_NOT_SERVED}).
+     * store refuses, with its reason, as the other calls do; a store without CQL refuses all ({@link #CQL_NOT_SERVED}).
      */
     default CompletableFuture<CqlAnswer> executeCql(String keyspace, String statement, Consistency consistency) {
         return CompletableFuture.failedFuture(new InvalidQueryException(CQL_NOT_SERVED));

@@ -112,7 +112,7 @@ class CqlOverThriftIT {
         String run(Cassandra.Client c) throws Exception;
     }
 
-    private interface Call {
+    interface Call {
         Object run() throws Exception;
     }
 
@@ -128,17 +128,17 @@ class CqlOverThriftIT {
      * schema are Cassandra 5's in Sibyl's answers, worded as 3.11 words them or close to it, so only the class is
      * compared.
      */
-    private static boolean alike(String a, String b) {
+    static boolean alike(String a, String b) {
         if (a.equals(b)) return true;
         return a.startsWith("!") && b.startsWith("!") && a.substring(0, a.indexOf(':')).equals(b.substring(0, b.indexOf(':')));
     }
 
-    private static String execute(Cassandra.Client c, String statement) {
+    static String execute(Cassandra.Client c, String statement) {
         return refusal(() -> show(c.execute_cql3_query(b(statement), Compression.NONE, ConsistencyLevel.ONE)));
     }
 
     /** The answer of {@code call} as text, or its refusal: "!" and the exception's class and text. */
-    private static String refusal(Call call) {
+    static String refusal(Call call) {
         try {
             return String.valueOf(call.run());
         } catch (sibyl.iface.v20.InvalidRequestException e) {
@@ -149,7 +149,7 @@ class CqlOverThriftIT {
     }
 
     /** A result as text: its type, then each row's columns (name=value in hex, or unset) and the types, sorted. */
-    private static String show(CqlResult r) {
+    static String show(CqlResult r) {
         StringBuilder s = new StringBuilder(r.getType().toString());
         if (r.isSetRows()) {
             for (CqlRow row : r.getRows()) {
@@ -180,7 +180,7 @@ class CqlOverThriftIT {
         return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static ByteBuffer deflated(String s) {
+    static ByteBuffer deflated(String s) {
         Deflater d = new Deflater();
         d.setInput(s.getBytes(StandardCharsets.UTF_8));
         d.finish();
