@@ -9,6 +9,7 @@ import sibyl.db.InvalidQueryException;
 import sibyl.db.marshal.AbstractType;
 import sibyl.db.marshal.CompositeType;
 import sibyl.db.marshal.ReversedType;
+import sibyl.service.Consistency;
 
 /**
  * A standard column family as CQL sees it, a COMPACT STORAGE table (docs/thrift-api-0.7.md §CQL): {@code key} of the
@@ -74,6 +75,13 @@ final class CompactView {
 
     boolean isCounter() {
         return cf.isCounter();
+    }
+
+    /** Refuses a write or delete at {@code level} that this table does not take: a counter table's at ANY, as 3.11. */
+    void checkWriteLevel(Consistency level) {
+        if (isCounter() && level == Consistency.ANY) {
+            throw new InvalidQueryException("Consistency level ANY is not yet supported for counter table " + cf.name());
+        }
     }
 
     static String clusteringName(int i) {

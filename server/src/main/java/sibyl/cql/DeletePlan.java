@@ -52,6 +52,7 @@ final class DeletePlan implements Action {
 
     @Override
     public CompletableFuture<CqlAnswer> run(Target target, Bindings values) {
+        view.checkWriteLevel(target.consistency());
         long ts = values.timestamp(timestamp, target.nowMicros());
         String cf = view.cf().name();
         List<RowMutation> mutations = new ArrayList<>();

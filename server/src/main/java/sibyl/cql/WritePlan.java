@@ -125,6 +125,7 @@ final class WritePlan implements Action {
 
     @Override
     public CompletableFuture<CqlAnswer> run(Target target, Bindings values) {
+        view.checkWriteLevel(target.consistency());
         CFMetaData cf = view.cf();
         Integer ttl = values.ttl(using.ttl(), CFMetaData.MAX_TTL);
         long timestamp = values.timestamp(using.timestamp(), target.nowMicros());

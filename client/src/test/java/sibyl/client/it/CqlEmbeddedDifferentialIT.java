@@ -187,12 +187,20 @@ class CqlEmbeddedDifferentialIT {
         });
     }
 
-    /** A query deflated (Compression.GZIP), and a prepared id neither node gave. */
+    /**
+     * A query deflated (Compression.GZIP), a prepared id neither node gave, and a counter table's update and delete
+     * at ANY.
+     */
     private static String deflatedAndUnknown(Cassandra.Client c) {
         return CqlOverThriftIT.refusal(() -> CqlOverThriftIT.show(c.execute_cql3_query(
                 CqlOverThriftIT.deflated("SELECT * FROM \"Typed\" WHERE key IN ('a', 'b') LIMIT 5"), Compression.GZIP,
                 ConsistencyLevel.ONE))) + " / " + CqlOverThriftIT.refusal(() -> c.execute_prepared_cql3_query(-77, List.of(),
-                ConsistencyLevel.ONE));
+                ConsistencyLevel.ONE))
+                + " / " + CqlOverThriftIT.refusal(() -> CqlOverThriftIT.show(c.execute_cql3_query(CqlOverThriftIT.deflated(
+                        "UPDATE \"Ctr\" SET value = value + 1 WHERE key = 0x01 AND column1 = 0x02"), Compression.GZIP,
+                        ConsistencyLevel.ANY)))
+                + " / " + CqlOverThriftIT.refusal(() -> CqlOverThriftIT.show(c.execute_cql3_query(CqlOverThriftIT.deflated(
+                        "DELETE FROM \"Ctr\" WHERE key = 0x01"), Compression.GZIP, ConsistencyLevel.ANY)));
     }
 
     private static String pick(Random random, String[] values) {
