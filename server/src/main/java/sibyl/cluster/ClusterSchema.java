@@ -9,10 +9,12 @@ import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.config.ClusterConf;
@@ -42,6 +44,16 @@ final class ClusterSchema {
      */
     static Map<String, Map<String, Table>> ensure(CqlSession session, ClusterConf conf, List<KSMetaData> keyspaces)
             throws ConfigurationException {
+        return ensure(session, conf, keyspaces, false);
+    }
+
+    /**
+     * As {@link #ensure(CqlSession, ClusterConf, List)}; with {@code addColumns}, a declared column that an existing
+     * table has no static column for gets one (ALTER TABLE ADD): a schema change while the node runs. At start
+     * (without) such a column stays in (column1, value), as the table has it.
+     */
+    static Map<String, Map<String, Table>> ensure(CqlSession session, ClusterConf conf, List<KSMetaData> keyspaces,
+                                                  boolean addColumns) throws ConfigurationException {
         Map<String, Map<String, Table>> tables = new LinkedHashMap<>();
         for (KSMetaData ks : keyspaces) {
             if (ks.name().equals(SystemKeyspace.NAME)) continue; // Sibyl's own; not stored in the cluster
@@ -57,15 +69,15 @@ final class ClusterSchema {
             }
             Map<String, Table> byName = new LinkedHashMap<>();
             for (CFMetaData cf : ks.columnFamilies()) {
-                byName.put(cf.name(), ensureTable(session, conf, cqlKeyspace, cf));
+                byName.put(cf.name(), ensureTable(session, conf, cqlKeyspace, cf, addColumns));
             }
             tables.put(ks.name(), byName);
         }
         return tables;
     }
 
-    private static Table ensureTable(CqlSession session, ClusterConf conf, String cqlKeyspace, CFMetaData cf)
-            throws ConfigurationException {
+    private static Table ensureTable(CqlSession session, ClusterConf conf, String cqlKeyspace, CFMetaData cf,
+                                     boolean addColumns) throws ConfigurationException {
         String element = ElementPath.columnFamily(cf.keyspace(), cf.name());
         if (cf.isCounter()) {
             throw new ConfigurationException(conf.file(), element + "/@DefaultValidationClass", "Sibyl does not serve"
@@ -73,9 +85,11 @@ final class ClusterSchema {
                     + " they are served by the embedded engine only (docs/differences.md)");
         }
         Table table = TableLayouts.of(conf, cqlKeyspace, cf);
+        List<StaticColumn> declared = StaticColumns.declared(cf);
         Optional<TableMetadata> existing = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(cqlKeyspace))
                 .flatMap(k -> k.getTable(CqlIdentifier.fromInternal(cf.name())));
         if (existing.isEmpty()) {
+            table = table.withStatics(declared);
             session.execute(schemaChange(conf, table.createStatement()));
             log.info("Created table {}.{} in the cluster", cqlKeyspace, cf.name());
             return table;
@@ -87,7 +101,48 @@ final class ClusterSchema {
                     + " this " + cf.columnType() + " column family needs (" + String.join("; ", differences)
                     + "); Sibyl alters no table: drop or rename it, or change the column family");
         }
-        return table;
+        return table.withStatics(staticColumns(session, conf, element, table, existing.get(), declared, addColumns));
+    }
+
+    /**
+     * The declared columns an existing table holds as static columns, detected from its columns rather than assumed:
+     * a table made before Sibyl stored declared columns so, or one whose column family gained a column_metadata
+     * entry while no node ran, has none for them, and their values stay in (column1, value). While the node runs
+     * ({@code addColumns}) a missing one is added. A column of a declared column's name that is not a static column
+     * of its type, or a static column no entry declares (its values would be hidden), stops the change.
+     */
+    private static List<StaticColumn> staticColumns(CqlSession session, ClusterConf conf, String element, Table table,
+                                                    TableMetadata actual, List<StaticColumn> declared,
+                                                    boolean addColumns) throws ConfigurationException {
+        List<StaticColumn> held = new ArrayList<>();
+        Set<String> declaredColumns = new HashSet<>();
+        for (StaticColumn c : declared) {
+            declaredColumns.add(c.column());
+            Optional<ColumnMetadata> column = actual.getColumn(CqlIdentifier.fromInternal(c.column()));
+            if (column.isEmpty()) {
+                if (!addColumns) continue;
+                session.execute(schemaChange(conf, "ALTER TABLE " + table.qualifiedName() + " ADD "
+                        + c.definition()));
+                log.info("Added static column {} to table {} in the cluster", c.column(), table.qualifiedName());
+            } else if (!column.get().isStatic() || !c.type().matches(typeOf(column.get()))) {
+                throw new ConfigurationException(conf.file(), element, "the cluster's table "
+                        + table.qualifiedName() + " has the column " + (column.get().isStatic() ? "" : "non-static ")
+                        + definition(column.get()) + " where column_metadata's column " + c.column()
+                        + " needs " + c.type().cql() + " STATIC; Sibyl alters no column: drop or rename it, or change"
+                        + " the column's validation class (docs/configuration.md §Cluster)");
+            }
+            held.add(c);
+        }
+        for (ColumnMetadata column : actual.getColumns().values()) {
+            if (column.isStatic() && !declaredColumns.contains(column.getName().asInternal())) {
+                throw new ConfigurationException(conf.file(), element, "the cluster's table "
+                        + table.qualifiedName() + " has the static column " + definition(column) + ", which no"
+                        + " column_metadata entry of the column family declares, so its values would be hidden from"
+                        + " Thrift clients: declare the column again, or drop it from the table"
+                        + " (docs/configuration.md §Cluster)");
+            }
+        }
+        return held;
     }
 
     /**

@@ -86,10 +86,15 @@ final class TableStatements {
      */
     private final String clusteredSelect;
     private final ClusteringNames names;
+    private final StaticColumns statics;
 
-    /** @param names as {@link Table#names()}: null unless a standard table's names are not one ascending column */
-    TableStatements(String table, boolean isSuper, ClusteringNames names) {
+    /**
+     * @param names   as {@link Table#names()}: null unless a standard table's names are not one ascending column
+     * @param statics as {@link Table#statics()}: null unless the table has static columns
+     */
+    TableStatements(String table, boolean isSuper, ClusteringNames names, StaticColumns statics) {
         this.names = names;
+        this.statics = statics;
         String cell = isSuper ? " AND column1 = ? AND column2 = ?" : names != null ? names.equalities()
                 : " AND column1 = ?";
         // TTL 0 is a cell that does not expire (Sibyl's tables have no default_time_to_live: Sibyl applies its own).
@@ -191,6 +196,7 @@ final class TableStatements {
             if (read != null) slots.add(read); // a ClusteringNames table's bounded ranges are built per call
         }
         if (superColumnReads != null) slots.addAll(Arrays.asList(superColumnReads));
+        if (statics != null) slots.addAll(statics.slots());
         return CompletableFuture.allOf(slots.stream().map(s -> s.prepareAsync(statements))
                 .toArray(CompletableFuture[]::new)).thenRun(() -> rowCallsPrepared = true);
     }
