@@ -7,7 +7,8 @@
  * PRIMARY KEY (key, column1))}, a super column family {@code (key blob, column1 C, column2 S,
  * value blob, PRIMARY KEY (key, column1, column2))}, where C and S are the CQL types of the
  * comparators; a standard column family of a CompositeType or ReversedType comparator has a clustering column per
- * component, descending where reversed ({@link sibyl.cluster.TableLayouts}). Every write carries the client's timestamp; a row mutation is one single-partition
+ * component, descending where reversed ({@link sibyl.cluster.TableLayouts}); a standard column family's
+ * column_metadata columns are static columns beside them ({@link sibyl.cluster.StaticColumns}). Every write carries the client's timestamp; a row mutation is one single-partition
  * batch. Depends on the data model (sibyl.db), never on the embedded engine.
  */
 package sibyl.cluster;

@@ -18,6 +18,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.transport.TSocket;
@@ -28,11 +29,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.iface.v20.Cassandra;
+import sibyl.iface.v20.CfDef;
+import sibyl.iface.v20.ColumnDef;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
 import sibyl.iface.v20.ColumnParent;
 import sibyl.iface.v20.ColumnPath;
 import sibyl.iface.v20.ConsistencyLevel;
+import sibyl.iface.v20.InvalidRequestException;
+import sibyl.iface.v20.KsDef;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
 
@@ -112,6 +117,12 @@ class StaticColumnsInClusterTest {
                     .setSlice_range(new SliceRange(ByteBuffer.allocate(0), ByteBuffer.allocate(0), false, 100)), ONE)
                     .stream().map(c -> new String(c.getColumn().getName(), StandardCharsets.UTF_8)).toList();
             assertEquals(List.of("Mixed Case", "age", "name", "x"), names, "one row in the comparator's order");
+
+            InvalidRequestException cas = assertThrows(InvalidRequestException.class, () -> thrift.client.cas(
+                    key("ada"), "People", List.of(), List.of(column("x", utf8("swapped"), 30)),
+                    ConsistencyLevel.SERIAL, ONE));
+            assertTrue(cas.getWhy().contains("cas is not served on column family People, whose table holds its"
+                    + " column_metadata's columns as static columns"), cas.getWhy());
         }
     }
 
@@ -146,6 +157,47 @@ class StaticColumnsInClusterTest {
         why = refusal(dir.resolve("fourth"), prefix);
         assertTrue(why.contains("has the column age text where column_metadata's column age needs bigint STATIC"),
                 why);
+    }
+
+    @Test
+    void aColumnFamilyChangedByApiGainsItsColumnsOrIsRefusedWithWhy(@TempDir Path dir) throws Exception {
+        String prefix = "sa" + ProcessHandle.current().pid() + "_";
+        try (TestNode node = start(dir, prefix, PEOPLE); Client thrift = new Client(node.port())) {
+            CfDef def = new CfDef("ByApi", "Cards").setComparator_type("UTF8Type").setColumn_metadata(List.of(
+                    new ColumnDef(ByteBuffer.wrap(utf8("title")), "UTF8Type")));
+            thrift.client.system_add_keyspace(new KsDef("ByApi", "org.apache.cassandra.locator.SimpleStrategy",
+                    List.of(def)).setStrategy_options(Map.of("replication_factor", "1")));
+            thrift.client.set_keyspace("ByApi");
+            assertStatic(table(prefix + "ByApi", "Cards"), "title", DataTypes.TEXT);
+            thrift.client.insert(key("c"), new ColumnParent("Cards"), column("due", utf8("before"), 5), ONE);
+
+            thrift.client.system_update_column_family(def.deepCopy().setColumn_metadata(List.of(
+                    new ColumnDef(ByteBuffer.wrap(utf8("title")), "UTF8Type"),
+                    new ColumnDef(ByteBuffer.wrap(utf8("due")), "UTF8Type"))));
+            assertStatic(table(prefix + "ByApi", "Cards"), "due", DataTypes.TEXT);
+            ColumnPath due = new ColumnPath("Cards").setColumn(utf8("due"));
+            assertEquals("before", new String(thrift.client.get(key("c"), due, ONE).getColumn().getValue(),
+                    StandardCharsets.UTF_8), "what the name held before its column is still read");
+            thrift.client.insert(key("c"), new ColumnParent("Cards"), column("due", utf8("older"), 4), ONE);
+            assertEquals("before", new String(thrift.client.get(key("c"), due, ONE).getColumn().getValue(),
+                    StandardCharsets.UTF_8), "an older write loses");
+            thrift.client.insert(key("c"), new ColumnParent("Cards"), column("due", utf8("newer"), 6), ONE);
+            assertEquals("newer", new String(thrift.client.get(key("c"), due, ONE).getColumn().getValue(),
+                    StandardCharsets.UTF_8));
+
+            InvalidRequestException retyped = assertThrows(InvalidRequestException.class,
+                    () -> thrift.client.system_update_column_family(def.deepCopy().setColumn_metadata(List.of(
+                            new ColumnDef(ByteBuffer.wrap(utf8("title")), "LongType"),
+                            new ColumnDef(ByteBuffer.wrap(utf8("due")), "UTF8Type")))));
+            assertTrue(retyped.getWhy().contains("has the column title text where column_metadata's column title"
+                    + " needs bigint STATIC"), retyped.getWhy());
+            InvalidRequestException dropped = assertThrows(InvalidRequestException.class,
+                    () -> thrift.client.system_update_column_family(def));
+            assertTrue(dropped.getWhy().contains("has the static column due text, which no column_metadata entry"),
+                    dropped.getWhy());
+            assertEquals("newer", new String(thrift.client.get(key("c"), due, ONE).getColumn().getValue(),
+                    StandardCharsets.UTF_8), "a refused change changes nothing");
+        }
     }
 
     private static String refusal(Path dir, String prefix) {
