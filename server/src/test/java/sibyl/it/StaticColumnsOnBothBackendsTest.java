@@ -13,15 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.transport.TSocket;
-import org.apache.thrift.transport.TTransport;
-import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.iface.v20.Cassandra;
 import sibyl.iface.v20.CfDef;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnDef;
@@ -30,14 +25,14 @@ import sibyl.iface.v20.ColumnParent;
 import sibyl.iface.v20.ColumnPath;
 import sibyl.iface.v20.ConsistencyLevel;
 import sibyl.iface.v20.Deletion;
-import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KeyRange;
 import sibyl.iface.v20.KeySlice;
 import sibyl.iface.v20.KsDef;
 import sibyl.iface.v20.Mutation;
-import sibyl.iface.v20.NotFoundException;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
+import sibyl.it.ComparedCalls.Call;
+import sibyl.it.ComparedCalls.Client;
 
 /**
  * Column families with column_metadata, whose declared columns the cluster holds in static columns and every other
@@ -60,29 +55,28 @@ class StaticColumnsOnBothBackendsTest {
     private static final Map<String, String> GROWN_LATER = Map.of("later", "UTF8Type", "n", "LongType");
     private static final List<String> UNDECLARED = List.of("a", "b", "later", "n", "z", "zz", "value", "column1");
 
-    private static TestNode embedded;
-    private static TestNode cluster;
+    /** The embedded node, then the cluster node, each with the keyspace made by API. */
+    private static final List<TestNode> NODES = new ArrayList<>();
 
     @BeforeAll
     static void startBoth(@TempDir Path dir) throws Exception {
-        assumeTrue(TestNode.Backend.underTest().containsAll(List.of(TestNode.Backend.EMBEDDED,
-                TestNode.Backend.CLUSTER)), "needs both backends");
-        embedded = TestNode.start(TestNode.Backend.EMBEDDED, dir.resolve("embedded"), xml -> xml, null);
-        cluster = TestNode.start(TestNode.Backend.CLUSTER, dir.resolve("cluster"), xml -> xml, null);
-        for (TestNode node : List.of(embedded, cluster)) {
-            try (Client c = new Client(node.port(), null)) {
-                List<CfDef> tables = new ArrayList<>();
-                DECLARED.forEach((cf, columns) -> tables.add(cfDef(cf, columns)));
-                c.client.system_add_keyspace(new KsDef(KS, "org.apache.cassandra.locator.SimpleStrategy", tables)
-                        .setStrategy_options(Map.of("replication_factor", "1")));
+        List<TestNode.Backend> both = List.of(TestNode.Backend.EMBEDDED, TestNode.Backend.CLUSTER);
+        assumeTrue(TestNode.Backend.underTest().containsAll(both), "needs both backends");
+        List<CfDef> tables = new ArrayList<>();
+        DECLARED.forEach((cf, columns) -> tables.add(cfDef(cf, columns)));
+        for (TestNode.Backend backend : both) {
+            NODES.add(TestNode.start(backend, dir.resolve(backend.name()), xml -> xml, null));
+            try (Client c = new Client(NODES.get(NODES.size() - 1).port(), null,
+                    StaticColumnsOnBothBackendsTest::render)) {
+                c.thrift().system_add_keyspace(new KsDef(KS, "org.apache.cassandra.locator.SimpleStrategy",
+                        tables).setStrategy_options(Map.of("replication_factor", "1")));
             }
         }
     }
 
     @AfterAll
     static void stopBoth() {
-        if (cluster != null) cluster.close();
-        if (embedded != null) embedded.close();
+        for (int i = NODES.size() - 1; i >= 0; i--) NODES.get(i).close();
     }
 
     private static CfDef cfDef(String cf, Map<String, String> columns) {
@@ -96,7 +90,7 @@ class StaticColumnsOnBothBackendsTest {
     void everyCallAnswersAsTheEmbeddedEngineDoes() throws Exception {
         long seed = new Random().nextLong();
         Random random = new Random(seed);
-        try (Client e = new Client(embedded.port(), KS); Client c = new Client(cluster.port(), KS)) {
+        try (Client e = new Client(NODES.get(0).port(), KS, StaticColumnsOnBothBackendsTest::render); Client c = new Client(NODES.get(1).port(), KS, StaticColumnsOnBothBackendsTest::render)) {
             int compared = 0;
             for (String cf : List.of("Users", "Hex", "Grown")) {
                 List<Call> calls = new ArrayList<>();
@@ -105,11 +99,11 @@ class StaticColumnsOnBothBackendsTest {
                 compared += compare(e, c, calls, seed, cf);
                 if (cf.equals("Grown")) {
                     for (Client client : List.of(e, c)) {
-                        CfDef current = client.client.describe_keyspace(KS).getCf_defs().stream()
+                        CfDef current = client.thrift().describe_keyspace(KS).getCf_defs().stream()
                                 .filter(d -> d.getName().equals(cf)).findFirst().orElseThrow();
                         List<ColumnDef> defs = new ArrayList<>();
                         GROWN_LATER.forEach((name, type) -> defs.add(new ColumnDef(ByteBuffer.wrap(utf8(name)), type)));
-                        client.client.system_update_column_family(current.setColumn_metadata(defs));
+                        client.thrift().system_update_column_family(current.setColumn_metadata(defs));
                     }
                     calls.clear();
                     reads(calls, cf, random);
@@ -133,17 +127,6 @@ class StaticColumnsOnBothBackendsTest {
         return calls.size();
     }
 
-    /** One call and how to render its answer. */
-    private record Call(String what, Action action) {
-        @Override
-        public String toString() {
-            return what;
-        }
-    }
-
-    private interface Action {
-        Object run(Cassandra.Client client) throws Exception;
-    }
 
     private static void writes(List<Call> calls, String cf, Map<String, String> declared, Random random) {
         for (String k : KEYS) {
@@ -207,15 +190,8 @@ class StaticColumnsOnBothBackendsTest {
                     range("", "", true, 5), ONE)));
             calls.add(new Call("count " + k, client -> client.get_count(key(k), parent, range("", "", false, 1000),
                     ONE)));
-            for (int i = 0; i < 15; i++) {
-                SlicePredicate bounds = bounds(random);
-                calls.add(new Call("slice " + k + " " + describe(bounds.getSlice_range()),
-                        client -> client.get_slice(key(k), parent, bounds, ONE)));
-                if (i % 5 == 0) {
-                    calls.add(new Call("count " + k + " " + describe(bounds.getSlice_range()),
-                            client -> client.get_count(key(k), parent, bounds, ONE)));
-                }
-            }
+            ComparedCalls.slicesAndCounts(calls, k, key(k), parent, 15, () -> bounds(random),
+                    StaticColumnsOnBothBackendsTest::describe);
             List<ByteBuffer> names = new ArrayList<>();
             for (int i = 0; i < 4; i++) names.add(ByteBuffer.wrap(utf8(name(random))));
             calls.add(new Call("names " + k + " " + names.size(), client -> client.get_slice(key(k), parent,
@@ -271,33 +247,6 @@ class StaticColumnsOnBothBackendsTest {
                 StandardCharsets.UTF_8) + (r.isReversed() ? " reversed" : "") + " count " + r.getCount();
     }
 
-    /** A client of the 0.7+ dialect, and its answers rendered so that two can be compared. */
-    private static final class Client implements AutoCloseable {
-        private final TTransport transport;
-        private final Cassandra.Client client;
-
-        Client(int port, String keyspace) throws Exception {
-            transport = new TFramedTransport(new TSocket("127.0.0.1", port, 30_000));
-            transport.open();
-            client = new Cassandra.Client(new TBinaryProtocol(transport));
-            if (keyspace != null) client.set_keyspace(keyspace);
-        }
-
-        String answer(Call call) throws Exception {
-            try {
-                return render(call.action().run(client));
-            } catch (InvalidRequestException e) {
-                return "InvalidRequestException: " + e.getWhy();
-            } catch (NotFoundException e) {
-                return "NotFoundException";
-            }
-        }
-
-        @Override
-        public void close() {
-            transport.close();
-        }
-    }
 
     /**
      * Names, values and timestamps; a ttl as whether there is one (the cluster gives the time left); a range scan's
