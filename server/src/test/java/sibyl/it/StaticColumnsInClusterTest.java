@@ -141,6 +141,11 @@ class StaticColumnsInClusterTest {
             Row stored = cql.execute("SELECT value FROM \"" + prefix + KS + "\".\"People\" WHERE key = 0x616461 AND"
                     + " column1 = 'name'").one();
             assertEquals("after", StandardCharsets.UTF_8.decode(stored.getByteBuffer(0)).toString());
+
+            thrift.client.system_add_keyspace(new KsDef("Other", "org.apache.cassandra.locator.SimpleStrategy",
+                    List.of(new CfDef("Other", "Things"))).setStrategy_options(Map.of("replication_factor", "1")));
+            assertFalse(table(prefix + KS, "People").getColumn("name").isPresent(),
+                    "a schema change of another column family alters no table of an entry declared before");
         }
 
         String table = "\"" + prefix + KS + "\".\"People\"";
