@@ -7,12 +7,15 @@ import com.datastax.oss.driver.api.core.metadata.schema.ClusteringOrder;
 import com.datastax.oss.driver.api.core.metadata.schema.ColumnMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.KeyspaceMetadata;
 import com.datastax.oss.driver.api.core.metadata.schema.TableMetadata;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sibyl.config.ClusterConf;
@@ -42,6 +45,18 @@ final class ClusterSchema {
      */
     static Map<String, Map<String, Table>> ensure(CqlSession session, ClusterConf conf, List<KSMetaData> keyspaces)
             throws ConfigurationException {
+        return ensure(session, conf, keyspaces, null);
+    }
+
+    /**
+     * As {@link #ensure(CqlSession, ClusterConf, List)}, while the node runs with the tables of {@code running} (null
+     * at start): a column_metadata entry that a column family did not have there (or of a column family it did not
+     * serve) gets its static column in an existing table that lacks one (ALTER TABLE ADD). At start, and for an entry
+     * it had, such a column stays in (column1, value), as the table has it.
+     */
+    static Map<String, Map<String, Table>> ensure(CqlSession session, ClusterConf conf, List<KSMetaData> keyspaces,
+                                                  Map<String, Map<String, Table>> running)
+            throws ConfigurationException {
         Map<String, Map<String, Table>> tables = new LinkedHashMap<>();
         for (KSMetaData ks : keyspaces) {
             if (ks.name().equals(SystemKeyspace.NAME)) continue; // Sibyl's own; not stored in the cluster
@@ -57,20 +72,32 @@ final class ClusterSchema {
             }
             Map<String, Table> byName = new LinkedHashMap<>();
             for (CFMetaData cf : ks.columnFamilies()) {
-                byName.put(cf.name(), ensureTable(session, conf, cqlKeyspace, cf));
+                Set<ByteBuffer> added = running == null ? Set.of() : addedEntries(cf,
+                        running.getOrDefault(ks.name(), Map.of()).get(cf.name()));
+                byName.put(cf.name(), ensureTable(session, conf, cqlKeyspace, cf, added));
             }
             tables.put(ks.name(), byName);
         }
         return tables;
     }
 
-    private static Table ensureTable(CqlSession session, ClusterConf conf, String cqlKeyspace, CFMetaData cf)
-            throws ConfigurationException {
+    /** The column_metadata names of {@code cf} that {@code before} (null for none) did not declare. */
+    private static Set<ByteBuffer> addedEntries(CFMetaData cf, Table before) {
+        Set<ByteBuffer> added = new HashSet<>(cf.validators().columns().keySet());
+        if (before != null) added.removeAll(before.metadata().validators().columns().keySet());
+        return added;
+    }
+
+    /** @param added the declared names whose missing static column is added to an existing table */
+    private static Table ensureTable(CqlSession session, ClusterConf conf, String cqlKeyspace, CFMetaData cf,
+                                     Set<ByteBuffer> added) throws ConfigurationException {
         String element = ElementPath.columnFamily(cf.keyspace(), cf.name());
         Table table = TableLayouts.of(conf, cqlKeyspace, cf);
+        List<StaticColumn> declared = StaticColumns.declared(cf);
         Optional<TableMetadata> existing = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(cqlKeyspace))
                 .flatMap(k -> k.getTable(CqlIdentifier.fromInternal(cf.name())));
         if (existing.isEmpty()) {
+            table = table.withStatics(declared);
             session.execute(schemaChange(conf, table.createStatement()));
             log.info("Created table {}.{} in the cluster", cqlKeyspace, cf.name());
             return table;
@@ -82,7 +109,52 @@ final class ClusterSchema {
                     + " this " + cf.columnType() + " column family needs (" + String.join("; ", differences)
                     + "); Sibyl alters no table: drop or rename it, or change the column family");
         }
-        return table;
+        return table.withStatics(staticColumns(session, conf, element, table, existing.get(), declared, added));
+    }
+
+    /**
+     * The declared columns an existing table holds as static columns, detected from its columns rather than assumed:
+     * a table made before Sibyl stored declared columns so, or one whose column family gained a column_metadata
+     * entry while no node ran, has none for them, and their values stay in (column1, value). While the node runs
+     * one of the {@code added} entries gets its column, once the whole table has been checked. A column of a declared
+     * column's name that is not a static column of its type, or a static column no entry declares (its values would
+     * be hidden), stops the change.
+     */
+    private static List<StaticColumn> staticColumns(CqlSession session, ClusterConf conf, String element, Table table,
+                                                    TableMetadata actual, List<StaticColumn> declared,
+                                                    Set<ByteBuffer> added) throws ConfigurationException {
+        List<StaticColumn> held = new ArrayList<>();
+        List<StaticColumn> missing = new ArrayList<>();
+        Set<String> declaredColumns = new HashSet<>();
+        for (StaticColumn c : declared) {
+            declaredColumns.add(c.column());
+            Optional<ColumnMetadata> column = actual.getColumn(CqlIdentifier.fromInternal(c.column()));
+            if (column.isEmpty()) {
+                if (!added.contains(ByteBuffer.wrap(c.name()))) continue;
+                missing.add(c);
+            } else if (!column.get().isStatic() || !c.type().matches(typeOf(column.get()))) {
+                throw new ConfigurationException(conf.file(), element, "the cluster's table "
+                        + table.qualifiedName() + " has the column " + (column.get().isStatic() ? "" : "non-static ")
+                        + definition(column.get()) + " where column_metadata's column " + c.column()
+                        + " needs " + c.type().cql() + " STATIC; Sibyl alters no column: drop or rename it, or change"
+                        + " the column's validation class (docs/configuration.md §Cluster)");
+            }
+            held.add(c);
+        }
+        for (ColumnMetadata column : actual.getColumns().values()) {
+            if (column.isStatic() && !declaredColumns.contains(column.getName().asInternal())) {
+                throw new ConfigurationException(conf.file(), element, "the cluster's table "
+                        + table.qualifiedName() + " has the static column " + definition(column) + ", which no"
+                        + " column_metadata entry of the column family declares, so its values would be hidden from"
+                        + " Thrift clients: declare the column again, or drop it from the table"
+                        + " (docs/configuration.md §Cluster)");
+            }
+        }
+        for (StaticColumn c : missing) {
+            session.execute(schemaChange(conf, "ALTER TABLE " + table.qualifiedName() + " ADD " + c.definition()));
+            log.info("Added static column {} to table {} in the cluster", c.column(), table.qualifiedName());
+        }
+        return held;
     }
 
     /**

@@ -177,7 +177,7 @@ public final class ClusterStorageService implements StorageService, StorageHints
                     }
                 }
             }
-            Map<String, Map<String, Table>> tables = ClusterSchema.ensure(session, cluster, keyspaces);
+            Map<String, Map<String, Table>> tables = ClusterSchema.ensure(session, cluster, keyspaces, current.tables());
             catalog = new Catalog(next, Map.copyOf(tables));
         }
     }

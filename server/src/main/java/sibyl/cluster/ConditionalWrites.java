@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import sibyl.db.Cell;
 import sibyl.db.Column;
 import sibyl.db.CompareAndSet;
+import sibyl.db.InvalidQueryException;
 import sibyl.db.marshal.AbstractType;
 
 /**
@@ -39,6 +40,12 @@ final class ConditionalWrites {
 
     static CompletableFuture<CompareAndSet.Outcome> run(ClusterStorageService service, Table table, CompareAndSet cas,
                                                         ConsistencyLevel serial, ConsistencyLevel commit) {
+        if (table.statics() != null) {
+            // its conditions name (column1, value) only; a declared column's value lives in a static column too
+            return CompletableFuture.failedFuture(new InvalidQueryException("in cluster mode, cas is not served on"
+                    + " column family " + table.name() + ", whose table holds its column_metadata's columns as static"
+                    + " columns (docs/differences.md §The 0.7+ dialect)"));
+        }
         byte[] key = ClusterStorageService.key(cas.key());
         if (cas.expected().isEmpty()) {
             return current(service, table, key, cas, serial).thenCompose(found -> {

@@ -145,13 +145,15 @@ final class MutationStatements {
         TableStatements of = table.statements();
         if (change instanceof Change.Write w) {
             PathShape.COLUMN.check(table.metadata(), w.superColumn() != null, true);
-            BoundStatementBuilder b = of.update().prepared(statements).boundStatementBuilder()
+            int declared = table.statics() == null ? -1 : table.statics().indexOf(w.name());
+            BoundStatementBuilder b = (declared < 0 ? of.update() : table.statics().update(declared))
+                    .prepared(statements).boundStatementBuilder()
                     .setLong(0, w.timestamp())
                     .setInt(1, w.ttl())
                     .setBytesUnsafe(2, ByteBuffer.wrap(w.value()))
                     .setBytesUnsafe(3, key)
                     .setConsistencyLevel(level);
-            cell(b, 4, table, w.superColumn(), w.name());
+            if (declared < 0) cell(b, 4, table, w.superColumn(), w.name());
             out.add(b.build());
         } else if (change instanceof Change.Increment inc) {
             PathShape.COLUMN.check(table.metadata(), inc.superColumn() != null, true);
@@ -191,6 +193,12 @@ final class MutationStatements {
     private static void deleteCell(List<BatchableStatement<?>> out, Table table, Statements statements,
                                    ByteBuffer key, ConsistencyLevel level, byte[] superColumn, byte[] name,
                                    long timestamp) {
+        int declared = table.statics() == null || superColumn != null ? -1 : table.statics().indexOf(name);
+        if (declared >= 0) {
+            // the name's value may be in (column1, value) too, written before its column existed: both go
+            out.add(table.statics().delete(declared).prepared(statements).boundStatementBuilder()
+                    .setLong(0, timestamp).setBytesUnsafe(1, key).setConsistencyLevel(level).build());
+        }
         TableStatements.Slot slot = superColumn != null ? table.statements().deleteSubcolumn()
                 : table.statements().deleteColumn();
         BoundStatementBuilder b = slot.prepared(statements).boundStatementBuilder().setConsistencyLevel(level);

@@ -39,7 +39,19 @@ final class Reads {
                                                     byte[] superColumn, ColumnSelection selection,
                                                     Consistency consistency) {
         if (table.isSuper() && superColumn == null) return superColumns(service, table, key, selection, consistency);
-        return columns(service, table, key, superColumn, selection, ConsistencyLevels.read(consistency));
+        CompletableFuture<List<Cell>> columns = columns(service, table, key, superColumn, selection,
+                ConsistencyLevels.read(consistency));
+        StaticColumns statics = table.statics();
+        if (statics == null || emptySelection(selection)) return columns;
+        CompletableFuture<List<Column>> declared = service.executeAsync(bind(service, statics.read(), key,
+                ConsistencyLevels.read(consistency)).build()).toCompletableFuture()
+                .thenApply(rows -> statics.selected(rows.one(), selection));
+        return columns.thenCombine(declared, (dynamic, fixed) -> statics.merge(dynamic, fixed, selection));
+    }
+
+    private static boolean emptySelection(ColumnSelection selection) {
+        return selection instanceof ColumnSelection.Names n ? n.names().isEmpty()
+                : ((ColumnSelection.Range) selection).count() == 0;
     }
 
     /** Columns of a standard table's row read at a driver's level: SERIAL or LOCAL_SERIAL, for cas. */
@@ -172,6 +184,11 @@ final class Reads {
      */
     private static Column column(Row row, byte[] name, int at, boolean counter) {
         if (counter) return Column.counter(name, row.getLong(at), 0);
+        return column(row, name, at);
+    }
+
+    /** A column named {@code name} from the row's {@code at}-th to {@code at + 2}-th values: value, writetime, ttl. */
+    static Column column(Row row, byte[] name, int at) {
         byte[] value = Values.array(row.getBytesUnsafe(at));
         long timestamp = row.getLong(at + 1);
         if (row.isNull(at + 2)) return Column.live(name, value, timestamp);
@@ -259,6 +276,10 @@ final class Reads {
     static int count(ClusterStorageService service, Table table, byte[] key, byte[] superColumn,
                      Consistency consistency) {
         TableStatements statements = table.statements();
+        if (table.statics() != null) {
+            // a name may be in both places, once when merged; and COUNT(*) counts a row of static values alone as one
+            return slice(service, table, key, null, ColumnSelection.all(), consistency).size();
+        }
         if (table.isSuper() && superColumn == null) {
             // one row per super column
             BoundStatementBuilder b = bind(service, statements.countSuperColumns(), key, ConsistencyLevels.read(consistency));

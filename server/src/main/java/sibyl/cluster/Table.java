@@ -14,6 +14,7 @@ final class Table {
     private final CFMetaData metadata;
     private final List<ClusteringColumn> clustering;
     private final ClusteringNames names;
+    private final StaticColumns statics;
     private final String qualifiedName;
     private final TableStatements statements;
 
@@ -25,13 +26,25 @@ final class Table {
      */
     Table(String cqlKeyspace, String name, CFMetaData metadata, List<ClusteringColumn> clustering,
           ClusteringNames names) {
+        this(cqlKeyspace, name, metadata, clustering, names, List.of());
+    }
+
+    /** @param statics the declared columns the table holds as static columns ({@link StaticColumns}) */
+    private Table(String cqlKeyspace, String name, CFMetaData metadata, List<ClusteringColumn> clustering,
+                  ClusteringNames names, List<StaticColumn> statics) {
         this.cqlKeyspace = cqlKeyspace;
         this.name = name;
         this.metadata = metadata;
         this.clustering = List.copyOf(clustering);
         this.names = names;
         this.qualifiedName = ClusterSchema.quote(cqlKeyspace) + "." + ClusterSchema.quote(name);
-        this.statements = new TableStatements(qualifiedName, metadata.isSuper(), names, metadata.isCounter());
+        this.statics = statics.isEmpty() ? null : new StaticColumns(qualifiedName, metadata.comparator(), statics);
+        this.statements = new TableStatements(qualifiedName, metadata.isSuper(), names, metadata.isCounter(), this.statics);
+    }
+
+    /** This table holding {@code statics} in static columns: those the cluster's table has. */
+    Table withStatics(List<StaticColumn> statics) {
+        return new Table(cqlKeyspace, name, metadata, clustering, names, statics);
     }
 
     String cqlKeyspace() {
@@ -55,6 +68,11 @@ final class Table {
         return names;
     }
 
+    /** Null unless some declared columns are the table's static columns. */
+    StaticColumns statics() {
+        return statics;
+    }
+
     boolean isSuper() {
         return metadata.isSuper();
     }
@@ -76,10 +94,14 @@ final class Table {
         return metadata.isCounter() ? CqlType.COUNTER : CqlType.BLOB;
     }
 
-    /** {@code (key blob, column1 text, column2 bigint DESC, value blob)}: the layout, for start-up's errors. */
+    /**
+     * {@code (key blob, column1 text, column2 bigint DESC, value blob)}, with static columns where there are: the
+     * layout, for start-up's errors.
+     */
     String layout() {
         return "(key blob, " + clustering.stream().map(c -> c.definition() + (c.descending() ? " DESC" : ""))
-                .collect(Collectors.joining(", ")) + ", value " + valueType().cql() + ")";
+                .collect(Collectors.joining(", ")) + ", value " + valueType().cql()
+                + (statics == null ? "" : statics.definitions()) + ")";
     }
 
     String createStatement() {
@@ -90,7 +112,8 @@ final class Table {
         }
         return "CREATE TABLE IF NOT EXISTS " + qualifiedName() + " (key blob, "
                 + clustering.stream().map(ClusteringColumn::definition).collect(Collectors.joining(", "))
-                + ", value " + valueType().cql() + ", PRIMARY KEY (key, " + columns + "))" + (options.isEmpty() ? "" : " WITH " + options);
+                + ", value " + valueType().cql() + (statics == null ? "" : statics.definitions()) + ", PRIMARY KEY (key, "
+                + columns + "))" + (options.isEmpty() ? "" : " WITH " + options);
     }
 
     @Override

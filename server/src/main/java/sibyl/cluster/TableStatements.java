@@ -88,15 +88,18 @@ final class TableStatements {
      */
     private final String clusteredSelect;
     private final ClusteringNames names;
+    private final StaticColumns statics;
 
     /**
      * @param names   as {@link Table#names()}: null unless a standard table's names are not one ascending column
      * @param counter whether the table's value is a counter: increments, and writes and deletions at the cluster's
      *                clock, which refuses a timestamp (or a TTL, or writetime()) of a counter
+     * @param statics as {@link Table#statics()}: null unless the table has static columns
      */
-    TableStatements(String table, boolean isSuper, ClusteringNames names, boolean counter) {
+    TableStatements(String table, boolean isSuper, ClusteringNames names, boolean counter, StaticColumns statics) {
         this.names = names;
         this.counter = counter;
+        this.statics = statics;
         String cell = isSuper ? " AND column1 = ? AND column2 = ?" : names != null ? names.equalities()
                 : " AND column1 = ?";
         // TTL 0 is a cell that does not expire (Sibyl's tables have no default_time_to_live: Sibyl applies its own).
@@ -204,6 +207,7 @@ final class TableStatements {
             if (read != null) slots.add(read); // a ClusteringNames table's bounded ranges are built per call
         }
         if (superColumnReads != null) slots.addAll(Arrays.asList(superColumnReads));
+        if (statics != null) slots.addAll(statics.slots());
         return CompletableFuture.allOf(slots.stream().map(s -> s.prepareAsync(statements))
                 .toArray(CompletableFuture[]::new)).thenRun(() -> rowCallsPrepared = true);
     }

@@ -8,8 +8,9 @@
  * value blob, PRIMARY KEY (key, column1, column2))}, where C and S are the CQL types of the
  * comparators; a standard column family of a CompositeType or ReversedType comparator has a clustering column per
  * component, descending where reversed ({@link sibyl.cluster.TableLayouts}); a counter column family's {@code value}
- * is a {@code counter}. Every write carries the client's timestamp, but a counter's, which the cluster takes at its
- * own clock and is never retried; a row mutation is one single-partition batch (its counter tables' changes one
- * counter batch). Depends on the data model (sibyl.db), never on the embedded engine.
+ * is a {@code counter}; a standard column family's column_metadata columns are static columns beside them
+ * ({@link sibyl.cluster.StaticColumns}). Every write carries the client's timestamp, but a counter's, which the
+ * cluster takes at its own clock and is never retried; a row mutation is one single-partition batch (its counter
+ * tables' changes one counter batch). Depends on the data model (sibyl.db), never on the embedded engine.
  */
 package sibyl.cluster;

@@ -24,7 +24,7 @@ class CounterStatementsTest {
 
     @Test
     void aCounterTablesStatementsCarryNoTimestampAndDeleteACountersCell() {
-        TableStatements standard = new TableStatements(TABLE, false, null, true);
+        TableStatements standard = new TableStatements(TABLE, false, null, true, null);
         assertTrue(standard.counter());
         assertEquals("UPDATE " + TABLE + " SET value = value + ? WHERE key = ? AND column1 = ?", standard.update().cql());
         assertEquals("DELETE value FROM " + TABLE + " WHERE key = ? AND column1 = ?", standard.deleteColumn().cql());
@@ -32,7 +32,7 @@ class CounterStatementsTest {
         assertEquals("SELECT column1, value FROM " + TABLE + " WHERE key = ? AND column1 = ?",
                 standard.columnsByName(1).cql());
 
-        TableStatements sup = new TableStatements(TABLE, true, null, true);
+        TableStatements sup = new TableStatements(TABLE, true, null, true, null);
         assertEquals("UPDATE " + TABLE + " SET value = value + ? WHERE key = ? AND column1 = ? AND column2 = ?",
                 sup.update().cql());
         assertEquals("DELETE value FROM " + TABLE + " WHERE key = ? AND column1 = ? AND column2 = ?",
@@ -45,7 +45,7 @@ class CounterStatementsTest {
 
     @Test
     void aPlainTablesStatementsKeepTheClientsTimestamp() {
-        TableStatements plain = new TableStatements(TABLE, false, null, false);
+        TableStatements plain = new TableStatements(TABLE, false, null, false, null);
         assertFalse(plain.counter());
         assertTrue(plain.update().cql().startsWith("UPDATE " + TABLE + " USING TIMESTAMP ? AND TTL ?"));
         assertEquals("DELETE FROM " + TABLE + " USING TIMESTAMP ? WHERE key = ? AND column1 = ?",

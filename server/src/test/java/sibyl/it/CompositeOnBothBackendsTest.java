@@ -15,15 +15,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
-import org.apache.thrift.protocol.TBinaryProtocol;
-import org.apache.thrift.transport.TSocket;
-import org.apache.thrift.transport.TTransport;
-import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import sibyl.iface.v20.Cassandra;
 import sibyl.iface.v20.Column;
 import sibyl.iface.v20.ColumnOrSuperColumn;
 import sibyl.iface.v20.ColumnParent;
@@ -34,9 +29,10 @@ import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KeyRange;
 import sibyl.iface.v20.KeySlice;
 import sibyl.iface.v20.Mutation;
-import sibyl.iface.v20.NotFoundException;
 import sibyl.iface.v20.SlicePredicate;
 import sibyl.iface.v20.SliceRange;
+import sibyl.it.ComparedCalls.Call;
+import sibyl.it.ComparedCalls.Client;
 
 /**
  * Column families whose comparator is a CompositeType or a ReversedType answer the same calls alike on both
@@ -82,7 +78,7 @@ class CompositeOnBothBackendsTest {
     void everyCallAnswersAsTheEmbeddedEngineDoes() throws Exception {
         long seed = new Random().nextLong();
         Random random = new Random(seed);
-        try (Client e = new Client(embedded.port()); Client c = new Client(cluster.port())) {
+        try (Client e = new Client(embedded.port(), KS, CompositeOnBothBackendsTest::render); Client c = new Client(cluster.port(), KS, CompositeOnBothBackendsTest::render)) {
             int compared = 0;
             for (String cf : COMPARATORS.keySet().stream().filter(cf -> !cf.startsWith("Cas")).toList()) {
                 List<Call> calls = calls(cf, random);
@@ -118,7 +114,7 @@ class CompositeOnBothBackendsTest {
                         ConsistencyLevel.SERIAL, ONE)),
                 new Call("after", client -> client.get_slice(key("c"), new ColumnParent("CasTimeline"),
                         range(new byte[0], new byte[0], false, 10), ONE)));
-        try (Client e = new Client(embedded.port()); Client c = new Client(cluster.port())) {
+        try (Client e = new Client(embedded.port(), KS, CompositeOnBothBackendsTest::render); Client c = new Client(cluster.port(), KS, CompositeOnBothBackendsTest::render)) {
             for (Call call : calls) {
                 String onEmbedded = e.answer(call).replaceAll("@\\d+", "");
                 assertEquals(onEmbedded, c.answer(call).replaceAll("@\\d+", ""), call.toString());
@@ -128,7 +124,7 @@ class CompositeOnBothBackendsTest {
 
     @Test
     void aNameTheClusterCannotHoldIsRefusedWithWhy() throws Exception {
-        try (Client c = new Client(cluster.port())) {
+        try (Client c = new Client(cluster.port(), KS, CompositeOnBothBackendsTest::render)) {
             String partial = c.answer(new Call("insert", client -> {
                 client.insert(key("k9"), new ColumnParent("TextLong"), column(composite(0, utf8("a")), 1, 0), ONE);
                 return "done";
@@ -170,17 +166,6 @@ class CompositeOnBothBackendsTest {
                 + comparator + "\"/>"));
     }
 
-    /** One call and how to render its answer. */
-    private record Call(String what, Action action) {
-        @Override
-        public String toString() {
-            return what;
-        }
-    }
-
-    private interface Action {
-        Object run(Cassandra.Client client) throws Exception;
-    }
 
     /** Writes, then reads of every kind, then removes and the reads again. */
     private static List<Call> calls(String cf, Random random) {
@@ -233,15 +218,8 @@ class CompositeOnBothBackendsTest {
                     range(new byte[0], new byte[0], true, 7), ONE)));
             calls.add(new Call("count " + k, client -> client.get_count(key(k), parent,
                     range(new byte[0], new byte[0], false, 1000), ONE)));
-            for (int i = 0; i < 30; i++) {
-                SlicePredicate bounds = bounds(cf, random);
-                calls.add(new Call("slice " + k + " " + describe(bounds.getSlice_range()),
-                        client -> client.get_slice(key(k), parent, bounds, ONE)));
-                if (i % 5 == 0) {
-                    calls.add(new Call("count " + k + " " + describe(bounds.getSlice_range()),
-                            client -> client.get_count(key(k), parent, bounds, ONE)));
-                }
-            }
+            ComparedCalls.slicesAndCounts(calls, k, key(k), parent, 30, () -> bounds(cf, random),
+                    CompositeOnBothBackendsTest::describe);
             List<ByteBuffer> names = new ArrayList<>();
             for (int i = 0; i < 6; i++) names.add(ByteBuffer.wrap(i == 5 ? prefix(cf, random) : name(cf, random)));
             calls.add(new Call("names " + k, client -> client.get_slice(key(k), parent,
@@ -315,33 +293,6 @@ class CompositeOnBothBackendsTest {
         return ttl == 0 ? c : c.setTtl(ttl);
     }
 
-    /** A client of the 0.7+ dialect with the keyspace set, and its answers rendered so that two can be compared. */
-    private static final class Client implements AutoCloseable {
-        private final TTransport transport;
-        private final Cassandra.Client client;
-
-        Client(int port) throws Exception {
-            transport = new TFramedTransport(new TSocket("127.0.0.1", port, 30_000));
-            transport.open();
-            client = new Cassandra.Client(new TBinaryProtocol(transport));
-            client.set_keyspace(KS);
-        }
-
-        String answer(Call call) throws Exception {
-            try {
-                return render(call.action().run(client));
-            } catch (InvalidRequestException e) {
-                return "InvalidRequestException: " + e.getWhy();
-            } catch (NotFoundException e) {
-                return "NotFoundException";
-            }
-        }
-
-        @Override
-        public void close() {
-            transport.close();
-        }
-    }
 
     /**
      * Names, values and timestamps in hex and order; a ttl as whether there is one (a cluster gives the time left,
