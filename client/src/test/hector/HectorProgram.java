@@ -4,10 +4,12 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import me.prettyprint.cassandra.model.BasicColumnFamilyDefinition;
 import me.prettyprint.cassandra.serializers.BytesArraySerializer;
 import me.prettyprint.cassandra.serializers.StringSerializer;
 import me.prettyprint.cassandra.service.CassandraHostConfigurator;
 import me.prettyprint.cassandra.service.FailoverPolicy;
+import me.prettyprint.cassandra.service.ThriftCfDef;
 import me.prettyprint.cassandra.service.ThriftKsDef;
 import me.prettyprint.hector.api.Cluster;
 import me.prettyprint.hector.api.Keyspace;
@@ -23,8 +25,10 @@ import me.prettyprint.hector.api.factory.HFactory;
 import me.prettyprint.hector.api.mutation.Mutator;
 import me.prettyprint.hector.api.query.ColumnQuery;
 import me.prettyprint.hector.api.query.CountQuery;
+import me.prettyprint.hector.api.query.CounterQuery;
 import me.prettyprint.hector.api.query.MultigetSliceQuery;
 import me.prettyprint.hector.api.query.RangeSlicesQuery;
+import me.prettyprint.hector.api.query.SliceCounterQuery;
 import me.prettyprint.hector.api.query.SliceQuery;
 
 /**
@@ -153,11 +157,41 @@ public final class HectorProgram {
         SliceQuery<String, String, String> q = HFactory.createSliceQuery(ks, STRING, STRING, STRING);
         q.setColumnFamily("Users").setKey("dana").setRange("", "", false, 100);
         check("slice of a column family made by API", render(q.execute().get()), List.of("city=Lima", "name=Dana"));
+        counters(cluster, ks, made);
         cluster.dropColumnFamily(made, "Events", true);
         check("column families after a drop", cluster.describeKeyspace(made).getCfDefs().stream()
-                .map(ColumnFamilyDefinition::getName).toList(), List.of("Users"));
+                .map(ColumnFamilyDefinition::getName).sorted().toList(), List.of("Hits", "Users"));
         cluster.dropKeyspace(made, true);
         check("keyspace after its drop", cluster.describeKeyspace(made), null);
+    }
+
+    /**
+     * Counters as a Hector application keeps them: a counter column family made by API, increments and decrements
+     * (one by itself, several in one batch), a read of one counter and a slice of them, and a counter's deletion.
+     */
+    private void counters(Cluster cluster, Keyspace ks, String keyspace) {
+        BasicColumnFamilyDefinition hits = new BasicColumnFamilyDefinition();
+        hits.setKeyspaceName(keyspace);
+        hits.setName("Hits");
+        hits.setComparatorType(ComparatorType.UTF8TYPE);
+        hits.setDefaultValidationClass(ComparatorType.COUNTERTYPE.getClassName());
+        cluster.addColumnFamily(new ThriftCfDef(hits), true);
+        Mutator<String> m = HFactory.createMutator(ks, STRING);
+        m.incrementCounter("page1", "Hits", "views", 5);
+        m.decrementCounter("page1", "Hits", "views", 2);
+        m.addCounter("page1", "Hits", HFactory.createCounterColumn("likes", 7))
+                .addCounter("page1", "Hits", HFactory.createCounterColumn("views", 10));
+        m.execute();
+        CounterQuery<String, String> one = HFactory.createCounterColumnQuery(ks, STRING, STRING);
+        one.setColumnFamily("Hits").setKey("page1").setName("views");
+        check("counter page1/views", one.execute().get().getValue(), 13L);
+        SliceCounterQuery<String, String> slice = HFactory.createCounterSliceQuery(ks, STRING, STRING);
+        slice.setColumnFamily("Hits").setKey("page1").setRange("", "", false, 10);
+        check("counter slice of page1", slice.execute().get().getColumns().stream()
+                .map(c -> c.getName() + "=" + c.getValue()).toList(), List.of("likes=7", "views=13"));
+        m.deleteCounter("page1", "Hits", "likes", STRING);
+        check("counter page1/likes after its deletion", slice.execute().get().getColumns().stream()
+                .map(c -> c.getName() + "=" + c.getValue()).toList(), List.of("views=13"));
     }
 
     private static String value(Keyspace ks, String key, String name) {
