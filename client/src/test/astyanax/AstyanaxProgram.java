@@ -34,6 +34,8 @@ public final class AstyanaxProgram {
             StringSerializer.get(), StringSerializer.get());
     private static final ColumnFamily<String, Long> EVENTS = new ColumnFamily<>("Events", StringSerializer.get(),
             LongSerializer.get());
+    private static final ColumnFamily<String, String> HITS = new ColumnFamily<>("Hits", StringSerializer.get(),
+            StringSerializer.get());
     private static final String MADE = "AstyanaxMade";
 
     private int checks;
@@ -136,6 +138,7 @@ public final class AstyanaxProgram {
             events.add(c.getName() + "=" + c.getStringValue());
         }
         check("LongType names in order", events, List.of("1=first", "2=second", "3=third"));
+        counters(ks);
         ks.truncateColumnFamily(EVENTS);
         check("truncated", ks.prepareQuery(EVENTS).getKey("dana").execute().getResult().isEmpty(), true);
         ks.dropKeyspace();
@@ -146,6 +149,36 @@ public final class AstyanaxProgram {
             described = "not found";
         }
         check("keyspace dropped", described, "not found");
+    }
+
+    /**
+     * Counters as an Astyanax application keeps them: a counter column family made by API, increments (negative
+     * ones too) in batches, a read of one counter and of the row, and a counter's deletion.
+     */
+    private void counters(Keyspace ks) throws Exception {
+        ks.createColumnFamily(HITS, Map.of("comparator_type", "UTF8Type", "default_validation_class",
+                "CounterColumnType"));
+        MutationBatch m = ks.prepareMutationBatch();
+        m.withRow(HITS, "page1").incrementCounterColumn("views", 5).incrementCounterColumn("likes", 7);
+        m.execute();
+        m = ks.prepareMutationBatch();
+        m.withRow(HITS, "page1").incrementCounterColumn("views", -2);
+        m.execute();
+        check("counter page1/views", ks.prepareQuery(HITS).getKey("page1").getColumn("views").execute().getResult()
+                .getLongValue(), 3L);
+        List<String> row = new ArrayList<>();
+        for (Column<String> c : ks.prepareQuery(HITS).getKey("page1").execute().getResult()) {
+            row.add(c.getName() + "=" + c.getLongValue());
+        }
+        check("counters of page1", row, List.of("likes=7", "views=3"));
+        m = ks.prepareMutationBatch();
+        m.withRow(HITS, "page1").deleteColumn("likes");
+        m.execute();
+        List<String> after = new ArrayList<>();
+        for (Column<String> c : ks.prepareQuery(HITS).getKey("page1").execute().getResult()) {
+            after.add(c.getName() + "=" + c.getLongValue());
+        }
+        check("counters of page1 after a deletion", after, List.of("views=3"));
     }
 
     private static List<String> names(ColumnList<String> columns) {
