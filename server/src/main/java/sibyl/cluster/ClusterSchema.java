@@ -72,6 +72,12 @@ final class ClusterSchema {
                     + " counter column families (DefaultValidationClass CounterColumnType) in cluster mode yet (issue #34):"
                     + " they are served by the embedded engine only (docs/differences.md)");
         }
+        if (!cf.indexes().isEmpty()) {
+            throw new ConfigurationException(conf.file(), element + "/Column/@IndexType", "Sibyl does not serve"
+                    + " secondary indexes (IndexType of Column) in cluster mode: they are served by the embedded engine"
+                    + " only, as the cluster's tables carry no index that answers as 3.11's KEYS indexes do"
+                    + " (docs/differences.md)");
+        }
         Table table = TableLayouts.of(conf, cqlKeyspace, cf);
         Optional<TableMetadata> existing = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(cqlKeyspace))
                 .flatMap(k -> k.getTable(CqlIdentifier.fromInternal(cf.name())));
