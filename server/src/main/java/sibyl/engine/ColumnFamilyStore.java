@@ -664,6 +664,16 @@ public final class ColumnFamilyStore {
             }
 
             @Override
+            public ColumnFamily row(DecoratedKey key) {
+                return getRow(key);
+            }
+
+            @Override
+            public int nowSeconds() {
+                return ColumnFamilyStore.this.nowSeconds();
+            }
+
+            @Override
             public List<DecoratedKey> keys(DecoratedKey from, boolean inclusive, int limit) {
                 return keysFrom(from, inclusive, limit);
             }

@@ -7,6 +7,7 @@ import java.util.List;
 import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.Column;
+import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
 import sibyl.db.IndexQuery;
 import sibyl.db.RowSlice;
@@ -29,6 +30,12 @@ final class IndexedRead {
     /** What the read needs of the store. */
     interface Rows {
         List<Cell> slice(DecoratedKey key, ColumnSelection selection);
+
+        /** The row merged from every source, tombstones and all; null when no source holds it. */
+        ColumnFamily row(DecoratedKey key);
+
+        /** The time the store judges expiring columns by, in seconds since the epoch. */
+        int nowSeconds();
 
         /** Up to {@code limit} keys the store holds anything for, in ring order, from {@code from} on. */
         List<DecoratedKey> keys(DecoratedKey from, boolean inclusive, int limit);
@@ -106,10 +113,8 @@ final class IndexedRead {
 
     /**
      * What {@code selection} picks of the row of {@code key} (perhaps nothing) when the row matches, else null. As
-     * in 3.11, the expressions other than the one the index answers are judged by the row's live columns, and only
-     * on columns the selection could pick: one it does not name (or whose name is outside its range) matches no row,
-     * and one it names that has no live value counts as the empty value, which sorts before every other (so it
-     * satisfies LT and LTE).
+     * in 3.11, the expressions other than the one the index answers are judged only on columns the selection could
+     * pick (one it does not name, or whose name is outside its range, matches no row), by {@link #judgedValue}.
      */
     private List<Cell> matches(DecoratedKey key, ColumnSelection selection) {
         if (driving != null) {
@@ -129,16 +134,25 @@ final class IndexedRead {
             judged.add(e.column());
         }
         if (!judged.isEmpty()) {
-            List<Cell> live = rows.slice(key, ColumnSelection.names(judged));
+            ColumnFamily row = rows.row(key);
+            int now = rows.nowSeconds();
             for (IndexQuery.Expression e : query.expressions()) {
                 if (e == driving) continue;
-                byte[] value = valueOf(live, e.column());
-                if (!e.holds(value == null ? NO_VALUE : value, cf.validators().valueOf(ByteBuffer.wrap(e.column())))) {
-                    return null;
-                }
+                byte[] value = judgedValue(row, e.column(), now);
+                if (value == null || !e.holds(value, cf.validators().valueOf(ByteBuffer.wrap(e.column())))) return null;
             }
         }
         return rows.slice(key, selection);
+    }
+
+    /**
+     * The value an expression is judged by, as 3.11 judges it: the live value; the empty value for a column whose
+     * newest version is a tombstone (a deletion of the column, or a ttl run out) that no row deletion covers; null,
+     * matching nothing, for a column the row has no version of, or only versions a row deletion covers.
+     */
+    private static byte[] judgedValue(ColumnFamily row, byte[] column, int now) {
+        if (row == null || !(row.cell(column) instanceof Column c) || row.deletion().shadows(c.timestamp())) return null;
+        return c.isTombstone() || c.hasExpired(now) ? NO_VALUE : c.value();
     }
 
     /** Whether {@code selection} names {@code column}, or its range holds the name. */

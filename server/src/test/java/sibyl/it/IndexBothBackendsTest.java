@@ -50,7 +50,7 @@ class IndexBothBackendsTest {
     void indexesAreServedByTheEngineAndRefusedInClusterModeSayingWhy() throws Exception {
         String made = "IndexBoth" + backend.name().toLowerCase();
         String table = "Indexed";
-        CfDef def = new CfDef(made, table).setColumn_metadata(List.of(new ColumnDef(utf8("state"),
+        CfDef def = new CfDef(made, table).setComparator_type("UTF8Type").setColumn_metadata(List.of(new ColumnDef(utf8("state"),
                 "org.apache.cassandra.db.marshal.UTF8Type").setIndex_type(IndexType.KEYS)));
         IndexClause clause = new IndexClause(List.of(new IndexExpression(utf8("state"), IndexOperator.EQ, utf8("CA"))),
                 utf8(""), 10);
@@ -64,6 +64,8 @@ class IndexBothBackendsTest {
             }
             c.client.system_add_keyspace(keyspace(made, def));
             c.client.set_keyspace(made);
+            // A column family added later leaves the keyspace's indexes as they were.
+            c.client.system_add_column_family(new CfDef(made, "Later").setComparator_type("LongType"));
             for (String key : List.of("a", "b", "c")) {
                 c.client.insert(utf8(key), new ColumnParent(table), new Column(utf8("state"))
                         .setValue(utf8(key.equals("b") ? "NY" : "CA")).setTimestamp(1), ONE);
