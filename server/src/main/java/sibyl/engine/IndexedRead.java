@@ -129,7 +129,7 @@ final class IndexedRead {
         }
         List<byte[]> judged = new ArrayList<>();
         for (IndexQuery.Expression e : query.expressions()) {
-            if (e == driving) continue;
+            if (answeredByIndex(e)) continue;
             if (!picks(selection, e.column())) return null;
             judged.add(e.column());
         }
@@ -137,7 +137,7 @@ final class IndexedRead {
             ColumnFamily row = rows.row(key);
             int now = rows.nowSeconds();
             for (IndexQuery.Expression e : query.expressions()) {
-                if (e == driving) continue;
+                if (answeredByIndex(e)) continue;
                 byte[] value = judgedValue(row, e.column(), now);
                 if (value == null || !e.holds(value, cf.validators().valueOf(ByteBuffer.wrap(e.column())))) return null;
             }
@@ -153,6 +153,12 @@ final class IndexedRead {
     private static byte[] judgedValue(ColumnFamily row, byte[] column, int now) {
         if (row == null || !(row.cell(column) instanceof Column c) || row.deletion().shadows(c.timestamp())) return null;
         return c.isTombstone() || c.hasExpired(now) ? NO_VALUE : c.value();
+    }
+
+    /** The expression the index answers, or one the same as it (3.11 judges a repeated expression once). */
+    private boolean answeredByIndex(IndexQuery.Expression e) {
+        return driving != null && (e == driving || (e.op() == driving.op() && Arrays.equals(e.column(), driving.column())
+                && Arrays.equals(e.value(), driving.value())));
     }
 
     /** Whether {@code selection} names {@code column}, or its range holds the name. */
