@@ -369,8 +369,9 @@ final class Cassandra20Handler {
 
     /**
      * The rows from {@code clause.start_key} on, in ring order, whose columns satisfy the clause's expressions (one
-     * EQ on an indexed column), each with what {@code predicate} selects; a row it selects nothing of is left out,
-     * as 3.11 leaves it (docs/thrift-api-0.7.md §Secondary indexes).
+     * EQ on an indexed column), each with what {@code predicate} selects; a row it selects nothing of is left out
+     * as 3.11 leaves it, but where the predicate names only columns of column_metadata (docs/thrift-api-0.7.md
+     * §Secondary indexes).
      */
     CompletableFuture<List<KeySlice>> get_indexed_slices(ColumnParent parent, IndexClause clause, SlicePredicate predicate,
                                                          ConsistencyLevel cl)
@@ -387,8 +388,12 @@ final class Cassandra20Handler {
                 Conversion.selection(predicate), query, rows, clause.getCount(), level), DIALECT, found -> {
                     call.deadline.check(DIALECT);
                     List<KeySlice> slices = new ArrayList<>();
+                    // As 3.11: a row the predicate selects nothing of is left out, unless the predicate is a list of
+                    // names that column_metadata all defines.
+                    boolean keepEmpty = predicate.isSetColumn_names()
+                            && cf.validators().columns().keySet().containsAll(predicate.getColumn_names());
                     for (KeySlice slice : Conversion.keySlices(found, predicate)) {
-                        if (!slice.getColumns().isEmpty()) slices.add(slice);
+                        if (!slice.getColumns().isEmpty() || keepEmpty) slices.add(slice);
                     }
                     return slices;
                 });
