@@ -92,6 +92,12 @@ final class ClusterSchema {
     private static Table ensureTable(CqlSession session, ClusterConf conf, String cqlKeyspace, CFMetaData cf,
                                      Set<ByteBuffer> added) throws ConfigurationException {
         String element = ElementPath.columnFamily(cf.keyspace(), cf.name());
+        if (!cf.indexes().isEmpty()) {
+            throw new ConfigurationException(conf.file(), element + "/Column/@IndexType", "Sibyl does not serve"
+                    + " secondary indexes (IndexType of Column) in cluster mode: they are served by the embedded engine"
+                    + " only, as the cluster's tables carry no index that answers as 3.11's KEYS indexes do"
+                    + " (docs/differences.md)");
+        }
         Table table = TableLayouts.of(conf, cqlKeyspace, cf);
         List<StaticColumn> declared = StaticColumns.declared(cf);
         Optional<TableMetadata> existing = session.getMetadata().getKeyspace(CqlIdentifier.fromInternal(cqlKeyspace))

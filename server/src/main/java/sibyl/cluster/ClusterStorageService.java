@@ -221,6 +221,12 @@ public final class ClusterStorageService implements StorageService, StorageHints
         return true;
     }
 
+    /** The cluster's tables carry no index that answers as 3.11's KEYS indexes do (docs/differences.md). */
+    @Override
+    public boolean keepsIndexes() {
+        return false;
+    }
+
     /** Every read is a request to the cluster: it waits for the network, for as long as RequestTimeoutInMillis. */
     @Override
     public boolean readsMayWait() {

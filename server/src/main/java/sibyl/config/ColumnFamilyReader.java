@@ -34,7 +34,7 @@ final class ColumnFamilyReader {
                 read.get(ColumnFamilySettings.PRELOAD_ROW_CACHE),
                 new ValidationConf(read.get(ColumnFamilySettings.KEY_VALIDATION_CLASS),
                         read.get(ColumnFamilySettings.DEFAULT_VALIDATION_CLASS),
-                        read.get(ColumnFamilySettings.COLUMN_METADATA)),
+                        read.get(ColumnFamilySettings.COLUMN_METADATA), read.get(ColumnFamilySettings.COLUMN_INDEXES)),
                 read.get(ColumnFamilySettings.DEFAULT_TIME_TO_LIVE));
     }
 }

@@ -135,6 +135,13 @@ public final class ColumnFamilySettings {
     public static final ChildSetting<ColumnFamilyConf, Map<String, String>> COLUMN_METADATA = ChildSetting.element(
             "Column", unset(), OnChange.restart(VALIDATION_AT_START), ColumnFamilySettings::columns,
             (ColumnFamilyConf cf) -> cf.validation().columns());
+    /**
+     * 0.7's index_type and index_name of column_metadata: {@code <Column Name="state" ValidationClass="UTF8Type"
+     * IndexType="KEYS" IndexName="by_state"/>} (docs/configuration.md §Column families).
+     */
+    public static final ChildSetting<ColumnFamilyConf, Map<String, String>> COLUMN_INDEXES = ChildSetting.element(
+            "Column", unset(), OnChange.restart(VALIDATION_AT_START), ColumnFamilySettings::indexes,
+            (ColumnFamilyConf cf) -> cf.validation().indexes());
     /** 20 years in seconds: the longest time to live 3.11 takes. */
     static final int MAX_TIME_TO_LIVE = 20 * 365 * 24 * 60 * 60;
 
@@ -152,7 +159,7 @@ public final class ColumnFamilySettings {
     public static final List<ChildSetting<ColumnFamilyConf, ?>> ALL = List.of(NAME, COLUMN_TYPE, COMPARE_WITH,
             COMPARE_SUBCOLUMNS_WITH, COMMENT, KEYS_CACHED, ROWS_CACHED, KEY_CACHE_SAVE_PERIOD_IN_SECONDS,
             ROW_CACHE_SAVE_PERIOD_IN_SECONDS, GC_GRACE_SECONDS, READ_REPAIR_CHANCE, PRELOAD_ROW_CACHE,
-            KEY_VALIDATION_CLASS, DEFAULT_VALIDATION_CLASS, COLUMN_METADATA, DEFAULT_TIME_TO_LIVE);
+            KEY_VALIDATION_CLASS, DEFAULT_VALIDATION_CLASS, COLUMN_METADATA, COLUMN_INDEXES, DEFAULT_TIME_TO_LIVE);
 
     private ColumnFamilySettings() {
     }
@@ -196,6 +203,31 @@ public final class ColumnFamilySettings {
             }
         }
         return columns;
+    }
+
+    /**
+     * Each {@code <Column>} with an IndexType (KEYS, the one kind Sibyl serves) and its IndexName (a word; empty when
+     * absent, for 3.11's default name); an IndexName without an IndexType is refused.
+     */
+    private static Map<String, String> indexes(ConfigNode node, ChildValues earlier) throws ConfigurationException {
+        Map<String, String> indexes = new LinkedHashMap<>();
+        for (ConfigNode column : node.children("Column")) {
+            Optional<ConfigValue> type = column.attribute("IndexType");
+            Optional<ConfigValue> name = column.attribute("IndexName");
+            if (type.isEmpty()) {
+                if (name.isPresent()) throw name.get().error("IndexName needs IndexType=\"KEYS\"");
+                continue;
+            }
+            if (!"KEYS".equals(type.get().text())) {
+                throw type.get().error("Sibyl serves KEYS secondary indexes only, not '" + type.get().text() + "'");
+            }
+            if (name.isPresent() && !name.get().text().matches("\\w+")) {
+                throw name.get().error("an index name is letters, digits and underscores only");
+            }
+            Optional<ConfigValue> columnName = column.attribute("Name");
+            if (columnName.isPresent()) indexes.put(columnName.get().text(), name.map(ConfigValue::text).orElse(""));
+        }
+        return indexes;
     }
 
     private static CacheSize cacheSize(Optional<ConfigValue> value, String absent) throws ConfigurationException {

@@ -11,8 +11,11 @@ import java.util.Objects;
  * (docs/configuration.md §Column families). Type strings as {@link ClassNames#type} gives them.
  *
  * @param columns each column's name (its UTF-8 bytes are the name) and its values' type, in file order
+ * @param indexes each column with a KEYS secondary index ({@code IndexType="KEYS"}) and its IndexName, empty for
+ *                3.11's default name, in file order
  */
-public record ValidationConf(String keyValidationClass, String defaultValidationClass, Map<String, String> columns) {
+public record ValidationConf(String keyValidationClass, String defaultValidationClass, Map<String, String> columns,
+                             Map<String, String> indexes) {
     /** Everything is bytes, as when nothing is said. */
     public static final ValidationConf NONE = new ValidationConf(ClassNames.BYTES_TYPE, ClassNames.BYTES_TYPE, Map.of());
 
@@ -20,5 +23,11 @@ public record ValidationConf(String keyValidationClass, String defaultValidation
         Objects.requireNonNull(keyValidationClass, "keyValidationClass");
         Objects.requireNonNull(defaultValidationClass, "defaultValidationClass");
         columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+        indexes = Collections.unmodifiableMap(new LinkedHashMap<>(indexes));
+    }
+
+    /** Without secondary indexes. */
+    public ValidationConf(String keyValidationClass, String defaultValidationClass, Map<String, String> columns) {
+        this(keyValidationClass, defaultValidationClass, columns, Map.of());
     }
 }

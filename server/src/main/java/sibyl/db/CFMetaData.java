@@ -18,10 +18,11 @@ import sibyl.db.marshal.CounterColumnType;
  * @param validators     the types the 0.7+ dialect checks keys and values against
  * @param defaultTimeToLive seconds a column written without a ttl lives where 3.11 gives it this one
  *                       (DefaultTimeToLive; docs/semantics.md §Expiring columns); 0 for none
+ * @param indexes        the columns with a KEYS secondary index (docs/thrift-api-0.7.md §Secondary indexes)
  */
 public record CFMetaData(String keyspace, String name, boolean isSuper, AbstractType comparator,
                          AbstractType subcomparator, String comment, CacheConfig caches, OptionalInt gcGraceSeconds,
-                         Validators validators, int defaultTimeToLive) {
+                         Validators validators, int defaultTimeToLive, ColumnIndexes indexes) {
     /** The longest time to live a column, or a column family's default, may have: 20 years, as in 3.11. */
     public static final int MAX_TTL = 20 * 365 * 24 * 60 * 60;
 
@@ -36,6 +37,10 @@ public record CFMetaData(String keyspace, String name, boolean isSuper, Abstract
         Objects.requireNonNull(caches, "caches");
         Objects.requireNonNull(gcGraceSeconds, "gcGraceSeconds");
         Objects.requireNonNull(validators, "validators");
+        Objects.requireNonNull(indexes, "indexes");
+        if (isSuper && !indexes.isEmpty()) {
+            throw new IllegalArgumentException("super column family " + keyspace + "." + name + " cannot have indexes");
+        }
         if (isSuper && subcomparator == null) {
             throw new IllegalArgumentException("super column family " + keyspace + "." + name + " needs a subcomparator");
         }
@@ -43,6 +48,14 @@ public record CFMetaData(String keyspace, String name, boolean isSuper, Abstract
             throw new IllegalArgumentException("standard column family " + keyspace + "." + name
                     + " cannot have a subcomparator");
         }
+    }
+
+    /** A column family without secondary indexes. */
+    public CFMetaData(String keyspace, String name, boolean isSuper, AbstractType comparator, AbstractType subcomparator,
+                      String comment, CacheConfig caches, OptionalInt gcGraceSeconds, Validators validators,
+                      int defaultTimeToLive) {
+        this(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds, validators,
+                defaultTimeToLive, ColumnIndexes.NONE);
     }
 
     /** A column family whose columns do not expire unless written with a ttl. */
@@ -80,24 +93,30 @@ public record CFMetaData(String keyspace, String name, boolean isSuper, Abstract
 
     public CFMetaData withCaches(CacheConfig caches) {
         return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds,
-                validators, defaultTimeToLive);
+                validators, defaultTimeToLive, indexes);
     }
 
     public CFMetaData withGcGraceSeconds(int seconds) {
         if (seconds < 0) throw new IllegalArgumentException("GCGraceSeconds must not be negative: " + seconds);
         return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, OptionalInt.of(seconds),
-                validators, defaultTimeToLive);
+                validators, defaultTimeToLive, indexes);
     }
 
     public CFMetaData withValidators(Validators validators) {
         return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds,
-                validators, defaultTimeToLive);
+                validators, defaultTimeToLive, indexes);
     }
 
     /** This column family with {@code seconds} as its default time to live (0: none). */
     public CFMetaData withDefaultTimeToLive(int seconds) {
         return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds,
-                validators, seconds);
+                validators, seconds, indexes);
+    }
+
+    /** This column family with {@code indexes} as its secondary indexes. */
+    public CFMetaData withIndexes(ColumnIndexes indexes) {
+        return new CFMetaData(keyspace, name, isSuper, comparator, subcomparator, comment, caches, gcGraceSeconds,
+                validators, defaultTimeToLive, indexes);
     }
 
     /**

@@ -19,6 +19,7 @@ import sibyl.db.Cell;
 import sibyl.db.Change;
 import sibyl.db.ColumnFamily;
 import sibyl.db.ColumnSelection;
+import sibyl.db.IndexQuery;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.LogPosition;
 import sibyl.db.MergingRowIterator;
@@ -103,6 +104,8 @@ public final class ColumnFamilyStore {
     private volatile CacheConfig caches = CacheConfig.NONE;
     private final DamageReports damage;
     private final Clock clock;
+    /** The secondary indexes of the current metadata; replaced whole when they change or the store is truncated. */
+    private volatile StoreIndexes indexes;
 
     /**
      * @param memtableSorter runs the background folds of its memtables (see {@link Memtable#Memtable(CFMetaData, Executor)})
@@ -115,6 +118,12 @@ public final class ColumnFamilyStore {
         this.memtableSorter = memtableSorter;
         this.damage = new DamageReports(metadata.keyspace(), metadata.name());
         this.view = new View(new Memtable(metadata, memtableSorter), List.of(), List.of());
+        this.indexes = newIndexes(metadata);
+    }
+
+    private StoreIndexes newIndexes(CFMetaData cf) {
+        return new StoreIndexes(cf.indexes(),
+                (key, columns) -> getSlice(key, QueryPath.cf(cf.name()), ColumnSelection.names(columns)));
     }
 
     public CFMetaData metadata() {
@@ -213,7 +222,10 @@ public final class ColumnFamilyStore {
      */
     void reconfigure(CFMetaData updated) {
         checkReconfigurable(updated);
+        boolean newIndexes = !updated.indexes().equals(metadata.indexes());
         metadata = updated;
+        // An index added is built, from the rows as they are, at its first read; one dropped is forgotten.
+        if (newIndexes) indexes = newIndexes(updated);
         configureCaches(updated.caches());
     }
 
@@ -353,6 +365,7 @@ public final class ColumnFamilyStore {
             gone = v.sstables();
             view = new View(new Memtable(metadata, memtableSorter), List.of(), List.of());
             truncatedAt(position);
+            indexes = newIndexes(metadata);
         }
         // After the view: a read that reserves a row from now on reads the empty store.
         rowCache.clear();
@@ -415,6 +428,8 @@ public final class ColumnFamilyStore {
         view.memtable().apply(key, delta.row(), delta.operations());
         // After the memtable: a read that reserved the key before this write cannot cache a row without it.
         if (rowCache.isEnabled()) rowCache.write(key, delta.row());
+        StoreIndexes current = indexes;
+        if (!current.isEmpty()) current.written(key);
     }
 
     // ---- reads
@@ -631,6 +646,66 @@ public final class ColumnFamilyStore {
             throw damage.report(e);
         }
         return result;
+    }
+
+    /**
+     * get_indexed_slices and row_filter: up to {@code count} rows of {@code range} in ring order for which every
+     * expression of {@code query} holds, each with what {@code selection} picks ({@link IndexedRead}).
+     */
+    public List<RowSlice> getIndexedSlice(IndexQuery query, RowRange range, QueryPath parent, ColumnSelection selection,
+                                          int count) {
+        PathShape.PARENT.check(metadata, parent);
+        if (count <= 0) throw new IllegalArgumentException("maxRows must be positive");
+        StoreIndexes current = indexes;
+        IndexedRead read = new IndexedRead(metadata, current, new IndexedRead.Rows() {
+            @Override
+            public List<Cell> slice(DecoratedKey key, ColumnSelection wanted) {
+                return getSlice(key, parent, wanted);
+            }
+
+            @Override
+            public ColumnFamily row(DecoratedKey key) {
+                return getRow(key);
+            }
+
+            @Override
+            public int nowSeconds() {
+                return ColumnFamilyStore.this.nowSeconds();
+            }
+
+            @Override
+            public List<DecoratedKey> keys(DecoratedKey from, boolean inclusive, int limit) {
+                return keysFrom(from, inclusive, limit);
+            }
+        }, query);
+        if (read.usesIndex()) {
+            current.ensureBuilt(each -> {
+                DecoratedKey from = DecoratedKey.startOf(partitioner.getMinimumToken());
+                boolean inclusive = true;
+                for (List<DecoratedKey> some; !(some = keysFrom(from, inclusive, 1024)).isEmpty(); inclusive = false) {
+                    some.forEach(each);
+                    from = some.get(some.size() - 1);
+                }
+            });
+        }
+        List<IndexedRead.Stretch> stretches = new ArrayList<>();
+        for (Segment segment : segments(range)) stretches.add(new IndexedRead.Stretch(segment.from(), segment.to()));
+        return read.read(stretches, selection, count);
+    }
+
+    /** Up to {@code limit} keys this store holds anything for, in ring order, from {@code from} on. */
+    private List<DecoratedKey> keysFrom(DecoratedKey from, boolean inclusive, int limit) {
+        List<DecoratedKey> keys = new ArrayList<>();
+        try (ReadView v = new ReadView()) {
+            Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = rowsFrom(v, from);
+            while (rows.hasNext() && keys.size() < limit) {
+                DecoratedKey key = rows.next().getKey();
+                if (inclusive || !key.equals(from)) keys.add(key);
+            }
+        } catch (CorruptSSTableException e) {
+            throw damage.report(e);
+        }
+        return keys;
     }
 
     /** Every {@code interval}-th key of each source, in no particular order (see describe_splits). */

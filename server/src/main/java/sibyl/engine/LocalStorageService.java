@@ -32,6 +32,7 @@ import sibyl.db.CFMetaData;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.CompareAndSet;
+import sibyl.db.IndexQuery;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.LogPosition;
 import sibyl.db.KSMetaData;
@@ -680,6 +681,13 @@ public final class LocalStorageService implements StorageService, StorageHints, 
     public CompletableFuture<List<RowSlice>> scan(String keyspace, QueryPath parent, ColumnSelection selection,
                                                   RowRange range, int count, Consistency consistency) {
         return answered(() -> getRangeSlice(keyspace, parent, selection, range, count));
+    }
+
+    @Override
+    public CompletableFuture<List<RowSlice>> indexedScan(String keyspace, QueryPath parent, ColumnSelection selection,
+                                                         IndexQuery query, RowRange range, int count,
+                                                         Consistency consistency) {
+        return answered(() -> store(keyspace, parent).getIndexedSlice(query, range, parent, selection, count));
     }
 
     /**

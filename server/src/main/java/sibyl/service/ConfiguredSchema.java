@@ -6,11 +6,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import sibyl.config.ColumnFamilyConf;
 import sibyl.config.KeyspaceConf;
 import sibyl.config.StorageConf;
 import sibyl.db.CFMetaData;
+import sibyl.db.ColumnIndexes;
 import sibyl.db.CacheConfig;
 import sibyl.db.KSMetaData;
 import sibyl.db.SystemKeyspace;
@@ -34,6 +37,7 @@ public final class ConfiguredSchema {
         List<KSMetaData> all = new ArrayList<>();
         for (KeyspaceConf ks : conf.keyspaces()) {
             List<CFMetaData> cfs = new ArrayList<>();
+            Set<String> indexNames = new HashSet<>();
             for (ColumnFamilyConf cf : ks.columnFamilies()) {
                 String where = ks.name() + "." + cf.name();
                 AbstractType comparator = type(where, "CompareWith", cf.compareWith());
@@ -42,13 +46,41 @@ public final class ConfiguredSchema {
                 CFMetaData metadata = new CFMetaData(ks.name(), cf.name(), cf.isSuper(), comparator, subcomparator,
                         cf.comment()).withCaches(caches(cf))
                         .withValidators(validators(where, cf.validation(), cf.isSuper() ? subcomparator : comparator))
-                        .withDefaultTimeToLive(cf.defaultTimeToLive());
+                        .withDefaultTimeToLive(cf.defaultTimeToLive())
+                        .withIndexes(indexes(where, cf, cf.isSuper() ? subcomparator : comparator, indexNames));
                 cfs.add(cf.gcGraceSeconds() == null ? metadata : metadata.withGcGraceSeconds(cf.gcGraceSeconds()));
             }
             all.add(new KSMetaData(ks.name(), ks.replicationFactor(), cfs));
         }
         all.add(SystemKeyspace.metadata());
         return all;
+    }
+
+    /**
+     * The {@code <Column IndexType="KEYS">} of a column family, each named by its IndexName or 3.11's default
+     * ({@code <CF>_<column as the comparator prints it>_idx}, without the characters that are not word characters);
+     * an index on a super column family, or a name another index of the keyspace has, is refused.
+     *
+     * @param taken the names of the keyspace's indexes so far; this column family's are added
+     */
+    private static ColumnIndexes indexes(String where, ColumnFamilyConf cf, AbstractType names, Set<String> taken) {
+        Map<ByteBuffer, String> indexes = new LinkedHashMap<>();
+        for (Map.Entry<String, String> index : cf.validation().indexes().entrySet()) {
+            if (cf.isSuper()) {
+                throw new IllegalArgumentException("storage-conf.xml: column family " + where
+                        + ": secondary indexes are not supported on super column families");
+            }
+            ByteBuffer column = ByteBuffer.wrap(index.getKey().getBytes(StandardCharsets.UTF_8));
+            String name = !index.getValue().isEmpty() ? index.getValue()
+                    : (cf.name() + "_" + names.getString(index.getKey().getBytes(StandardCharsets.UTF_8)) + "_idx")
+                    .replaceAll("\\W", "");
+            if (!taken.add(name)) {
+                throw new IllegalArgumentException("storage-conf.xml: column family " + where + ": duplicate index name "
+                        + name);
+            }
+            indexes.put(column, name);
+        }
+        return new ColumnIndexes(indexes);
     }
 
     /**

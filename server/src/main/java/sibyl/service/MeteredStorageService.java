@@ -10,6 +10,7 @@ import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.CompareAndSet;
 import sibyl.db.KSMetaData;
+import sibyl.db.IndexQuery;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
 import sibyl.db.RowRange;
@@ -111,6 +112,15 @@ public final class MeteredStorageService implements StorageService {
         long start = System.nanoTime();
         return served(backend.scan(keyspace, parent, selection, range, count, consistency), start, Kind.SCAN,
                 keyspace, parent.columnFamily(), null);
+    }
+
+    @Override
+    public CompletableFuture<List<RowSlice>> indexedScan(String keyspace, QueryPath parent, ColumnSelection selection,
+                                                         IndexQuery query, RowRange range, int count,
+                                                         Consistency consistency) {
+        long start = System.nanoTime();
+        return served(backend.indexedScan(keyspace, parent, selection, query, range, count, consistency), start,
+                Kind.SCAN, keyspace, parent.columnFamily(), null);
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.zip.CRC32C;
 import sibyl.config.StorageConf;
 import sibyl.db.CFMetaData;
 import sibyl.db.CacheConfig;
+import sibyl.db.ColumnIndexes;
 import sibyl.db.KSMetaData;
 import sibyl.db.LogPosition;
 import sibyl.db.SystemKeyspace;
@@ -39,7 +40,7 @@ import sibyl.fs.Directories;
  * <p>Format (FORMAT.md beside sibyl.io, "Schema file"), all integers big-endian:
  * <pre>
  *   magic      8 bytes  "SIBYLSCH"
- *   version    int      1
+ *   version    int      2 (1: written before indexes; read the same, without the index list)
  *   length     int      bytes of the body
  *   body       length bytes:
  *     keyspaces  int, then per keyspace: name (string), replication factor (int), column families (int), then per
@@ -47,7 +48,8 @@ import sibyl.fs.Directories;
  *                (string, empty for a standard one), comment (byte 0/1, then string when 1), gc_grace_seconds
  *                (int, -1 for the node's GCGraceSeconds), key validation class (string), default validation
  *                class (string), validated columns (int), then per column: name (int length and bytes),
- *                validation class (string); default time to live (int, seconds, 0 for none)
+ *                validation class (string); default time to live (int, seconds, 0 for none); from version 2 on, indexed
+ *                columns (int), then per column: name (int length and bytes), index name (string)
  *     dropped    int, then per column family dropped by API: keyspace (string), name (string), log position when
  *                it was dropped (segment long, offset long)
  *   checksum   int      CRC32C of the body
@@ -59,7 +61,9 @@ import sibyl.fs.Directories;
 public final class SchemaFile {
     static final String FILE_NAME = "schema";
     private static final byte[] MAGIC = "SIBYLSCH".getBytes(StandardCharsets.US_ASCII);
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
+    /** The first version, whose column families carry no index list; still read. */
+    private static final int VERSION_WITHOUT_INDEXES = 1;
     /** A body larger than this is damage, not a schema: no deployment defines a million column families. */
     private static final int MAX_BODY = 256 << 20;
 
@@ -118,7 +122,10 @@ public final class SchemaFile {
             in.readFully(magic);
             if (!Arrays.equals(magic, MAGIC)) throw damaged("it is not a schema file of Sibyl's (no SIBYLSCH at its start)");
             int version = in.readInt();
-            if (version != VERSION) throw damaged("format version " + version + " is not one this Sibyl reads (" + VERSION + ")");
+            if (version != VERSION && version != VERSION_WITHOUT_INDEXES) {
+                throw damaged("format version " + version + " is not one this Sibyl reads (" + VERSION_WITHOUT_INDEXES
+                        + " or " + VERSION + ")");
+            }
             int length = in.readInt();
             if (length < 0 || length > MAX_BODY || length + 4 > in.available()) {
                 throw damaged("its body of " + length + " bytes does not fit in the file's " + all.length + " bytes");
@@ -129,7 +136,7 @@ public final class SchemaFile {
             CRC32C crc = new CRC32C();
             crc.update(body);
             if ((int) crc.getValue() != stored) throw damaged("its checksum does not match its contents");
-            return parse(new DataInputStream(new ByteArrayInputStream(body)));
+            return parse(new DataInputStream(new ByteArrayInputStream(body)), version);
         } catch (EOFException e) {
             throw damaged("it ends early (" + all.length + " bytes)");
         } catch (IllegalArgumentException e) {
@@ -143,7 +150,7 @@ public final class SchemaFile {
                 + " directories)");
     }
 
-    private static Contents parse(DataInputStream in) throws IOException {
+    private static Contents parse(DataInputStream in, int version) throws IOException {
         int keyspaces = in.readInt();
         List<KSMetaData> all = new ArrayList<>();
         for (int k = 0; k < keyspaces; k++) {
@@ -163,16 +170,17 @@ public final class SchemaFile {
                 int columns = in.readInt();
                 Map<ByteBuffer, AbstractType> validated = new LinkedHashMap<>();
                 for (int v = 0; v < columns; v++) {
-                    int length = in.readInt();
-                    if (length < 0 || length > in.available()) throw new EOFException();
-                    byte[] column = new byte[length];
-                    in.readFully(column);
-                    validated.put(ByteBuffer.wrap(column), MarshalTypes.forName(string(in)));
+                    validated.put(bytes(in), MarshalTypes.forName(string(in)));
                 }
+                int defaultTimeToLive = in.readInt();
+                Map<ByteBuffer, String> indexed = new LinkedHashMap<>();
+                int indexes = version == VERSION_WITHOUT_INDEXES ? 0 : in.readInt();
+                for (int i = 0; i < indexes; i++) indexed.put(bytes(in), string(in));
                 cfs.add(new CFMetaData(name, cf, isSuper, MarshalTypes.forName(comparator),
                         subcomparator.isEmpty() ? null : MarshalTypes.forName(subcomparator), comment, CacheConfig.NONE,
                         gcGrace < 0 ? OptionalInt.empty() : OptionalInt.of(gcGrace),
-                        new Validators(keyValidator, defaultValidator, validated), in.readInt()));
+                        new Validators(keyValidator, defaultValidator, validated), defaultTimeToLive,
+                        new ColumnIndexes(indexed)));
             }
             all.add(new KSMetaData(name, replicationFactor, cfs));
         }
@@ -182,6 +190,14 @@ public final class SchemaFile {
             dropped.add(new Dropped(string(in), string(in), new LogPosition(in.readLong(), in.readLong())));
         }
         return new Contents(all, dropped);
+    }
+
+    private static ByteBuffer bytes(DataInputStream in) throws IOException {
+        int length = in.readInt();
+        if (length < 0 || length > in.available()) throw new EOFException();
+        byte[] bytes = new byte[length];
+        in.readFully(bytes);
+        return ByteBuffer.wrap(bytes);
     }
 
     private static String string(DataInputStream in) throws IOException {
@@ -214,12 +230,15 @@ public final class SchemaFile {
                 string(body, validators.defaultValue().className());
                 body.writeInt(validators.columns().size());
                 for (Map.Entry<ByteBuffer, AbstractType> c : validators.columns().entrySet()) {
-                    ByteBuffer column = c.getKey().duplicate();
-                    body.writeInt(column.remaining());
-                    while (column.hasRemaining()) body.writeByte(column.get());
+                    bytes(body, c.getKey());
                     string(body, c.getValue().className());
                 }
                 body.writeInt(cf.defaultTimeToLive());
+                body.writeInt(cf.indexes().byColumn().size());
+                for (Map.Entry<ByteBuffer, String> index : cf.indexes().byColumn().entrySet()) {
+                    bytes(body, index.getKey());
+                    string(body, index.getValue());
+                }
             }
         }
         body.writeInt(contents.dropped().size());
@@ -252,5 +271,11 @@ public final class SchemaFile {
         byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
         out.writeInt(bytes.length);
         out.write(bytes);
+    }
+
+    private static void bytes(DataOutputStream out, ByteBuffer b) throws IOException {
+        ByteBuffer bytes = b.duplicate();
+        out.writeInt(bytes.remaining());
+        while (bytes.hasRemaining()) out.writeByte(bytes.get());
     }
 }

@@ -27,4 +27,12 @@ public interface StorageHints {
      * reads that have turned slow.
      */
     boolean readsMayWait();
+
+    /**
+     * Whether the store keeps KEYS secondary indexes (StorageService#indexedScan); the front end refuses index
+     * definitions and index queries in the store's words ({@link StorageService#INDEXES_NOT_SERVED}) when it does not.
+     */
+    default boolean keepsIndexes() {
+        return true;
+    }
 }

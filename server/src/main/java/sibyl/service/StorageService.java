@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import sibyl.db.Cell;
 import sibyl.db.ColumnSelection;
 import sibyl.db.CompareAndSet;
+import sibyl.db.IndexQuery;
 import sibyl.db.InvalidQueryException;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
@@ -87,6 +88,25 @@ public interface StorageService {
      * {@link sibyl.db.WriteFailedException} when the node cannot make it durable; nothing is truncated then.
      */
     CompletableFuture<Void> truncate(String keyspace, String columnFamily);
+
+    /**
+     * Why a store that keeps no secondary index refuses an index query or definition (the cluster backend;
+     * docs/differences.md §The 0.7+ dialect).
+     */
+    String INDEXES_NOT_SERVED = "secondary indexes (index_type of column_metadata, get_indexed_slices, row_filter) are"
+            + " served by Sibyl's own engine only, not in cluster mode: the tables Sibyl keeps on the Cassandra 5"
+            + " cluster carry no index that answers as 3.11's KEYS indexes do (docs/differences.md, \"The 0.7+ dialect\")";
+
+    /**
+     * get_indexed_slices and get_range_slices with a row_filter: up to {@code count} (> 0) rows of {@code range} in
+     * ring order for which every expression of {@code query} holds, each with the {@code readSlice} result of
+     * {@code selection}. A store without secondary indexes refuses it ({@link #INDEXES_NOT_SERVED}).
+     */
+    default CompletableFuture<List<RowSlice>> indexedScan(String keyspace, QueryPath parent, ColumnSelection selection,
+                                                          IndexQuery query, RowRange range, int count,
+                                                          Consistency consistency) {
+        return CompletableFuture.failedFuture(new InvalidQueryException(INDEXES_NOT_SERVED));
+    }
 
     /** Why a store that serves no CQL refuses a statement (docs/thrift-api-0.7.md §CQL). */
     String CQL_NOT_SERVED = "CQL over Thrift is not served by this node's store, which serves the Thrift calls"

@@ -16,6 +16,7 @@ import sibyl.auth.Authenticator;
 import sibyl.db.CFMetaData;
 import sibyl.db.ColumnSelection;
 import sibyl.db.CompareAndSet;
+import sibyl.db.IndexQuery;
 import sibyl.db.KSMetaData;
 import sibyl.db.QueryPath;
 import sibyl.db.RowMutation;
@@ -40,6 +41,7 @@ import sibyl.iface.v20.CqlPreparedResult;
 import sibyl.iface.v20.CqlResult;
 import sibyl.iface.v20.CqlResultType;
 import sibyl.iface.v20.EndpointDetails;
+import sibyl.iface.v20.IndexClause;
 import sibyl.iface.v20.InvalidRequestException;
 import sibyl.iface.v20.KeyRange;
 import sibyl.iface.v20.KeySlice;
@@ -350,13 +352,67 @@ final class Cassandra20Handler {
         CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
         call.checks.predicate(cf, parent, predicate);
         call.checks.keyRange(range);
+        boolean filtered = range.isSetRow_filter() && !range.getRow_filter().isEmpty();
+        IndexQuery filter = filtered ? IndexClauses.rowFilter(cf, range.getRow_filter()) : null;
+        if (filtered) indexQueryServed();
         Consistency level = read(call, cl);
         RowRange rows = rows(call, range);
-        return StorageFailures.after(storage.scan(call.keyspace, Conversion.parent(parent),
-                Conversion.selection(predicate), rows, range.getCount(), level), DIALECT, found -> {
+        return StorageFailures.after(filtered
+                ? storage.indexedScan(call.keyspace, Conversion.parent(parent), Conversion.selection(predicate), filter,
+                        rows, range.getCount(), level)
+                : storage.scan(call.keyspace, Conversion.parent(parent), Conversion.selection(predicate), rows,
+                        range.getCount(), level), DIALECT, found -> {
                     call.deadline.check(DIALECT);
                     return Conversion.keySlices(found, predicate);
                 });
+    }
+
+    /**
+     * The rows from {@code clause.start_key} on, in ring order, whose columns satisfy the clause's expressions (one
+     * EQ on an indexed column), each with what {@code predicate} selects; a row it selects nothing of is left out
+     * as 3.11 leaves it, but where the predicate names only columns of column_metadata (docs/thrift-api-0.7.md
+     * §Secondary indexes).
+     */
+    CompletableFuture<List<KeySlice>> get_indexed_slices(ColumnParent parent, IndexClause clause, SlicePredicate predicate,
+                                                         ConsistencyLevel cl)
+            throws InvalidRequestException, UnavailableException {
+        Call call = startCall();
+        CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
+        call.checks.predicate(cf, parent, predicate);
+        IndexQuery query = IndexClauses.indexClause(cf, clause);
+        indexQueryServed();
+        Consistency level = read(call, cl);
+        if (clause.getCount() <= 0) return CompletableFuture.completedFuture(List.of());
+        RowRange rows = RowRange.keys(clause.start_key == null ? "" : BinaryKeys.decode(clause.start_key), "");
+        return StorageFailures.after(storage.indexedScan(call.keyspace, Conversion.parent(parent),
+                Conversion.selection(predicate), query, rows, clause.getCount(), level), DIALECT, found -> {
+                    call.deadline.check(DIALECT);
+                    List<KeySlice> slices = new ArrayList<>();
+                    // As 3.11: a row the predicate selects nothing of is left out, unless the predicate is a list of
+                    // names that column_metadata all defines.
+                    boolean keepEmpty = predicate.isSetColumn_names()
+                            && cf.validators().columns().keySet().containsAll(predicate.getColumn_names());
+                    for (KeySlice slice : Conversion.keySlices(found, predicate)) {
+                        if (!slice.getColumns().isEmpty() || keepEmpty) slices.add(slice);
+                    }
+                    return slices;
+                });
+    }
+
+    /** Refuses an index query where the store keeps no index (cluster mode), saying why. */
+    private void indexQueryServed() throws InvalidRequestException {
+        if (!shared.hints().keepsIndexes()) throw new InvalidRequestException(StorageService.INDEXES_NOT_SERVED);
+    }
+
+    /**
+     * Refuses a definition with indexes where the store keeps none (cluster mode), and an index whose name another
+     * column family of the keyspace gives one of its own, as 3.11 does.
+     */
+    private void indexesServed(CFMetaData cf) throws InvalidRequestException {
+        if (cf.indexes().isEmpty()) return;
+        indexQueryServed();
+        Optional<KSMetaData> ks = views.current().schema().keyspace(cf.keyspace());
+        if (ks.isPresent()) IndexDefs.unique(cf, ks.get().columnFamilies());
     }
 
     /** The columns of one row in any of several slices ({@link MultiSlice}). */
@@ -528,6 +584,7 @@ final class Cassandra20Handler {
                     + "\" conflicts with \"" + clash.get() + "\")");
         }
         KSMetaData ks = DefinitionReader.keyspace(def);
+        for (CFMetaData cf : ks.columnFamilies()) indexesServed(cf);
         return edited(e -> e.addKeyspace(ks));
     }
 
@@ -551,6 +608,7 @@ final class Cassandra20Handler {
     CompletableFuture<String> system_add_column_family(CfDef def) throws InvalidRequestException {
         schemaCall();
         CFMetaData cf = DefinitionReader.columnFamily(def);
+        indexesServed(cf);
         return edited(e -> e.addColumnFamily(cf));
     }
 
@@ -558,6 +616,7 @@ final class Cassandra20Handler {
         schemaCall();
         CFMetaData current = views.current().checks().table(def.getKeyspace(), def.getName());
         CFMetaData cf = DefinitionReader.columnFamily(def);
+        indexesServed(cf);
         // 3.11 names the value column of the table's compact storage view.
         if (cf.isCounter() != current.isCounter()) {
             throw new InvalidRequestException(current.isCounter()

@@ -9,6 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import sibyl.db.CFMetaData;
 import sibyl.db.CacheConfig;
+import sibyl.db.ColumnIndexes;
 import sibyl.db.KSMetaData;
 import sibyl.db.Validators;
 import sibyl.db.marshal.AbstractType;
@@ -58,6 +59,7 @@ final class DefinitionReader {
         }
         List<CFMetaData> families = new ArrayList<>();
         for (CfDef cf : def.getCf_defs()) families.add(columnFamily(cf));
+        for (CFMetaData cf : families) IndexDefs.unique(cf, families);
         int replicationFactor = replicationFactor(def);
         name(def.getName(), "Keyspace");
         return new KSMetaData(def.getName(), replicationFactor, families);
@@ -110,30 +112,14 @@ final class DefinitionReader {
         AbstractType subcomparator = isSuper
                 ? type(def.isSetSubcomparator_type() ? def.getSubcomparator_type() : "BytesType", "comparator") : null;
         name(def.getName(), "ColumnFamily");
-        refuseUnserved(def);
         // A super column family's column_metadata names its subcolumns.
         Validators validators = ValidatorDefs.read(def, isSuper ? subcomparator : comparator);
+        ColumnIndexes indexes = IndexDefs.read(def, isSuper, isSuper ? subcomparator : comparator, validators);
         int gcGrace = def.isSetGc_grace_seconds() ? def.getGc_grace_seconds() : DEFAULT_GC_GRACE_SECONDS;
         if (gcGrace < 0) throw new InvalidRequestException("gc_grace_seconds must be non-negative; found " + gcGrace);
         return SchemaDefinitions.withTimeToLiveOf(new CFMetaData(def.getKeyspace(), def.getName(), isSuper, comparator,
                 subcomparator, def.isSetComment() ? def.getComment() : "", CacheConfig.NONE, OptionalInt.of(gcGrace),
-                validators), def);
-    }
-
-    /** The fields that change answers and that Sibyl does not serve yet: refused, naming them. */
-    private static void refuseUnserved(CfDef def) throws InvalidRequestException {
-        if (def.isSetColumn_metadata()) {
-            for (ColumnDef column : def.getColumn_metadata()) {
-                if (column.isSetIndex_type() || column.isSetIndex_name() || column.isSetIndex_options()) {
-                    throw unserved("secondary indexes (index_type of column_metadata)");
-                }
-            }
-        }
-    }
-
-    private static InvalidRequestException unserved(String what) {
-        return new InvalidRequestException("Sibyl does not serve " + what + " in a column family definition yet"
-                + " (issue #33)");
+                validators), def).withIndexes(indexes);
     }
 
     /**

@@ -308,9 +308,6 @@ final class RequestChecks {
                                 + "not specify end key at all except with an ordered partitioner");
             }
         }
-        if (range.isSetRow_filter() && !range.getRow_filter().isEmpty()) {
-            refuse("Sibyl does not serve row_filter (secondary indexes) yet (issue #33)");
-        }
         if (range.getCount() <= 0) refuse("maxRows must be positive");
         if (startKey && !endKey) refuse("Sibyl does not serve a key range from a start key to an end token yet"
                 + " (issue #33)");
@@ -427,6 +424,12 @@ final class RequestChecks {
             refuse("(" + e.getMessage() + ") [" + cf.keyspace() + "][" + cf.name() + "]["
                     + names.getString(ThriftConversion.bytes(column.name)) + "] failed validation");
         }
+        String index = cf.indexes().nameOf(column.name);
+        if (index != null && column.value.remaining() > MAX_INDEXED_VALUE) {
+            refuse("Cannot index value of size " + column.value.remaining() + " for index " + index + " on "
+                    + cf.keyspace() + "." + cf.name() + "(" + cf.comparator().getString(ThriftConversion.bytes(column.name))
+                    + ") (maximum allowed size=" + MAX_INDEXED_VALUE + ")");
+        }
     }
 
     /**
@@ -478,6 +481,9 @@ final class RequestChecks {
             refuse("Cannot delete a range of subcolumns in a super column");
         }
     }
+
+    /** The largest value an indexed column may have, as 3.11 allows. */
+    private static final int MAX_INDEXED_VALUE = 0xFFFF;
 
     private static void refuse(String why) throws InvalidRequestException {
         throw new InvalidRequestException(why);

@@ -17,7 +17,7 @@ import sibyl.thrift.ThriftConversion;
 
 /**
  * The one place a column family's {@link Validators} meet CfDef: key_validation_class, default_validation_class and
- * column_metadata (each ColumnDef's name and validation_class; Sibyl has no secondary indexes yet), both ways.
+ * column_metadata (each ColumnDef's name and validation_class; its index fields are {@link IndexDefs}'), both ways.
  */
 final class ValidatorDefs {
     private ValidatorDefs() {
@@ -32,6 +32,7 @@ final class ValidatorDefs {
         for (Map.Entry<ByteBuffer, AbstractType> c : v.columns().entrySet()) {
             columns.add(new ColumnDef(c.getKey().duplicate(), c.getValue().className()));
         }
+        IndexDefs.describe(cf, columns);
         def.setColumn_metadata(columns);
     }
 

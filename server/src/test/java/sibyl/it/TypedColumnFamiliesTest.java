@@ -44,7 +44,10 @@ class TypedColumnFamiliesTest {
     static final NodeExtension NODE = NodeExtension.embedded().edit(ConfEdits.addKeyspace(ConfEdits.keyspace(KS, 1,
             "<ColumnFamily Name=\"Events\" CompareWith=\" CompositeType( UTF8Type , ReversedType(LongType) ) \"/>",
             "<ColumnFamily Name=\"Users\" CompareWith=\"UTF8Type\" KeyValidationClass=\"LongType\""
-                    + " DefaultValidationClass=\"UTF8Type\"><Column Name=\"age\" ValidationClass=\"Int32Type\"/></ColumnFamily>")));
+                    + " DefaultValidationClass=\"UTF8Type\"><Column Name=\"age\" ValidationClass=\"Int32Type\"/></ColumnFamily>",
+            "<ColumnFamily Name=\"Indexed\" CompareWith=\"UTF8Type\"><Column Name=\"state\" ValidationClass=\"UTF8Type\""
+                    + " IndexType=\"KEYS\"/><Column Name=\"city\" ValidationClass=\"UTF8Type\" IndexType=\"KEYS\""
+                    + " IndexName=\"by_city\"/></ColumnFamily>")));
 
     private TTransport transport;
     private Cassandra.Client client;
@@ -76,6 +79,31 @@ class TypedColumnFamiliesTest {
         assertEquals(1, users.getColumn_metadataSize());
         assertEquals("age", StandardCharsets.UTF_8.decode(users.getColumn_metadata().get(0).name).toString());
         assertEquals(p + "Int32Type", users.getColumn_metadata().get(0).getValidation_class());
+    }
+
+    /** docs/configuration.md §Column families: IndexType and IndexName of a Column. */
+    @Test
+    void aColumnIndexedInTheConfigurationIsDescribedAndQueried() throws Exception {
+        CfDef indexed = client.describe_keyspace(KS).getCf_defs().stream().filter(d -> d.getName().equals("Indexed"))
+                .findFirst().orElseThrow();
+        Map<String, String> names = new java.util.TreeMap<>();
+        for (sibyl.iface.v20.ColumnDef c : indexed.getColumn_metadata()) {
+            names.put(StandardCharsets.UTF_8.decode(c.name).toString(), c.getIndex_type() + " " + c.getIndex_name());
+        }
+        assertEquals(Map.of("state", "KEYS Indexed_state_idx", "city", "KEYS by_city"), names);
+        ColumnParent parent = new ColumnParent("Indexed");
+        for (int i = 0; i < 6; i++) {
+            client.insert(utf8("u" + i), parent, new Column(utf8("city")).setValue(utf8(i % 2 == 0 ? "Oslo" : "Lima"))
+                    .setTimestamp(1), ConsistencyLevel.ONE);
+        }
+        java.util.List<String> inOslo = new java.util.ArrayList<>();
+        for (sibyl.iface.v20.KeySlice row : client.get_indexed_slices(parent, new sibyl.iface.v20.IndexClause(java.util.List.of(
+                new sibyl.iface.v20.IndexExpression(utf8("city"), sibyl.iface.v20.IndexOperator.EQ, utf8("Oslo"))), utf8(""), 10),
+                new SlicePredicate().setSlice_range(new SliceRange(utf8(""), utf8(""), false, 10)), ConsistencyLevel.ONE)) {
+            inOslo.add(StandardCharsets.UTF_8.decode(row.key).toString());
+        }
+        inOslo.sort(null);
+        assertEquals(java.util.List.of("u0", "u2", "u4"), inOslo);
     }
 
     @Test

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import sibyl.db.CFMetaData;
 import sibyl.db.CacheConfig;
+import sibyl.db.ColumnIndexes;
 import sibyl.db.KSMetaData;
 import sibyl.db.LogPosition;
 import sibyl.db.marshal.BytesType;
@@ -37,7 +38,8 @@ class SchemaFileTest {
                 ByteBuffer.wrap("age".getBytes(StandardCharsets.UTF_8)), MarshalTypes.forName("IntegerType"),
                 ByteBuffer.wrap(new byte[] {(byte) 0xff, 0}), MarshalTypes.forName("CompositeType(UTF8Type,LongType)")));
         CFMetaData standard = new CFMetaData("Ks", "Std", false, UTF8Type.instance, null, "é comment", CacheConfig.NONE,
-                OptionalInt.of(3600), validators, 86400);
+                OptionalInt.of(3600), validators, 86400).withIndexes(new ColumnIndexes(Map.of(
+                ByteBuffer.wrap("age".getBytes(StandardCharsets.UTF_8)), "Std_age_idx")));
         CFMetaData superCf = new CFMetaData("Ks", "Sup", true, LongType.instance, TimeUUIDType.instance, null,
                 CacheConfig.NONE, OptionalInt.empty(), Validators.NONE);
         return new SchemaFile.Contents(List.of(new KSMetaData("Ks", 2, List.of(standard, superCf)),
@@ -71,6 +73,8 @@ class SchemaFileTest {
         assertEquals("é comment", std.comment());
         assertEquals(OptionalInt.of(3600), std.gcGraceSeconds());
         assertEquals(86400, std.defaultTimeToLive());
+        assertEquals("Std_age_idx", std.indexes().nameOf(ByteBuffer.wrap("age".getBytes(StandardCharsets.UTF_8))));
+        assertTrue(ks.columnFamily("Sup").orElseThrow().indexes().isEmpty());
         assertEquals(0, ks.columnFamily("Sup").orElseThrow().defaultTimeToLive());
         assertEquals(named(sample().keyspaces().get(0).columnFamily("Std").orElseThrow().validators()),
                 named(std.validators()), "the validation classes, a composite one and a name of bytes among them");
@@ -83,6 +87,44 @@ class SchemaFileTest {
         file.write(new SchemaFile.Contents(List.of(new KSMetaData("Other", 1, List.of(CFMetaData.standard("Other", "C",
                 BytesType.instance)))), List.of()));
         assertEquals(List.of("Other"), file.read().keyspaces().stream().map(KSMetaData::name).toList(), "replaced whole");
+    }
+
+    /** A file of version 1, written before secondary indexes, is read as column families without any. */
+    @Test
+    void aFileOfVersionOneIsStillRead() throws IOException {
+        java.io.ByteArrayOutputStream bodyBytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream body = new java.io.DataOutputStream(bodyBytes);
+        body.writeInt(1);
+        utf(body, "Old");
+        body.writeInt(1);
+        body.writeInt(1);
+        utf(body, "C");
+        body.writeBoolean(false);
+        utf(body, "org.apache.cassandra.db.marshal.UTF8Type");
+        utf(body, "");
+        body.writeBoolean(false);
+        body.writeInt(-1);
+        utf(body, "org.apache.cassandra.db.marshal.BytesType");
+        utf(body, "org.apache.cassandra.db.marshal.BytesType");
+        body.writeInt(0);
+        body.writeInt(600);
+        body.writeInt(0);
+        byte[] b = bodyBytes.toByteArray();
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(b);
+        ByteBuffer file = ByteBuffer.allocate(8 + 12 + b.length);
+        file.put("SIBYLSCH".getBytes(StandardCharsets.US_ASCII)).putInt(1).putInt(b.length).put(b).putInt((int) crc.getValue());
+        Files.createDirectories(dir);
+        Files.write(dir.resolve("schema"), file.array());
+        CFMetaData cf = new SchemaFile(dir).read().keyspaces().get(0).columnFamily("C").orElseThrow();
+        assertEquals(600, cf.defaultTimeToLive());
+        assertTrue(cf.indexes().isEmpty());
+    }
+
+    private static void utf(java.io.DataOutputStream out, String s) throws IOException {
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
     }
 
     @Test
