@@ -284,6 +284,8 @@ public final class ColumnFamilyStore {
             List<SSTableReader> all = new ArrayList<>(v.sstables());
             all.addAll(found);
             view = new View(v.memtable(), v.flushing(), all);
+            // Rows an index has not seen: it is built again from every row at its next read.
+            if (!indexes.isEmpty()) indexes = newIndexes(metadata);
         }
         resizeCaches();
     }

@@ -18,8 +18,8 @@ import sibyl.dht.DecoratedKey;
  * per indexed column.
  *
  * <p>Crash safety: the indexes live in memory only and are built from the store's rows on their first use after the
- * store opens (a start, or an index added by system_update_column_family), and kept in step from then on by every
- * write the store applies. The rows are what the commit log and the SSTables make durable, so after a kill -9 an
+ * store opens (a start, or an index added by system_update_column_family) or takes SSTables loaded while it runs
+ * (nodetool refresh after json2sstable), and kept in step from then on by every write the store applies. The rows are what the commit log and the SSTables make durable, so after a kill -9 an
  * index cannot disagree with the data: it is derived again from them. That costs a scan of the column family at its
  * first indexed read after a start (the read waits for it), and saves a second on-disk structure whose every
  * update would have to be as durable, and replayed as exactly, as the rows themselves.
