@@ -138,7 +138,22 @@ final class IndexedRead {
                 if (value == null || !e.holds(value, cf.validators().valueOf(ByteBuffer.wrap(e.column())))) return null;
             }
         }
-        return rows.slice(key, selection);
+        List<Cell> selected = rows.slice(key, selection);
+        // As 3.11: a row that holds no version at all (live or deleted) of any name a list of names selects is not
+        // listed; one whose selected names are deleted is, with no columns.
+        if (selected.isEmpty() && selection instanceof ColumnSelection.Names names && !holdsAny(rows.row(key), names)) {
+            return null;
+        }
+        return selected;
+    }
+
+    /** Whether {@code row} holds a version, live or a tombstone, of a name {@code names} selects. */
+    private static boolean holdsAny(ColumnFamily row, ColumnSelection.Names names) {
+        if (row == null) return false;
+        for (byte[] name : names.names()) {
+            if (row.cell(name) != null) return true;
+        }
+        return false;
     }
 
     /**
