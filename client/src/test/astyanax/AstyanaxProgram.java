@@ -36,6 +36,8 @@ public final class AstyanaxProgram {
             LongSerializer.get());
     private static final ColumnFamily<String, String> HITS = new ColumnFamily<>("Hits", StringSerializer.get(),
             StringSerializer.get());
+    private static final ColumnFamily<String, String> PEOPLE = new ColumnFamily<>("People", StringSerializer.get(),
+            StringSerializer.get());
     private static final String MADE = "AstyanaxMade";
 
     private int checks;
@@ -139,6 +141,7 @@ public final class AstyanaxProgram {
         }
         check("LongType names in order", events, List.of("1=first", "2=second", "3=third"));
         counters(ks);
+        indexed(ks);
         ks.truncateColumnFamily(EVENTS);
         check("truncated", ks.prepareQuery(EVENTS).getKey("dana").execute().getResult().isEmpty(), true);
         ks.dropKeyspace();
@@ -179,6 +182,26 @@ public final class AstyanaxProgram {
             after.add(c.getName() + "=" + c.getLongValue());
         }
         check("counters of page1 after a deletion", after, List.of("views=3"));
+    }
+
+    /**
+     * A KEYS index as an Astyanax application defines and queries it: a column family whose column_metadata indexes
+     * "city", made by API, and searchWithIndex for the rows of one city.
+     */
+    private void indexed(Keyspace ks) throws Exception {
+        ks.createColumnFamily(PEOPLE, Map.of("comparator_type", "UTF8Type", "column_metadata", Map.of("city",
+                Map.of("validation_class", "UTF8Type", "index_type", "KEYS", "index_name", "people_city"))));
+        MutationBatch m = ks.prepareMutationBatch();
+        m.withRow(PEOPLE, "dana").putColumn("city", "Lima", null).putColumn("name", "Dana", null);
+        m.withRow(PEOPLE, "eli").putColumn("city", "Lima", null);
+        m.withRow(PEOPLE, "fay").putColumn("city", "Oslo", null).putColumn("name", "Fay", null);
+        m.execute();
+        Rows<String, String> inLima = ks.prepareQuery(PEOPLE).searchWithIndex().setRowLimit(10)
+                .addExpression().whereColumn("city").equals().value("Lima").execute().getResult();
+        List<String> found = new ArrayList<>();
+        for (Row<String, String> row : inLima) found.add(row.getKey() + ": " + names(row.getColumns()));
+        found.sort(null);
+        check("searchWithIndex city = Lima", found, List.of("dana: [city=Lima, name=Dana]", "eli: [city=Lima]"));
     }
 
     private static List<String> names(ColumnList<String> columns) {
