@@ -353,8 +353,8 @@ final class Cassandra20Handler {
         call.checks.predicate(cf, parent, predicate);
         call.checks.keyRange(range);
         boolean filtered = range.isSetRow_filter() && !range.getRow_filter().isEmpty();
-        IndexQuery filter = filtered ? IndexClauses.rowFilter(cf, range.getRow_filter()) : null;
         if (filtered) indexQueryServed();
+        IndexQuery filter = filtered ? IndexClauses.rowFilter(cf, range.getRow_filter()) : null;
         Consistency level = read(call, cl);
         RowRange rows = rows(call, range);
         return StorageFailures.after(filtered
@@ -379,8 +379,9 @@ final class Cassandra20Handler {
         Call call = startCall();
         CFMetaData cf = call.checks.columnParent(call.keyspace, parent);
         call.checks.predicate(cf, parent, predicate);
-        IndexQuery query = IndexClauses.indexClause(cf, clause);
+        // Before the clause's checks: in cluster mode no clause can be served, and its why says so.
         indexQueryServed();
+        IndexQuery query = IndexClauses.indexClause(cf, clause);
         Consistency level = read(call, cl);
         if (clause.getCount() <= 0) return CompletableFuture.completedFuture(List.of());
         RowRange rows = RowRange.keys(clause.start_key == null ? "" : BinaryKeys.decode(clause.start_key), "");
