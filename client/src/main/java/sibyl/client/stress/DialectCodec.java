@@ -36,10 +36,17 @@ interface DialectCodec {
 
     void receiveInsert(Cassandra.Client client) throws TException;
 
-    /** 0.7's add of {@code delta} to the counter {@code path} names; 0.6 has no counters. */
-    void sendAdd(Cassandra.Client client, String key, ColumnPath path, long delta) throws TException;
+    /**
+     * 0.7's add of {@code delta} to the counter {@code path} names. Only the 0.7 codec has it: 0.6 and Redis have no
+     * counters, and the options refuse -o add but in the 0.7 dialect, so the others never see the call.
+     */
+    default void sendAdd(Cassandra.Client client, String key, ColumnPath path, long delta) throws TException {
+        throw new UnsupportedOperationException("add is a call of Cassandra 0.7 and later");
+    }
 
-    void receiveAdd(Cassandra.Client client) throws TException;
+    default void receiveAdd(Cassandra.Client client) throws TException {
+        throw new UnsupportedOperationException("add is a call of Cassandra 0.7 and later");
+    }
 
     /** The plain get of the column {@code path} names. */
     void sendGet(Cassandra.Client client, String key, ColumnPath path) throws TException;

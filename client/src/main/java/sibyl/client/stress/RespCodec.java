@@ -53,17 +53,6 @@ final class RespCodec implements DialectCodec {
         }
     }
 
-    /** Never called: the options refuse -o add but in the 0.7 dialect. */
-    @Override
-    public void sendAdd(Cassandra.Client client, String key, ColumnPath path, long delta) {
-        throw new UnsupportedOperationException("add is a call of Cassandra 0.7 and later");
-    }
-
-    @Override
-    public void receiveAdd(Cassandra.Client client) {
-        throw new UnsupportedOperationException("add is a call of Cassandra 0.7 and later");
-    }
-
     @Override
     public void sendGet(Cassandra.Client client, String key, ColumnPath path) throws TException {
         getColumn = path.getColumn();
