@@ -135,7 +135,7 @@ wait_for_compactions() {
   wait_until_settled "$1" "${2:-1800}" "! -name tmp-*" "-name tmp-*"
 }
 
-# The loop of wait_for_compactions and wait_for_compactions311: waits, at most $2 seconds, until the count of
+# The loop of wait_for_compactions, wait_for_compactions311 and wait_for_compactions06: waits, at most $2 seconds, until the count of
 # *-Data.db files under $1/data (with the find tests $3 as well) has stayed the same for 15 s with no file matching
 # the find tests $4 (SSTables or transactions under way).
 wait_until_settled() {
@@ -398,4 +398,67 @@ start_cassandra311() {
 # lists the unfinished ones in a transaction log (*_txn_*.log) until a flush or compaction completes.
 wait_for_compactions311() {
   wait_until_settled "$1" "${2:-1800}" "" "-name *_txn_*.log"
+}
+
+# ---- A real Apache Cassandra 0.6.5 (the release whose Thrift API Sibyl serves), for bench/run-311-compare -P c06 ----
+# Built from its public source and run on Java 17 by the developers' peer-c06.sh, which lives outside this repository
+# (C06_PEER, default ../shared/tools/peer-c06.sh beside the checkout) and reads the source from a git mirror of
+# stuhood/cassandra-old (C06_MIRROR, peer-c06.sh's default when unset). Nothing of 0.6 is kept in this repository.
+
+C06_PEER=${C06_PEER:-$SIBYL_HOME/../shared/tools/peer-c06.sh}
+C06_BASE=${C06_BASE:-/tmp/peers/c06}
+
+# Builds 0.6.5 into $C06_BASE unless it is built there (about 25 s on a quiet machine), then prints its version.
+cassandra06_build() {
+  [ -x "$C06_PEER" ] || { echo "peer-c06.sh not found at $C06_PEER (set C06_PEER)" >&2; return 1; }
+  if [ ! -f "$C06_BASE/BUILT" ]; then
+    echo "Building Apache Cassandra 0.6.5 from source into $C06_BASE (first run, about 25 s)..." >&2
+    BASE=$C06_BASE "$C06_PEER" build >&2 || { echo "could not build Cassandra 0.6.5" >&2; return 1; }
+  fi
+  sed -n 's/^version=//p' "$C06_BASE/BUILT"
+}
+
+# Starts Cassandra 0.6.5 (built by cassandra06_build) with its node directory at $1, which must not hold a node yet:
+# conf/, data/ (data and commit log) and log/ there. peer-c06.sh writes 0.6's own sample storage-conf.xml with the
+# ports and paths replaced: Keyspace1 with Standard1 (BytesType), RandomPartitioner, replication factor 1, periodic
+# commit log every 10 s. Free Thrift, storage and JMX ports; the framed transport, as bin/stress speaks to the other
+# servers (0.6 shipped unframed; it serves one or the other); a 1 GB heap (C06_HEAP) and G1 (0.6's CMS flags are
+# gone from Java 17). C06_JVM_OPTS goes to its JVM; it may take C06_WAIT seconds (default 300) to open its port.
+# Sets SERVER_PID and SERVER_PORT, as start_server does; stop it with stop_cassandra06.
+start_cassandra06() {
+  local dir=$1 storage_port jmx_port
+  SERVER_PORT=$(free_port)
+  storage_port=$(free_port)
+  jmx_port=$(free_port)
+  # peer-c06.sh keeps a node in $BASE/node-PORT: that name points at $1 while the node runs.
+  C06_NODE_LINK=$C06_BASE/node-$SERVER_PORT
+  if [ -e "$C06_NODE_LINK" ] || [ -L "$C06_NODE_LINK" ]; then
+    echo "$C06_NODE_LINK exists already; not starting 0.6.5 over it" >&2
+    C06_NODE_LINK=""
+    return 1
+  fi
+  mkdir -p "$dir"
+  ln -s "$dir" "$C06_NODE_LINK"
+  SERVER_PID=$(BASE=$C06_BASE FRESH=1 FRAMED=1 COMMITLOG_SYNC=periodic HEAP=${C06_HEAP:-1G} STORAGE_PORT=$storage_port \
+    JMX_PORT=$jmx_port JVM_EXTRA=${C06_JVM_OPTS:-} START_TIMEOUT=${C06_WAIT:-300} "$C06_PEER" start "$SERVER_PORT") || {
+    echo "Cassandra 0.6.5 did not start; its log: $dir/log/" >&2
+    return 1
+  }
+  echo "# Cassandra 0.6.5 serves Thrift on port $SERVER_PORT (pid $SERVER_PID, $dir)" >&2
+}
+
+# Stops the node start_cassandra06 started, without a drain (its data is thrown away), and forgets it. Does nothing
+# when none runs.
+stop_cassandra06() {
+  [ -n "${C06_NODE_LINK:-}" ] || return 0
+  BASE=$C06_BASE DRAIN=0 "$C06_PEER" stop "${C06_NODE_LINK##*-}" > /dev/null || true
+  rm -f "$C06_NODE_LINK"
+  C06_NODE_LINK="" SERVER_PID=""
+}
+
+# Like wait_for_compactions, for 0.6.5's node directory $1: 0.6 writes a flush's or a compaction's SSTable under a
+# -tmp- name and renames it when complete. The SSTables a compaction replaced keep their files, marked by a
+# CF-N-Compacted file, until a garbage collection deletes them; they count until then.
+wait_for_compactions06() {
+  wait_until_settled "$1" "${2:-1800}" "! -name *-tmp-*" "-name *-tmp-*"
 }
