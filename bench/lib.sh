@@ -277,7 +277,8 @@ run_stress_at() {
   RUN_JIT_US=$(us_per_op "$((jit_after - jit_before))" "$RUN_OPS")
   RUN_SWITCHES=$(awk -v s="$((switches_after - switches_before))" -v n="$RUN_OPS" \
     'BEGIN { if (n > 0) printf "%.2f", s / n; else print "-" }')
-  stress_cpu=$(awk '{ printf "%d", ($1 + $2) * 100 }' "$timing")
+  # the last line: GNU time writes "Command exited with non-zero status N" before the times when bin/stress fails
+  stress_cpu=$(tail -n 1 "$timing" | awk '{ printf "%d", ($1 + $2) * 100 }')
   RUN_STRESS_US=$(us_per_op "$((stress_cpu * CLK_TCK / 100))" "$RUN_OPS")
   rm -f "$timing"
 }
