@@ -1,7 +1,6 @@
 package sibyl.io;
 
 import java.io.BufferedInputStream;
-import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -86,7 +85,7 @@ final class Cassandra06Index implements IndexFormat {
     private static String decodeKey(byte[] bytes, int offset, Path file, long position) {
         int keyLength = ((bytes[offset] & 0xFF) << 8) | (bytes[offset + 1] & 0xFF);
         try {
-            return new DataInputStream(new ByteArrayInputStream(bytes, offset, 2 + keyLength)).readUTF();
+            return ModifiedUtf8.decode(bytes, offset, offset + 2 + keyLength);
         } catch (IOException e) {
             throw new CorruptSSTableException(file, position, "malformed key in index entry: " + e.getMessage(), e);
         }

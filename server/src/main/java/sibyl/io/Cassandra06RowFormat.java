@@ -1,7 +1,5 @@
 package sibyl.io;
 
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -64,7 +62,7 @@ final class Cassandra06RowFormat implements RowFormat {
     public RowHeader readHeader(byte[] row, int rowLength, Path file, long rowOffset) {
         try {
             int keyLength = ((row[0] & 0xFF) << 8) | (row[1] & 0xFF);
-            String diskKey = new DataInputStream(new ByteArrayInputStream(row, 0, 2 + keyLength)).readUTF();
+            String diskKey = ModifiedUtf8.decode(row, 0, 2 + keyLength);
             // The row's first bytes, at least the header: a slice reads no more of a wide row.
             ByteBuffer in = ByteBuffer.wrap(row, 2 + keyLength, Math.min(row.length, rowLength) - 2 - keyLength);
             int size = in.getInt();

@@ -1,7 +1,6 @@
 package sibyl.io;
 
 import java.io.BufferedInputStream;
-import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutput;
 import java.io.DataOutputStream;
@@ -88,13 +87,11 @@ record IndexEntry(String key, long dataOffset, int rowLength, long position) {
 
     /** The key in the encoding entries hold it in, for {@link #find}. */
     static byte[] encodeKey(String key) {
-        GrowableBuffer bytes = new GrowableBuffer(2 + key.length());
         try {
-            new DataOutputStream(bytes).writeUTF(key);
+            return ModifiedUtf8.encode(key);
         } catch (IOException e) {
             throw new IllegalArgumentException("key longer than 65535 bytes in modified UTF-8", e);
         }
-        return bytes.toByteArray();
     }
 
     /**
@@ -136,7 +133,7 @@ record IndexEntry(String key, long dataOffset, int rowLength, long position) {
                     + " and row length " + rowLength);
         }
         try {
-            String key = DataInputStream.readUTF(new DataInputStream(new ByteArrayInputStream(bytes, offset, 2 + keyLength)));
+            String key = ModifiedUtf8.decode(bytes, offset, offset + 2 + keyLength);
             return new IndexEntry(key, dataOffset, rowLength, position);
         } catch (IOException e) {
             throw new CorruptSSTableException(file, position, "malformed key in index entry: " + e.getMessage(), e);

@@ -1,7 +1,5 @@
 package sibyl.io;
 
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -49,9 +47,9 @@ record RowHeader(String key, Deletion deletion, int cellCount,
             throw new CorruptSSTableException(file, rowOffset, "row header checksum mismatch");
         }
         try {
-            DataInputStream in = new DataInputStream(new ByteArrayInputStream(row, 4, span - 8));
-            String key = in.readUTF();
-            ByteBuffer rest = ByteBuffer.wrap(row, span - 4 - in.available(), in.available());
+            String key = ModifiedUtf8.decode(row, 4, span - 4);
+            int restStart = 4 + ModifiedUtf8.encodedLength(row, 4);
+            ByteBuffer rest = ByteBuffer.wrap(row, restStart, span - 4 - restStart);
             Deletion deletion = DeletionSerializer.read(rest);
             int cellCount = rest.getInt();
             int blockCount = rest.getInt();

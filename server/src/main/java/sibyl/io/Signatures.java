@@ -1,7 +1,5 @@
 package sibyl.io;
 
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -100,7 +98,7 @@ final class Signatures {
     private static String decodeKey(byte[] bytes, int offset) {
         int length = ((bytes[offset] & 0xFF) << 8) | (bytes[offset + 1] & 0xFF);
         try {
-            return new DataInputStream(new ByteArrayInputStream(bytes, offset, 2 + length)).readUTF();
+            return ModifiedUtf8.decode(bytes, offset, offset + 2 + length);
         } catch (IOException e) {
             return null;
         }
