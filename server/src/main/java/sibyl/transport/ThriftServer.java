@@ -131,7 +131,7 @@ public final class ThriftServer implements AutoCloseable {
         }
         serverChannel = bound.channel();
         LOG.info("Listening for Thrift clients on {} (framed and unframed, {})", serverChannel.localAddress(),
-                network.transportName());
+                network.transport());
     }
 
     /** The pool calls run on, for tpstats; null before {@link #start()}. */
