@@ -54,6 +54,7 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     private final CallPlacement placement;
     private final BurstLog overload;
     private final long maxQueuedBytes;
+    private final UnfinishedConnections unfinished;
 
     private final ArrayDeque<ThriftCall> waiting = new ArrayDeque<>();
     private long waitingBytes;
@@ -69,9 +70,12 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
     private boolean closingAfterReplies;
     private boolean closed;
 
-    /** @param overload where refusals by a full worker pool are logged; shared by all connections */
+    /**
+     * @param overload   where refusals by a full worker pool are logged; shared by all connections
+     * @param unfinished counts this connection from its start until its close actions have run
+     */
     CallDispatcher(ProcessorFactory processorFactory, CallRunner runner, RequestBudget budget, Executor workers,
-            CallPlacement placement, BurstLog overload, int maxMessageBytes) {
+            CallPlacement placement, BurstLog overload, int maxMessageBytes, UnfinishedConnections unfinished) {
         this.processorFactory = processorFactory;
         this.runner = runner;
         this.budget = budget;
@@ -79,12 +83,14 @@ final class CallDispatcher extends ChannelInboundHandlerAdapter {
         this.placement = placement;
         this.overload = overload;
         this.maxQueuedBytes = maxMessageBytes;
+        this.unfinished = unfinished;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        connection = new Connection(ctx.channel().remoteAddress());
+        unfinished.opened();
+        connection = new Connection(ctx.channel().remoteAddress(), unfinished::finished);
         replyBuffer = Unpooled.buffer(INITIAL_REPLY_BYTES);
         codec = runner.newCodec();
         try {

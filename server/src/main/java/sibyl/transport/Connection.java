@@ -14,9 +14,12 @@ final class Connection implements ConnectionContext {
     private final SocketAddress remoteAddress;
     /** Null once the close actions have run. */
     private List<Runnable> closeActions = new ArrayList<>();
+    private final Runnable afterCloseActions;
 
-    Connection(SocketAddress remoteAddress) {
+    /** @param afterCloseActions run once the close actions have run */
+    Connection(SocketAddress remoteAddress, Runnable afterCloseActions) {
         this.remoteAddress = remoteAddress;
+        this.afterCloseActions = afterCloseActions;
     }
 
     @Override
@@ -45,6 +48,7 @@ final class Connection implements ConnectionContext {
         }
         if (actions != null) {
             actions.forEach(this::runSafely);
+            afterCloseActions.run();
         }
     }
 

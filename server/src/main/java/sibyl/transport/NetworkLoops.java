@@ -1,18 +1,14 @@
 package sibyl.transport;
 
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollEventLoopGroup;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * The node's network threads: the event loops that read and write its sockets. The Thrift server serves its
@@ -23,9 +19,11 @@ import java.util.concurrent.TimeUnit;
  * <p>Whoever opens the loops closes them, after everything running connections on them has closed: the users of
  * the loops never shut them down.
  *
- * <p>Netty's native epoll transport where it loads (Linux on the architectures netty-all ships it for): fewer
- * system calls and less garbage per read and write than the JDK's selector; NIO elsewhere. A channel must be of
- * the kind its loop serves, so the loops say which channel classes go with them.
+ * <p>The transport is the first of {@link #PREFERENCE} that works here: Netty's native epoll where it loads (Linux
+ * on the architectures netty-all ships it for), with fewer system calls and less garbage per read and write than
+ * the JDK's selector; NIO elsewhere. The system property {@value #TRANSPORT_PROPERTY} (io_uring, epoll or nio)
+ * asks for one instead, for comparisons (bench/RESULTS.md); a start with one that does not work here fails. A
+ * channel must be of the kind its loop serves, so the loops say which channel classes go with them.
  */
 public final class NetworkLoops implements AutoCloseable {
     /** What the network threads are called, followed by a number. */
@@ -33,12 +31,17 @@ public final class NetworkLoops implements AutoCloseable {
     /** How long {@link #close()} waits for the loops' threads to end. */
     private static final long SHUTDOWN_TIMEOUT_SECONDS = 10;
 
-    private final boolean epoll;
+    /** The system property that names the transport to use instead of the first of {@link #PREFERENCE}. */
+    public static final String TRANSPORT_PROPERTY = "sibyl.network.transport";
+    /** The transports in the order they are tried when none is asked for. */
+    static final List<NetworkTransport> PREFERENCE = List.of(NetworkTransport.EPOLL, NetworkTransport.NIO);
+
+    private final NetworkTransport transport;
     private final int threads;
     private final EventLoopGroup group;
 
-    private NetworkLoops(boolean epoll, int threads, EventLoopGroup group) {
-        this.epoll = epoll;
+    private NetworkLoops(NetworkTransport transport, int threads, EventLoopGroup group) {
+        this.transport = transport;
         this.threads = threads;
         this.group = group;
     }
@@ -57,21 +60,49 @@ public final class NetworkLoops implements AutoCloseable {
      * driver's own).
      */
     public static NetworkLoops open(int threads, ThreadFactory threadFactory) {
+        return open(threads, threadFactory,
+                chosen(System.getProperty(TRANSPORT_PROPERTY, ""), PREFERENCE, NetworkTransport::isAvailable));
+    }
+
+    /** As {@link #open(int, ThreadFactory)}, on {@code transport}, which the caller has found available. */
+    static NetworkLoops open(int threads, ThreadFactory threadFactory, NetworkTransport transport) {
         if (threads < 0) {
             throw new IllegalArgumentException("network threads must be 0 (one per processor) or more, not " + threads);
         }
         int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
-        boolean epoll = Epoll.isAvailable();
-        return new NetworkLoops(epoll, n, group(epoll, n, threadFactory));
+        return new NetworkLoops(transport, n, group(transport, n, threadFactory));
+    }
+
+    /**
+     * The transport named by {@code asked}, or if that is empty the first of {@code preference} that {@code works}.
+     *
+     * @throws IllegalArgumentException if {@code asked} names no transport
+     * @throws IllegalStateException    if the one asked for, or every one of {@code preference}, does not work
+     */
+    static NetworkTransport chosen(String asked, List<NetworkTransport> preference, Predicate<NetworkTransport> works) {
+        if (!asked.isEmpty()) {
+            NetworkTransport named = NetworkTransport.named(asked);
+            if (!works.test(named)) {
+                throw new IllegalStateException("-D" + TRANSPORT_PROPERTY + "=" + asked + ": the " + named
+                        + " network transport does not work here");
+            }
+            return named;
+        }
+        for (NetworkTransport t : preference) {
+            if (works.test(t)) {
+                return t;
+            }
+        }
+        throw new IllegalStateException("none of the network transports " + preference + " works here");
     }
 
     /** A group of loops of the same transport as these, for threads of another job (accepting connections). */
     EventLoopGroup sameKind(int threads, ThreadFactory threadFactory) {
-        return group(epoll, threads, threadFactory);
+        return group(transport, threads, threadFactory);
     }
 
-    private static EventLoopGroup group(boolean epoll, int threads, ThreadFactory threadFactory) {
-        return epoll ? new EpollEventLoopGroup(threads, threadFactory) : new NioEventLoopGroup(threads, threadFactory);
+    private static EventLoopGroup group(NetworkTransport transport, int threads, ThreadFactory threadFactory) {
+        return new MultiThreadIoEventLoopGroup(threads, threadFactory, transport.handlerFactory());
     }
 
     public EventLoopGroup group() {
@@ -85,17 +116,17 @@ public final class NetworkLoops implements AutoCloseable {
 
     /** The class of client socket channels these loops serve. */
     public Class<? extends SocketChannel> socketChannelClass() {
-        return epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+        return transport.socketChannelClass();
     }
 
     /** The class of listening channels these loops (and {@link #sameKind} ones) serve. */
     Class<? extends ServerChannel> serverChannelClass() {
-        return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        return transport.serverChannelClass();
     }
 
-    /** "epoll" or "NIO", for the log. */
-    String transportName() {
-        return epoll ? "epoll" : "NIO";
+    /** The transport the loops use. */
+    public NetworkTransport transport() {
+        return transport;
     }
 
     /**

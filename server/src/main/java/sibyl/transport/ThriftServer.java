@@ -50,6 +50,7 @@ public final class ThriftServer implements AutoCloseable {
     private final ProcessorFactory processorFactory;
 
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
+    private final UnfinishedConnections unfinished = new UnfinishedConnections();
     private final ConnectionLimiter connectionLimiter;
     private final BurstLog overload = new BurstLog(LOG, "Thrift calls refused for want of workers");
     private final BurstLog budgetSpent = new BurstLog(LOG, "Thrift calls refused for want of request budget");
@@ -130,7 +131,7 @@ public final class ThriftServer implements AutoCloseable {
         }
         serverChannel = bound.channel();
         LOG.info("Listening for Thrift clients on {} (framed and unframed, {})", serverChannel.localAddress(),
-                network.transportName());
+                network.transport());
     }
 
     /** The pool calls run on, for tpstats; null before {@link #start()}. */
@@ -194,6 +195,7 @@ public final class ThriftServer implements AutoCloseable {
         open.forEach(Channel::close);
         open.forEach(channel -> channel.closeFuture().awaitUninterruptibly());
         releaseThreads();
+        awaitCloseActions();
         LOG.info("Stopped listening for Thrift clients on {}", serverChannel.localAddress());
     }
 
@@ -213,7 +215,22 @@ public final class ThriftServer implements AutoCloseable {
         }
         pipeline.addLast("messages", new WireModeDetector(limits.maxMessageBytes(), budget, budgetSpent));
         pipeline.addLast("calls", new CallDispatcher(processorFactory, runner, budget, workers, placement, overload,
-                limits.maxMessageBytes()));
+                limits.maxMessageBytes(), unfinished));
+    }
+
+    /**
+     * A call that finished on a worker hands its end to its connection's network thread, which runs the close
+     * actions of a connection closed under it only then, after the workers have ended.
+     */
+    private void awaitCloseActions() {
+        try {
+            if (!unfinished.awaitNone(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("Thrift connections still running their close actions {} s after their calls ended",
+                        SHUTDOWN_GRACE_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

@@ -35,7 +35,7 @@ class CallDispatcherTest {
         EmbeddedChannel channel = new EmbeddedChannel(
                 new WireModeDetector(TestServer.MAX_MESSAGE_BYTES, budget, log),
                 new CallDispatcher(factory, new CallRunner(TestServer.MAX_MESSAGE_BYTES), budget, full,
-                        CallPlacement.of(factory), log, TestServer.MAX_MESSAGE_BYTES));
+                        CallPlacement.of(factory), log, TestServer.MAX_MESSAGE_BYTES, new UnfinishedConnections()));
         for (int seqId = 1; seqId <= 3; seqId++) {
             channel.writeInbound(Unpooled.wrappedBuffer(
                     WireBytes.call("describe_version", seqId, new Cassandra.describe_version_args(), true)));
@@ -80,7 +80,8 @@ class CallDispatcherTest {
         EmbeddedChannel channel = new EmbeddedChannel(
                 new WireModeDetector(TestServer.MAX_MESSAGE_BYTES, budget, log),
                 new CallDispatcher(factory, new CallRunner(TestServer.MAX_MESSAGE_BYTES), budget,
-                        handedToWorkers::add, placement, log, TestServer.MAX_MESSAGE_BYTES));
+                        handedToWorkers::add, placement, log, TestServer.MAX_MESSAGE_BYTES,
+                        new UnfinishedConnections()));
 
         channel.writeInbound(Unpooled.wrappedBuffer(
                 WireBytes.call("describe_version", 1, new Cassandra.describe_version_args(), true)));
