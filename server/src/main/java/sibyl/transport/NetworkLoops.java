@@ -19,10 +19,14 @@ import java.util.function.Predicate;
  * <p>Whoever opens the loops closes them, after everything running connections on them has closed: the users of
  * the loops never shut them down.
  *
- * <p>The transport is the first of {@link #PREFERENCE} that works here: Netty's native epoll where it loads (Linux
- * on the architectures netty-all ships it for), with fewer system calls and less garbage per read and write than
- * the JDK's selector; NIO elsewhere. The system property {@value #TRANSPORT_PROPERTY} (io_uring, epoll or nio)
- * asks for one instead, for comparisons (bench/RESULTS.md); a start with one that does not work here fails. A
+ * <p>The transport is the first of {@link #PREFERENCE} that works here. Linux's io_uring first: a loop hands the
+ * kernel the reads and writes of all its ready connections in one system call, where epoll makes one per read and
+ * per write; with a thread and a blocking connection per client, as our users' clients mostly are, that took a
+ * fifth less server CPU per call and a quarter of the context switches (bench/RESULTS.md, 2026-12-08 02:20). Then
+ * Netty's native epoll where io_uring is refused (an older kernel, a container's seccomp filter), with fewer system
+ * calls and less garbage per read and write than the JDK's selector; NIO elsewhere. The system property
+ * {@value #TRANSPORT_PROPERTY} (io_uring, epoll or nio) asks for one instead, for comparisons; a start with one that
+ * does not work here fails. A
  * channel must be of the kind its loop serves, so the loops say which channel classes go with them.
  */
 public final class NetworkLoops implements AutoCloseable {
@@ -34,7 +38,8 @@ public final class NetworkLoops implements AutoCloseable {
     /** The system property that names the transport to use instead of the first of {@link #PREFERENCE}. */
     public static final String TRANSPORT_PROPERTY = "sibyl.network.transport";
     /** The transports in the order they are tried when none is asked for. */
-    static final List<NetworkTransport> PREFERENCE = List.of(NetworkTransport.EPOLL, NetworkTransport.NIO);
+    static final List<NetworkTransport> PREFERENCE = List.of(NetworkTransport.IO_URING, NetworkTransport.EPOLL,
+            NetworkTransport.NIO);
 
     private final NetworkTransport transport;
     private final int threads;
