@@ -80,7 +80,7 @@ final class CompactView {
     /** Refuses a write or delete at {@code level} that this table does not take: a counter table's at ANY, as 3.11. */
     void checkWriteLevel(Consistency level) {
         if (isCounter() && level == Consistency.ANY) {
-            throw new InvalidQueryException("Consistency level ANY is not yet supported for counter table " + cf.name());
+            throw new InvalidQueryException(cf.counterWriteAtAnyRefusal());
         }
     }
 

@@ -141,6 +141,14 @@ public record CFMetaData(String keyspace, String name, boolean isSuper, Abstract
         return validators.defaultValue() instanceof CounterColumnType;
     }
 
+    /**
+     * 3.11's refusal of a write to this counter column family at consistency ANY, which a counter cannot be written
+     * at: the same words whether the write comes as a Thrift call or a CQL statement (docs/thrift-api-0.7.md).
+     */
+    public String counterWriteAtAnyRefusal() {
+        return "Consistency level ANY is not yet supported for counter table " + name;
+    }
+
     /** {@code Standard} or {@code Super}, as describe_keyspace says. */
     public String columnType() {
         return isSuper ? "Super" : "Standard";

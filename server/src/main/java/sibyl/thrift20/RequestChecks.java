@@ -111,7 +111,7 @@ final class RequestChecks {
 
     /** The consistency level of a counter write, as 3.11 checks it. */
     static void counterConsistency(CFMetaData cf, ConsistencyLevel cl) throws InvalidRequestException {
-        if (cl == ConsistencyLevel.ANY) refuse("Consistency level ANY is not yet supported for counter table " + cf.name());
+        if (cl == ConsistencyLevel.ANY) refuse(cf.counterWriteAtAnyRefusal());
         if (cl == ConsistencyLevel.SERIAL || cl == ConsistencyLevel.LOCAL_SERIAL) {
             refuse("Counter operations are inherently non-serializable");
         }
