@@ -82,12 +82,11 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
         IndexEntry entry = pending.getValue();
         try {
             if (stored) {
-                byte[] row = readRow(entry, new byte[entry.rowLength()]);
+                byte[] row = readRow(entry);
                 pending = nextEntry();
                 return new StoredRow(key, rows, entry, row);
             }
-            if (rowBuffer.length < entry.rowLength()) rowBuffer = new byte[Math.max(entry.rowLength(), 2 * rowBuffer.length)];
-            byte[] row = readRow(entry, rowBuffer);
+            byte[] row = readRow(entry);
             pending = nextEntry();
             try {
                 return new AbstractMap.SimpleImmutableEntry<>(key, rows.decodeRow(row, entry));
@@ -100,10 +99,10 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
     }
 
     /**
-     * Reads the row's bytes to the start of {@code buffer}, which must hold them, and returns it. Rows follow each other
-     * without gaps, so the data stream is opened once, at the first row.
+     * The row's bytes, at the start of a buffer reused for the next row (an array of their own for a
+     * {@link StoredRow}). Rows follow each other without gaps, so the data stream is opened once, at the first row.
      */
-    private byte[] readRow(IndexEntry entry, byte[] buffer) throws IOException {
+    private byte[] readRow(IndexEntry entry) throws IOException {
         PositionalFile file = rows.data();
         if (data == null) {
             data = new DataInputStream(new BufferedInputStream(
@@ -117,6 +116,13 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
         if (entry.dataOffset() + entry.rowLength() > file.length()) {
             throw new CorruptSSTableException(indexPath, entry.position(), "row of " + entry.rowLength()
                     + " bytes at " + entry.dataOffset() + " runs past the end of the data file");
+        }
+        byte[] buffer;
+        if (stored) {
+            buffer = new byte[entry.rowLength()];
+        } else {
+            if (rowBuffer.length < entry.rowLength()) rowBuffer = new byte[Math.max(entry.rowLength(), 2 * rowBuffer.length)];
+            buffer = rowBuffer;
         }
         data.readFully(buffer, 0, entry.rowLength());
         dataPosition += entry.rowLength();
