@@ -31,8 +31,10 @@ public final class Compaction {
      * @param output  the new SSTable; empty when nothing survived the merge (no file is left)
      * @param rowsIn  rows read, counting a key once per input holding it
      * @param rowsOut rows written
+     * @param rowsCopied of those, rows written as their input stored them, without decoding ({@link RowCopy})
      */
-    public record Result(Optional<Descriptor> output, long rowsIn, long rowsOut, long bytesIn, long bytesOut) {
+    public record Result(Optional<Descriptor> output, long rowsIn, long rowsOut, long rowsCopied, long bytesIn,
+                         long bytesOut) {
     }
 
     private Compaction() {
@@ -58,6 +60,16 @@ public final class Compaction {
     public static Result compact(List<SSTableReader> inputs, Descriptor output, Partitioner partitioner,
                                  int columnIndexSize, int indexInterval, int gcBefore, int nowSeconds, boolean major)
             throws IOException {
+        return compact(inputs, output, partitioner, columnIndexSize, indexInterval, gcBefore, nowSeconds, major, true);
+    }
+
+    /**
+     * As above; {@code copyRows} false decodes and encodes every row, even those {@link RowCopy} would write as they
+     * are stored (for tests, which compare the two).
+     */
+    static Result compact(List<SSTableReader> inputs, Descriptor output, Partitioner partitioner, int columnIndexSize,
+                          int indexInterval, int gcBefore, int nowSeconds, boolean major, boolean copyRows)
+            throws IOException {
         if (inputs.isEmpty()) throw new IllegalArgumentException("nothing to compact into " + output);
         CFMetaData metadata = inputs.get(0).metadata();
         List<SSTableReader> acquired = new ArrayList<>();
@@ -74,8 +86,9 @@ public final class Compaction {
                 expectedKeys += sstable.statistics().rowCount();
                 bytesIn += sstable.dataLength();
             }
+            TombstonePurger purger = new TombstonePurger(gcBefore, nowSeconds, major);
             return merge(acquired, output, metadata, partitioner, columnIndexSize, indexInterval, expectedKeys, bytesIn,
-                    new TombstonePurger(gcBefore, nowSeconds, major));
+                    purger, copyRows ? new RowCopy(metadata, columnIndexSize, purger) : null);
         } finally {
             for (SSTableReader sstable : acquired) sstable.release();
         }
@@ -83,32 +96,40 @@ public final class Compaction {
 
     private static Result merge(List<SSTableReader> inputs, Descriptor output, CFMetaData metadata, Partitioner partitioner,
                                 int columnIndexSize, int indexInterval, long expectedKeys, long bytesIn,
-                                TombstonePurger purger)
+                                TombstonePurger purger, RowCopy copy)
             throws IOException {
-        DecoratedKey start = DecoratedKey.startOf(partitioner.getMinimumToken());
         List<Iterator<Map.Entry<DecoratedKey, ColumnFamily>>> scanners = new ArrayList<>();
-        for (SSTableReader sstable : inputs) scanners.add(sstable.rowsFrom(start));
+        for (SSTableReader sstable : inputs) scanners.add(sstable.storedRows());
         Iterator<Map.Entry<DecoratedKey, ColumnFamily>> rows = MergingRowIterator.of(scanners);
         List<Map.Entry<DecoratedKey, IndexEntry>> stillCached = new ArrayList<>();
+        long rowsCopied = 0;
         try (SSTableWriter writer = SSTableWriter.create(output, metadata, partitioner, columnIndexSize, indexInterval,
                 expectedKeys)) {
             while (rows.hasNext()) {
                 Map.Entry<DecoratedKey, ColumnFamily> row = rows.next();
-                ColumnFamily kept = purger.purge(row.getValue());
-                if (kept == null) continue;
-                writer.append(row.getKey(), kept);
+                // A row only one input holds comes as that input's stored row (a merged one would not).
+                if (copy != null && row instanceof SSTableScanner.StoredRow stored
+                        && copy.copyable(stored.rows(), stored.entry(), stored.bytes())) {
+                    writer.appendStored(row.getKey(), stored.bytes(), stored.entry().rowLength(), copy.minTimestamp(),
+                            copy.maxTimestamp());
+                    rowsCopied++;
+                } else {
+                    ColumnFamily kept = purger.purge(row.getValue());
+                    if (kept == null) continue;
+                    writer.append(row.getKey(), kept);
+                }
                 if (isKeyCached(inputs, row.getKey())) stillCached.add(Map.entry(row.getKey(), writer.lastEntry()));
             }
             // Every input is read whole, so rows in = the inputs' row counts.
             long rowsIn = expectedKeys;
-            if (writer.rowCount() == 0) return new Result(Optional.empty(), rowsIn, 0, bytesIn, 0);
+            if (writer.rowCount() == 0) return new Result(Optional.empty(), rowsIn, 0, 0, bytesIn, 0);
             long rowsOut = writer.rowCount();
             long bytesOut = writer.dataLength();
             Descriptor written = writer.finish(newestLogPosition(inputs), replacedBy(inputs));
             // Only now: the generation of an output that was never finished must not take cache room.
             KeyCache cache = inputs.get(0).keyCache();
             for (Map.Entry<DecoratedKey, IndexEntry> e : stillCached) cache.put(written.generation(), e.getKey(), e.getValue());
-            return new Result(Optional.of(written), rowsIn, rowsOut, bytesIn, bytesOut);
+            return new Result(Optional.of(written), rowsIn, rowsOut, rowsCopied, bytesIn, bytesOut);
         }
     }
 

@@ -285,6 +285,16 @@ public final class SSTableReader implements RowSource {
     }
 
     /**
+     * Every row from the first, each a {@link SSTableScanner.StoredRow} decoded only when its value is asked for:
+     * compaction's read, which writes some rows as they are stored. Hold a reference while iterating.
+     */
+    Iterator<Map.Entry<DecoratedKey, ColumnFamily>> storedRows() {
+        DecoratedKey from = DecoratedKey.startOf(partitioner.getMinimumToken());
+        return new SSTableScanner(descriptor, indexEntries(summary.stretchStart(summary.floor(from))), index.path(), rows,
+                partitioner::decorateKey, from, true);
+    }
+
+    /**
      * Every {@code interval}-th key from the first: straight from the in-memory sample when the
      * interval is a multiple of the index interval, else by one pass over the index file.
      */

@@ -27,6 +27,8 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
     private final Path indexPath;
     private final RowFile rows;
     private final Function<String, DecoratedKey> decorate;
+    /** Whether rows come as {@link StoredRow}s, their bytes kept and decoded only when asked for (compaction). */
+    private final boolean stored;
     private DataInputStream data;
     private long dataPosition;
     /** Holds the current row's bytes; reused, as a decoded row copies what it keeps. */
@@ -42,6 +44,13 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
      */
     SSTableScanner(Descriptor sstable, IndexEntries index, Path indexPath, RowFile rows,
                    Function<String, DecoratedKey> decorate, DecoratedKey from) {
+        this(sstable, index, indexPath, rows, decorate, from, false);
+    }
+
+    /** As above; with {@code stored}, every row comes as a {@link StoredRow}. */
+    SSTableScanner(Descriptor sstable, IndexEntries index, Path indexPath, RowFile rows,
+                   Function<String, DecoratedKey> decorate, DecoratedKey from, boolean stored) {
+        this.stored = stored;
         this.sstable = sstable;
         this.index = index;
         this.indexPath = indexPath;
@@ -72,6 +81,11 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
         DecoratedKey key = pending.getKey();
         IndexEntry entry = pending.getValue();
         try {
+            if (stored) {
+                byte[] row = readRow(entry);
+                pending = nextEntry();
+                return new StoredRow(key, rows, entry, row);
+            }
             byte[] row = readRow(entry);
             pending = nextEntry();
             try {
@@ -85,8 +99,8 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
     }
 
     /**
-     * The row's bytes, at the start of a buffer reused for the next row. Rows follow each other
-     * without gaps, so the data stream is opened once, at the first row.
+     * The row's bytes, at the start of a buffer reused for the next row (an array of their own for a
+     * {@link StoredRow}). Rows follow each other without gaps, so the data stream is opened once, at the first row.
      */
     private byte[] readRow(IndexEntry entry) throws IOException {
         PositionalFile file = rows.data();
@@ -103,10 +117,65 @@ final class SSTableScanner implements Iterator<Map.Entry<DecoratedKey, ColumnFam
             throw new CorruptSSTableException(indexPath, entry.position(), "row of " + entry.rowLength()
                     + " bytes at " + entry.dataOffset() + " runs past the end of the data file");
         }
-        if (rowBuffer.length < entry.rowLength()) rowBuffer = new byte[Math.max(entry.rowLength(), 2 * rowBuffer.length)];
-        data.readFully(rowBuffer, 0, entry.rowLength());
+        byte[] buffer;
+        if (stored) {
+            buffer = new byte[entry.rowLength()];
+        } else {
+            if (rowBuffer.length < entry.rowLength()) rowBuffer = new byte[Math.max(entry.rowLength(), 2 * rowBuffer.length)];
+            buffer = rowBuffer;
+        }
+        data.readFully(buffer, 0, entry.rowLength());
         dataPosition += entry.rowLength();
-        return rowBuffer;
+        return buffer;
+    }
+
+    /**
+     * A row as its SSTable stores it: its key (from the index) and its own copy of its bytes, decoded when its value is
+     * first asked for, so that compaction may write a row that nothing would change as it is ({@link RowCopy}). A row
+     * whose bytes fail their checks throws from {@link #getValue}, as a {@link DamagedRow} does.
+     */
+    static final class StoredRow implements Map.Entry<DecoratedKey, ColumnFamily> {
+        private final DecoratedKey key;
+        private final RowFile rows;
+        private final IndexEntry entry;
+        private final byte[] bytes;
+        private ColumnFamily decoded;
+
+        StoredRow(DecoratedKey key, RowFile rows, IndexEntry entry, byte[] bytes) {
+            this.key = key;
+            this.rows = rows;
+            this.entry = entry;
+            this.bytes = bytes;
+        }
+
+        RowFile rows() {
+            return rows;
+        }
+
+        IndexEntry entry() {
+            return entry;
+        }
+
+        /** The row's {@code entry().rowLength()} bytes; not to be changed. */
+        byte[] bytes() {
+            return bytes;
+        }
+
+        @Override
+        public DecoratedKey getKey() {
+            return key;
+        }
+
+        @Override
+        public ColumnFamily getValue() {
+            if (decoded == null) decoded = rows.decodeRow(bytes, entry);
+            return decoded;
+        }
+
+        @Override
+        public ColumnFamily setValue(ColumnFamily value) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     /**

@@ -124,22 +124,48 @@ public final class SSTableWriter implements AutoCloseable {
      * @param row the stored version, tombstones included
      */
     public void append(DecoratedKey key, ColumnFamily row) throws IOException {
-        if (finished || closed) throw new IllegalStateException("sstable " + descriptor + " is finished");
-        if (key.isMarker()) throw new IllegalArgumentException("not a row key: " + key);
-        if (lastKey != null && key.compareTo(lastKey) <= 0) {
-            throw new IllegalArgumentException("rows out of ring order: " + key + " after " + lastKey + " in " + descriptor);
-        }
+        checkNext(key);
         if (!row.metadata().sameRowsAs(metadata)) {
             throw new IllegalArgumentException("a row of " + row.metadata().name() + " written to an sstable of " + metadata.name());
         }
         int length = rows.serialize(key.key(), row);
         rows.writeTo(data);
+        noteTimestamps(row);
+        appended(key, length);
+    }
+
+    /**
+     * Appends a row as its bytes: what {@link #append(DecoratedKey, ColumnFamily)} writes for it, taken from an SSTable
+     * of this column family in Sibyl's format whose row of {@code key} the writer would encode to exactly these bytes
+     * ({@link RowCopy} decides). Keys must come in strictly increasing ring order.
+     *
+     * @param row          holds the row's {@code length} bytes from index 0
+     * @param minTimestamp the smallest of its cells' timestamps, as the Statistics file records them
+     * @param maxTimestamp the largest
+     */
+    void appendStored(DecoratedKey key, byte[] row, int length, long minTimestamp, long maxTimestamp) throws IOException {
+        checkNext(key);
+        data.write(row, 0, length);
+        note(minTimestamp);
+        note(maxTimestamp);
+        appended(key, length);
+    }
+
+    private void checkNext(DecoratedKey key) {
+        if (finished || closed) throw new IllegalStateException("sstable " + descriptor + " is finished");
+        if (key.isMarker()) throw new IllegalArgumentException("not a row key: " + key);
+        if (lastKey != null && key.compareTo(lastKey) <= 0) {
+            throw new IllegalArgumentException("rows out of ring order: " + key + " after " + lastKey + " in " + descriptor);
+        }
+    }
+
+    /** Records a row of {@code length} bytes just written to the data file: index entry, summary, filter, counts. */
+    private void appended(DecoratedKey key, int length) throws IOException {
         sampler.row(key.key(), indexLength);
         lastEntry = new IndexEntry(key.key(), dataLength, length, indexLength);
         indexLength += IndexEntry.write(index, key.key(), dataLength, length, indexScratch);
         dataLength += length;
         filter.add(key.key());
-        noteTimestamps(row);
         if (firstKey == null) firstKey = key;
         lastKey = key;
         rowCount++;

@@ -84,6 +84,19 @@ final class TombstonePurger {
     }
 
     /**
+     * Whether {@link #purge} keeps, exactly as stored, a column under no row or super column tombstone that is a
+     * tombstone (or an expiring column) with these parts: what {@link #keep} decides, for a row compaction copies as
+     * its bytes without building its columns ({@link RowCopy}).
+     *
+     * @param localTime a tombstone's local deletion time, an expiring column's local expiration time; else unused
+     */
+    boolean keepsAsStored(long timestamp, boolean tombstone, boolean expiring, int localTime) {
+        if (Deletion.LIVE.shadows(timestamp)) return false;
+        if (expiring) return nowSeconds < localTime;
+        return !(tombstone && purgeTombstones && localTime < gcBefore);
+    }
+
+    /**
      * {@code c} (as a tombstone if it has expired) unless {@code covering} (the tombstone above it) hides it or it is
      * a tombstone, or an expired column, older than the grace period.
      */
